@@ -1,0 +1,157 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/rulesets"
+)
+
+func newCheckCmd() *cobra.Command {
+	var (
+		rf      ruleFlags
+		format  string
+		verbose bool
+	)
+	cmd := &cobra.Command{
+		Use:   "check [PATH]...",
+		Short: "Check rule files for errors",
+		Long: `Check parses and checks rule files: grammar, references, expression
+types, table coverage, overlays and tests. PATH is a .munda file or a
+directory of them; a directory with no .munda files of its own is searched
+for packs (so "munda check rulesets" checks each shipped pack). With no
+PATH, the shipped rulesets are checked.
+
+A pack without a "ruleset" header (house rules, a mod, loose files) is
+checked on top of --rules (default core-2023; "none" for nothing), with its
+house rules switched on.
+
+It prints nothing when all is well. Exit code 0: no errors (warnings may
+be printed); 1: errors; 2: a usage error.`,
+		Example: `  munda check
+  munda check rulesets/core-2023
+  munda check --format json mymod/
+  munda check --format github --rules core-2023 house/mine.munda`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch format {
+			case "text", "json", "github":
+			default:
+				return usagef("--format must be text, json or github, not %q", format)
+			}
+			sel, err := rf.selection()
+			if err != nil {
+				return err
+			}
+			var selections []rulesets.Selection
+			var names []string
+			if len(args) == 0 {
+				for _, dir := range rulesets.Dirs() {
+					s := sel
+					pack := rulesets.Pack(dir)
+					if isBase(pack) {
+						s.Base = dir
+					} else {
+						s.Packs = []*dsl.Pack{pack}
+					}
+					selections = append(selections, s)
+					names = append(names, pack.Display)
+				}
+			}
+			for _, arg := range args {
+				packs, err := packsAt(arg)
+				if err != nil {
+					return usagef("%v", err)
+				}
+				for _, p := range packs {
+					s := sel
+					if isBase(p) {
+						s.Base = rulesets.None
+						s.Packs = []*dsl.Pack{p}
+					} else {
+						s.Packs = []*dsl.Pack{p}
+					}
+					selections = append(selections, s)
+					names = append(names, p.Display)
+				}
+			}
+			var all dsl.Diagnostics
+			src := dsl.Sources{}
+			seen := map[string]bool{}
+			for i, s := range selections {
+				rules, diags := rulesets.Load(s)
+				if rules != nil {
+					for k, v := range rules.Sources() {
+						src[k] = v
+					}
+				}
+				for _, d := range diags {
+					key := d.Error() + d.Code
+					if !seen[key] {
+						seen[key] = true
+						all = append(all, d)
+					}
+				}
+				if verbose && !diags.HasErrors() && rules != nil {
+					fmt.Fprintf(cmd.ErrOrStderr(), "ok %s (%d files)\n", names[i], len(rules.Files()))
+				}
+			}
+			all.Sort()
+			out := cmd.OutOrStdout()
+			switch format {
+			case "json":
+				err = dsl.WriteJSON(out, all)
+			case "github":
+				err = dsl.WriteGitHub(out, all)
+			default:
+				err = dsl.WriteText(out, all, src)
+			}
+			if err != nil {
+				return err
+			}
+			if all.HasErrors() {
+				return &failure{}
+			}
+			return nil
+		},
+	}
+	rf.register(cmd)
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or github (Actions annotations)")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "say which packs were checked")
+	return cmd
+}
+
+// packsAt finds the packs at a path on disk.
+func packsAt(path string) ([]*dsl.Pack, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		p, err := diskPack(path)
+		return []*dsl.Pack{p}, err
+	}
+	dirs, err := dsl.FindPacks(os.DirFS(path), ".")
+	if err != nil {
+		return nil, err
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("%s holds no .munda files", path)
+	}
+	var out []*dsl.Pack
+	for _, d := range dirs {
+		out = append(out, &dsl.Pack{FS: os.DirFS(filepath.Join(path, d)), Root: ".",
+			Display: filepath.ToSlash(filepath.Join(path, d))})
+	}
+	return out, nil
+}
+
+// isBase reports whether a pack has a ruleset header (and so is a base of
+// its own, not something layered on one).
+func isBase(p *dsl.Pack) bool {
+	lp, _ := dsl.LoadPack(p)
+	return lp != nil && lp.Header != nil
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	exitOK     = 0
+	exitFailed = 1 // the rules, a state or a test failed
+	exitUsage  = 2 // the command line was wrong
+)
+
+// Main runs munda with os.Args and returns the exit code.
+func Main() int {
+	return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}
+
+// run is Main with its inputs and outputs given, for tests.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdin, stdout, stderr)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var failed *failure
+	if errors.As(err, &failed) {
+		if failed.msg != "" {
+			fmt.Fprintln(stderr, "munda: "+failed.msg)
+		}
+		return exitFailed
+	}
+	// Anything else comes from the command line: a bad flag, a missing
+	// argument, an unknown verb.
+	fmt.Fprintln(stderr, "munda: "+err.Error())
+	if usage, ok := err.(*usageError); !ok || usage.showHelp {
+		fmt.Fprintln(stderr, "Run 'munda --help' for usage.")
+	}
+	return exitUsage
+}
+
+// failure ends a command with exit code 1: the command ran, but what it
+// checked or ran did not pass. msg, if any, is printed once.
+type failure struct{ msg string }
+
+func (f *failure) Error() string { return f.msg }
+
+func failed(format string, args ...any) error { return &failure{msg: fmt.Sprintf(format, args...)} }
+
+// usageError is a command-line mistake found by a verb itself.
+type usageError struct {
+	msg      string
+	showHelp bool
+}
+
+func (u *usageError) Error() string { return u.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...), showHelp: true}
+}
+
+func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "munda",
+		Short: "Necromunda's rules as data: check, format, run and test them",
+		Long: strings.TrimSpace(`
+munda keeps the rules of Necromunda in rule files (.munda) and runs them
+against a battle's state. House rules are switched with a flag, not a
+recompile.`),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &usageError{msg: err.Error(), showHelp: true}
+	})
+	root.AddCommand(
+		newCheckCmd(),
+		newFmtCmd(),
+	)
+	return root
+}

@@ -1,0 +1,391 @@
+package dsl
+
+// EffectInfo is one effect in force: what it changes, and whose it is.
+type EffectInfo struct {
+	Item  FeatureItem // *Modify, *Reroll, *ExtraDice, *Override, *Hook or *On
+	Owner string      // "skill iron_will", "house rule aa.reinforcements_count"
+	Rule  string      // the house rule id, for house rules
+	// Feature is the skill, trait, power, action or condition it belongs
+	// to (nil for house rules).
+	Feature *Feature
+	// Target is what it acts on: a procedure's roll, test or let
+	// ("bottle_check.check"), a procedure or one of its steps, a table
+	// (its roll), a characteristic (every test of it), or an event.
+	Target     string
+	TargetKind string // roll, test, let, step, procedure, table, characteristic, event
+}
+
+// Actions, wyrd powers and their type.
+var actionTypes = map[string]bool{"simple": true, "basic": true, "double": true, "free": true, "special": true}
+
+func (c *checker) checkFeatures() {
+	for _, d := range c.all {
+		f, ok := d.(*Feature)
+		if !ok {
+			continue
+		}
+		for _, it := range f.Items {
+			switch it := it.(type) {
+			case *Property:
+				c.property(f, it)
+			case *Replace:
+				c.diags.errorf(CodeInvalid, rangeOf(it.Pos, it.EndPos), "only house rules (and rulesets) replace declarations, not a %s", f.Kind)
+			}
+		}
+	}
+	for _, d := range c.all {
+		r, ok := d.(*HouseRule)
+		if !ok {
+			continue
+		}
+		for _, it := range r.Items {
+			switch it := it.(type) {
+			case *Property, *Flag:
+				c.diags.errorf(CodeInvalid, c.anyRange(it), "rules have no properties")
+			case *Replace:
+				c.diags.errorf(CodeInvalid, rangeOf(it.Pos, it.EndPos), "a standing rule is always in force, so it cannot replace; write the replacement at the top level")
+			}
+		}
+	}
+	for _, h := range c.idx.Houses {
+		for _, rule := range h.Rules() {
+			for _, it := range rule.Items {
+				switch it := it.(type) {
+				case *Property, *Flag:
+					c.diags.errorf(CodeInvalid, c.anyRange(it), "house rules have no properties")
+				case *Replace:
+					if it.Decl == nil {
+						// A replaced row is checked like the table's own rows.
+						if t, ok := c.lookup(nsCore, it.Table.Name).(*Table); ok && c.tableInfo[t] != nil {
+							c.rowBody(c.tableInfo[t], it.Row)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func (c *checker) property(f *Feature, p *Property) {
+	allowed := map[string][]string{
+		"set":        {"skill"},
+		"number":     {"skill", "power"},
+		"discipline": {"power"},
+		"type":       {"action", "power"},
+	}
+	ok := false
+	for _, k := range allowed[p.Name] {
+		if k == f.Kind {
+			ok = true
+		}
+	}
+	at := rangeOf(p.Pos, p.EndPos)
+	if !ok {
+		c.diags.errorf(CodeInvalid, at, "a %s has no %s", f.Kind, p.Name)
+		return
+	}
+	switch p.Name {
+	case "number":
+		if p.Number == nil {
+			c.diags.errorf(CodeInvalid, at, "number takes a whole number")
+		}
+	case "set", "discipline", "type":
+		if p.Value == nil {
+			c.diags.errorf(CodeInvalid, at, "%s takes a name", p.Name)
+			return
+		}
+		if p.Name == "type" && !actionTypes[p.Value.Name] {
+			c.unknown(identRange(p.Value), "action type", p.Value.Name, keys(actionTypes))
+		}
+	}
+}
+
+// checkEffects resolves every effect's target, checks its expressions in
+// the scope found there, and reports switched-on effects that conflict.
+func (c *checker) checkEffects() {
+	type owned struct {
+		item    FeatureItem
+		owner   string
+		rule    string
+		feature *Feature
+	}
+	var all []owned
+	for _, d := range c.all {
+		if f, ok := d.(*Feature); ok {
+			for _, it := range f.Items {
+				all = append(all, owned{it, f.Kind + " " + f.ID.Name, "", f})
+			}
+		}
+	}
+	for _, d := range c.all {
+		if r, ok := d.(*HouseRule); ok {
+			for _, it := range r.Items {
+				all = append(all, owned{it, "rule " + r.ID.Name, "", nil})
+			}
+		}
+	}
+	for _, rid := range keys(c.idx.HouseRules) {
+		for _, it := range c.idx.HouseRules[rid].Items {
+			all = append(all, owned{it, "house rule " + rid, rid, nil})
+		}
+	}
+	exclusive := map[string]owned{} // "override P.x" / "instead_of P" → first owner
+	for _, o := range all {
+		target, kind := c.effect(o.item)
+		if target == "" {
+			continue
+		}
+		if o.rule != "" && !c.rules.Active[o.rule] {
+			continue
+		}
+		c.idx.Effects = append(c.idx.Effects, &EffectInfo{Item: o.item, Owner: o.owner, Rule: o.rule,
+			Feature: o.feature, Target: target, TargetKind: kind})
+		var key string
+		switch it := o.item.(type) {
+		case *Override:
+			key = "override " + target
+		case *Hook:
+			if it.Timing == "instead_of" {
+				key = "instead_of " + target
+			}
+		}
+		if key == "" {
+			continue
+		}
+		if prev, ok := exclusive[key]; ok && prev.owner != o.owner {
+			c.conflict(c.itemRange(o.item), prev.owner, o.owner, "both "+key)
+			continue
+		}
+		exclusive[key] = o
+	}
+}
+
+func (c *checker) itemRange(it FeatureItem) *Range {
+	switch it := it.(type) {
+	case *Modify:
+		return rangeOf(it.Pos, it.EndPos)
+	case *Reroll:
+		return rangeOf(it.Pos, it.EndPos)
+	case *ExtraDice:
+		return rangeOf(it.Pos, it.EndPos)
+	case *Override:
+		return rangeOf(it.Pos, it.EndPos)
+	case *Hook:
+		return rangeOf(it.Pos, it.Target.EndPos)
+	case *On:
+		return rangeOf(it.Pos, it.Event.EndPos)
+	}
+	return nil
+}
+
+// effect checks one effect and returns its target, or "" if it is not an
+// effect (or its target is unknown).
+func (c *checker) effect(item FeatureItem) (string, string) {
+	switch e := item.(type) {
+	case *Modify:
+		return c.rollEffect(e.Target, false, func(sc *scope) {
+			c.compile(e.By, sc, typeInt, "a modifier")
+			if e.When != nil {
+				c.compile(e.When, sc, typeBool, "a modifier's when")
+			}
+		})
+	case *Reroll:
+		return c.rollEffect(e.Target, true, func(sc *scope) {
+			if e.When != nil {
+				c.compile(e.When, sc, typeBool, "a re-roll's when")
+			}
+		})
+	case *ExtraDice:
+		if n := e.Count.Value(); n < 1 || n > 10 {
+			c.diags.errorf(CodeInvalid, rangeOf(e.Count.Pos, e.Count.EndPos), "extra_dice adds 1 to 10 dice, not %d", n)
+		}
+		return c.rollEffect(e.Target, false, func(sc *scope) {
+			if e.When != nil {
+				c.compile(e.When, sc, typeBool, "extra dice's when")
+			}
+		})
+	case *Override:
+		sites := c.sites(e.Target, symLet)
+		for _, s := range sites {
+			c.compile(e.Value, s.scope, s.Type, "the new value of "+e.Target.String())
+			if e.When != nil {
+				c.compile(e.When, s.scope, typeBool, "an override's when")
+			}
+		}
+		if len(sites) == 0 {
+			return "", ""
+		}
+		return e.Target.String(), "let"
+	case *Hook:
+		sc, kind := c.hookScope(e.Target, e.Timing)
+		if sc == nil {
+			return "", ""
+		}
+		if e.When != nil {
+			c.compile(e.When, sc, typeBool, "a hook's when")
+		}
+		c.block(e.Body, newScope(sc), &bodyCtx{owner: e.Timing + " " + e.Target.String()})
+		return e.Target.String(), kind
+	case *On:
+		ev, ok := c.lookup(nsCore, e.Event.Name).(*Event)
+		if !ok {
+			c.unknown(identRange(e.Event), "event", e.Event.Name, c.ofKind("event"))
+			return "", ""
+		}
+		sc := newScope(c.globals)
+		c.params(ev.Params, sc)
+		if e.When != nil {
+			c.compile(e.When, sc, typeBool, "an event handler's when")
+		}
+		c.block(e.Body, newScope(sc), &bodyCtx{owner: "on " + ev.ID.Name})
+		return ev.ID.Name, "event"
+	}
+	return "", ""
+}
+
+// rollEffect resolves the target of modify, reroll and extra_dice: a roll
+// or test of a procedure (P.name), a table's roll (T), or every test of a
+// characteristic (C). check runs for each place with the scope there;
+// withResult makes the roll's own result visible (a re-roll decides after
+// seeing it).
+func (c *checker) rollEffect(ref *Ref, withResult bool, check func(sc *scope)) (string, string) {
+	if ref.Member == nil {
+		switch d := c.lookup(nsCore, ref.Name.Name).(type) {
+		case *Table:
+			info := c.tableInfo[d]
+			if info == nil {
+				return "", ""
+			}
+			if info.Kind != DiceTable {
+				c.diags.errorf(CodeInvalid, identRange(ref.Name), "table %s is not rolled on, so it has no roll to change", d.ID.Name)
+				return "", ""
+			}
+			check(info.RollScope)
+			return ref.Name.Name, "table"
+		case *Characteristic:
+			sc := newScope(c.globals)
+			sc.define(&symbol{name: "model", kind: symParam, typ: typeModel, used: true})
+			if withResult {
+				sc.define(&symbol{name: "passed", kind: symTest, typ: typeBool, used: true})
+			}
+			check(sc)
+			return ref.Name.Name, "characteristic"
+		case nil:
+			var cands []string
+			cands = append(cands, c.ofKind("table")...)
+			cands = append(cands, c.ofKind("characteristic")...)
+			cands = append(cands, c.ofKind("procedure")...)
+			c.unknown(identRange(ref.Name), "roll", ref.Name.Name, cands)
+			return "", ""
+		default:
+			c.diags.errorf(CodeInvalid, identRange(ref.Name), "%s is a %s; name a roll as procedure.roll, a table, or a characteristic", ref.Name.Name, kindOf(d))
+			return "", ""
+		}
+	}
+	sites := c.sites(ref, symRoll, symTest)
+	for _, s := range sites {
+		sc := s.scope
+		if withResult {
+			sc = newScope(sc)
+			sc.define(&symbol{name: ref.Member.Name, kind: s.Kind, typ: s.Type, used: true})
+		}
+		check(sc)
+	}
+	if len(sites) == 0 {
+		return "", ""
+	}
+	return ref.String(), string(sites[0].Kind)
+}
+
+// sites finds the statements named by P.name of the wanted kinds.
+func (c *checker) sites(ref *Ref, kinds ...symbolKind) []*Site {
+	proc, ok := c.lookup(nsCore, ref.Name.Name).(*Procedure)
+	if !ok {
+		c.unknown(identRange(ref.Name), "procedure", ref.Name.Name, c.ofKind("procedure"))
+		return nil
+	}
+	info := c.idx.Procedures[proc.ID.Name]
+	if ref.Member == nil {
+		c.diags.errorf(CodeInvalid, identRange(ref.Name), "name the %s of procedure %s: %s.NAME", kinds[0], proc.ID.Name, proc.ID.Name)
+		return nil
+	}
+	var out, wrongKind []*Site
+	var cands []string
+	for name, ss := range info.Sites {
+		for _, s := range ss {
+			match := false
+			for _, k := range kinds {
+				match = match || s.Kind == k
+			}
+			if match {
+				cands = append(cands, name)
+				if name == ref.Member.Name {
+					out = append(out, s)
+				}
+			} else if name == ref.Member.Name {
+				wrongKind = append(wrongKind, s)
+			}
+		}
+	}
+	if len(out) == 0 {
+		if len(wrongKind) > 0 {
+			c.diags.errorf(CodeInvalid, identRange(ref.Member), "%s in procedure %s is a %s, not a %s", ref.Member.Name, proc.ID.Name, wrongKind[0].Kind, kinds[0])
+		} else {
+			c.unknown(identRange(ref.Member), string(kinds[0])+" of procedure "+proc.ID.Name+":", ref.Member.Name, cands)
+		}
+	}
+	return out
+}
+
+// hookScope finds what a before/after/instead_of body sees: a procedure's
+// parameters, or everything in scope at one of its steps.
+func (c *checker) hookScope(ref *Ref, timing string) (*scope, string) {
+	proc, ok := c.lookup(nsCore, ref.Name.Name).(*Procedure)
+	if !ok {
+		c.unknown(identRange(ref.Name), "procedure", ref.Name.Name, c.ofKind("procedure"))
+		return nil, ""
+	}
+	info := c.idx.Procedures[proc.ID.Name]
+	if ref.Member == nil {
+		if timing == "after" && info.endScope != nil {
+			return info.endScope, "procedure"
+		}
+		return info.scope, "procedure"
+	}
+	sites := c.sites(ref, symStep)
+	if len(sites) == 0 {
+		return nil, ""
+	}
+	return sites[0].scope, "step"
+}
+
+// checkUnused warns about locals nobody reads, declared functions nobody
+// calls and events nobody signals.
+func (c *checker) checkUnused() {
+	for _, sc := range c.scopes {
+		c.unusedIn(sc)
+	}
+	for _, d := range c.all {
+		switch d := d.(type) {
+		case *Function:
+			if !c.called[d.ID.Name] {
+				c.diags.warnf(CodeUnused, identRange(d.ID), "function %s is never called", d.ID.Name)
+			}
+		case *Event:
+			if !c.signalled[d.ID.Name] {
+				c.diags.warnf(CodeUnused, identRange(d.ID), "event %s is never signalled", d.ID.Name)
+			}
+		}
+	}
+}
+
+// anyRange finds where a property or flag sits.
+func (c *checker) anyRange(it FeatureItem) *Range {
+	switch it := it.(type) {
+	case *Property:
+		return rangeOf(it.Pos, it.EndPos)
+	case *Flag:
+		return rangeOf(it.Pos, it.EndPos)
+	}
+	return nil
+}

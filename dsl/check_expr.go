@@ -1,0 +1,374 @@
+package dsl
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
+	"github.com/expr-lang/expr/file"
+	exprparser "github.com/expr-lang/expr/parser"
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/munda-rules/munda/stdlib"
+)
+
+// MaxExprNodes bounds the size of one expression.
+const MaxExprNodes = 2000
+
+// referenceCalls are built-ins whose second argument names a declaration;
+// a literal there is checked like any other reference.
+var referenceCalls = map[string]string{
+	"has_skill":     "skill",
+	"has_power":     "power",
+	"has_condition": "condition",
+	"has_trait":     "trait",
+	"trait_value":   "trait",
+	"can_improve":   "characteristic",
+	"can_worsen":    "characteristic",
+}
+
+// compile compiles an expression in a scope, records the program and its
+// type on the node, marks the names it uses, and reports any error at the
+// exact place in the file. want, if not nil, is the type the context needs.
+func (c *checker) compile(e *Expr, sc *scope, want reflect.Type, what string) reflect.Type {
+	if e == nil {
+		return nil
+	}
+	program, err := compileExpr(e.Text, sc.exprEnv(), c.idx.ExprOptions)
+	if err != nil {
+		c.exprError(e, err, sc)
+		// The names it mentions are still used: one error is enough.
+		if tree, perr := exprparser.Parse(e.Text); perr == nil {
+			c.markUses(e, tree.Node, sc)
+		}
+		return nil
+	}
+	e.Program = program
+	t := resultType(program.Node())
+	e.Type = t
+	c.markUses(e, program.Node(), sc)
+	if want != nil && !assignable(t, want) {
+		if !(want == typeFloat && isNumber(t)) {
+			c.diags.errorf(CodeTypeError, rangeOf(e.Pos, e.EndPos), "%s must be %s, but this is %s", what, TypeName(want), TypeName(t))
+		}
+	}
+	return t
+}
+
+// compileExpr runs expr's compiler, turning a panic (which no input should
+// cause, but rule packs are untrusted) into an error.
+func compileExpr(text string, env any, opts []expr.Option) (program *vm.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			program, err = nil, fmt.Errorf("internal error compiling expression: %v", r)
+		}
+	}()
+	all := make([]expr.Option, 0, len(opts)+2)
+	all = append(all, expr.Env(env), expr.MaxNodes(MaxExprNodes))
+	all = append(all, opts...)
+	return expr.Compile(text, all...)
+}
+
+var (
+	reUnknownName = regexp.MustCompile(`^unknown name (\w+)`)
+	reNoField     = regexp.MustCompile(`^type (.+) has no (?:field|method) (\w+)`)
+	reUnknownFunc = regexp.MustCompile(`^unknown func (\w+)`)
+)
+
+// exprError reports an expr compile error at its position in the file,
+// with game-level type names and a did-you-mean where one helps.
+func (c *checker) exprError(e *Expr, err error, sc *scope) {
+	msg := err.Error()
+	at := rangeOf(e.Pos, e.EndPos)
+	var ferr *file.Error
+	if errors.As(err, &ferr) {
+		msg = ferr.Message
+		start := exprPosition(e, ferr.From)
+		end := start
+		if ferr.To > ferr.From {
+			end = exprPosition(e, ferr.To)
+		}
+		at = rangeOf(start, end)
+	}
+	msg = humanizeTypes.Replace(msg)
+	if msg == "unexpected token EOF" {
+		msg = "the expression ends too soon"
+	}
+	d := c.diags.errorf(CodeTypeError, at, "%s", msg)
+	switch {
+	case reUnknownName.MatchString(msg):
+		name := reUnknownName.FindStringSubmatch(msg)[1]
+		d.Code = CodeUnknownRef
+		cands := append(sc.names(), c.callableNames()...)
+		if s := didYouMean(name, cands); s != "" {
+			d.Detail = fmt.Sprintf("Did you mean %s?", s)
+		}
+	case reNoField.MatchString(msg):
+		m := reNoField.FindStringSubmatch(msg)
+		d.Code = CodeUnknownRef
+		if t := typeByName(m[1]); t != nil {
+			if s := didYouMean(m[2], fieldNames(t)); s != "" {
+				d.Detail = fmt.Sprintf("Did you mean %s?", s)
+			}
+		}
+	case strings.HasSuffix(msg, " is not callable"):
+		name := strings.TrimSuffix(msg, " is not callable")
+		if sym := sc.lookup(name); sym != nil && sym.kind != symGlobal {
+			for _, f := range c.callableNames() {
+				if f == name {
+					d.Detail = fmt.Sprintf("The %s %s hides the function %s(…) here; give it another name.", sym.kind, name, name)
+				}
+			}
+		}
+	case reUnknownFunc.MatchString(msg):
+		d.Code = CodeUnknownRef
+		if s := didYouMean(reUnknownFunc.FindStringSubmatch(msg)[1], c.callableNames()); s != "" {
+			d.Detail = fmt.Sprintf("Did you mean %s?", s)
+		}
+	}
+}
+
+// typeByName finds a state type by the name humanizeTypes gives it.
+func typeByName(name string) reflect.Type {
+	for _, t := range []reflect.Type{typeGang, typeModel, typeWeapon, typeState, typeBattle, statsType,
+		reflect.TypeOf(stdlibMarker), reflect.TypeOf(stdlibArmour)} {
+		if TypeName(t) == name || humanizeTypes.Replace(t.String()) == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// exprPosition maps a rune offset inside an expression to the file.
+func exprPosition(e *Expr, runeOffset int) lexer.Position {
+	byteOff := 0
+	for i := 0; i < runeOffset && byteOff < len(e.Text); i++ {
+		_, size := utf8.DecodeRuneInString(e.Text[byteOff:])
+		byteOff += size
+	}
+	p := e.Pos
+	p.Advance(e.Text[:byteOff])
+	return p
+}
+
+// markUses marks the scope's symbols an expression reads and checks the
+// references hidden inside it: natural.ROLL, rolled.ROLL and literal ids
+// passed to has_skill and friends.
+func (c *checker) markUses(e *Expr, node ast.Node, sc *scope) {
+	v := &useVisitor{c: c, e: e, sc: sc}
+	ast.Walk(&node, v)
+}
+
+type useVisitor struct {
+	c  *checker
+	e  *Expr
+	sc *scope
+}
+
+func (v *useVisitor) Visit(node *ast.Node) {
+	switch n := (*node).(type) {
+	case *ast.IdentifierNode:
+		if sym := v.sc.lookup(n.Value); sym != nil {
+			sym.used = true
+		}
+	case *ast.MemberNode:
+		base, ok := n.Node.(*ast.IdentifierNode)
+		if !ok || (base.Value != globalNatural && base.Value != globalRolled) {
+			return
+		}
+		prop, ok := n.Property.(*ast.StringNode)
+		if !ok {
+			return
+		}
+		sym := v.sc.lookup(prop.Value)
+		if sym == nil || (sym.kind != symRoll && sym.kind != symTest) {
+			at := rangeOf(exprPosition(v.e, n.Location().From), exprPosition(v.e, n.Location().To))
+			var rolls []string
+			for _, name := range v.sc.names() {
+				if s := v.sc.lookup(name); s.kind == symRoll || s.kind == symTest {
+					rolls = append(rolls, name)
+				}
+			}
+			v.c.unknown(at, "roll", prop.Value, rolls)
+			return
+		}
+		sym.used = true
+	case *ast.CallNode:
+		callee, ok := n.Callee.(*ast.IdentifierNode)
+		if !ok {
+			return
+		}
+		v.c.called[callee.Value] = true
+		kind, ok := referenceCalls[callee.Value]
+		if !ok || len(n.Arguments) == 0 {
+			return
+		}
+		lit, ok := n.Arguments[len(n.Arguments)-1].(*ast.StringNode)
+		if !ok {
+			return
+		}
+		at := rangeOf(exprPosition(v.e, lit.Location().From), exprPosition(v.e, lit.Location().To))
+		if kind == "characteristic" {
+			if _, ok := v.c.lookup(nsCore, lit.Value).(*Characteristic); !ok {
+				v.c.unknown(at, kind, fmt.Sprintf("%q", lit.Value), v.c.ofKind(kind))
+			}
+			return
+		}
+		if _, ok := v.c.idx.Features[kind][lit.Value]; !ok {
+			v.c.unknown(at, kind, fmt.Sprintf("%q", lit.Value), keys(v.c.idx.Features[kind]))
+		}
+	}
+}
+
+// callableNames lists the functions an expression may call.
+func (c *checker) callableNames() []string {
+	names := keys(c.idx.Functions)
+	for _, f := range builtinNames() {
+		names = append(names, f)
+	}
+	return names
+}
+
+// parseTemplate splits an emit message into text and {expression} parts.
+// Braces are doubled to print them: {{ and }}.
+func (c *checker) parseTemplate(s *Str) []*TemplatePart {
+	raw := s.Raw
+	// Decode the literal while remembering where each decoded byte came
+	// from, so an expression's errors point into the file exactly.
+	decoded, origin := decodeWithOrigins(raw)
+	var parts []*TemplatePart
+	var text strings.Builder
+	posAt := func(i int) lexer.Position {
+		p := s.Pos
+		p.Advance(raw[:origin[i]])
+		return p
+	}
+	for i := 0; i < len(decoded); i++ {
+		ch := decoded[i]
+		switch {
+		case ch == '{' && i+1 < len(decoded) && decoded[i+1] == '{':
+			text.WriteByte('{')
+			i++
+		case ch == '}' && i+1 < len(decoded) && decoded[i+1] == '}':
+			text.WriteByte('}')
+			i++
+		case ch == '{':
+			end := strings.IndexByte(decoded[i+1:], '}')
+			if end < 0 {
+				p := posAt(i)
+				c.diags.errorf(CodeParseError, rangeOf(p, p), "unclosed { in message")
+				return parts
+			}
+			if text.Len() > 0 {
+				parts = append(parts, &TemplatePart{Text: text.String()})
+				text.Reset()
+			}
+			src := decoded[i+1 : i+1+end]
+			e := &Expr{Text: src, Pos: posAt(i + 1)}
+			e.EndPos = e.Pos
+			e.EndPos.Advance(src)
+			if strings.TrimSpace(src) == "" {
+				c.diags.errorf(CodeParseError, rangeOf(e.Pos, e.EndPos), "empty {} in message")
+			}
+			parts = append(parts, &TemplatePart{Expr: e})
+			i += end + 1
+		case ch == '}':
+			p := posAt(i)
+			c.diags.errorf(CodeParseError, rangeOf(p, p), "unmatched } in message (write }} for a brace)")
+		default:
+			text.WriteByte(ch)
+		}
+	}
+	if text.Len() > 0 {
+		parts = append(parts, &TemplatePart{Text: text.String()})
+	}
+	return parts
+}
+
+// decodeWithOrigins unquotes a string literal, returning for each decoded
+// byte the offset in raw it came from.
+func decodeWithOrigins(raw string) (string, []int) {
+	if len(raw) < 2 {
+		return "", nil
+	}
+	var out []byte
+	var origin []int
+	if raw[0] == '`' {
+		for i := 1; i < len(raw)-1; i++ {
+			out = append(out, raw[i])
+			origin = append(origin, i)
+		}
+		return string(out), origin
+	}
+	for i := 1; i < len(raw)-1; {
+		if raw[i] != '\\' {
+			out = append(out, raw[i])
+			origin = append(origin, i)
+			i++
+			continue
+		}
+		// Decode one escape with strconv's rules.
+		j := i + 2
+		for j <= len(raw)-1 {
+			if v, err := unquoteOne(raw[i:j]); err == nil {
+				for k := 0; k < len(v); k++ {
+					out = append(out, v[k])
+					origin = append(origin, i)
+				}
+				break
+			}
+			j++
+		}
+		if j > len(raw)-1 {
+			out = append(out, raw[i])
+			origin = append(origin, i)
+			j = i + 1
+		}
+		i = j
+	}
+	return string(out), origin
+}
+
+var (
+	stdlibMarker = (*stdlib.Marker)(nil)
+	stdlibArmour = (*stdlib.Armour)(nil)
+)
+
+// unquoteOne decodes a single escape sequence such as \n or \u00e9.
+func unquoteOne(esc string) (string, error) { return strconv.Unquote(`"` + esc + `"`) }
+
+// builtinNames lists expr's and munda's built-in functions.
+func builtinNames() []string {
+	names := append(stdlib.FunctionNames(), "can_improve", "can_worsen")
+	for _, b := range builtin.Builtins {
+		names = append(names, b.Name)
+	}
+	return names
+}
+
+// resultType is an expression's type as expr's checker found it. A list
+// built by filter() or map() is []any to Go, but expr knows its elements:
+// report them, so a loop over the list is typed. nil means unknown.
+func resultType(node ast.Node) reflect.Type {
+	n := node.Nature()
+	t := node.Type()
+	if n != nil && n.Type != nil {
+		t = n.Type
+	}
+	if t == nil || t.Kind() == reflect.Interface {
+		return nil
+	}
+	if n != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && t.Elem().Kind() == reflect.Interface &&
+		n.Ref != nil && n.Ref.Type != nil && n.Ref.Type.Kind() != reflect.Interface {
+		return reflect.SliceOf(n.Ref.Type)
+	}
+	return t
+}

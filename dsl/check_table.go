@@ -1,0 +1,664 @@
+package dsl
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	exprast "github.com/expr-lang/expr/ast"
+	exprparser "github.com/expr-lang/expr/parser"
+
+	"github.com/munda-rules/munda/stdlib"
+)
+
+// TableKind says how a table's row is chosen.
+type TableKind int
+
+const (
+	DiceTable      TableKind = iota // `roll DICE`: a dice result picks the row
+	BandTable                       // `by EXPR`: a value's band picks the row
+	ConditionTable                  // rows with `when`: the first that holds
+)
+
+// TableInfo is a checked table.
+type TableInfo struct {
+	Decl   *Table
+	ID     string
+	Title  string
+	Meta   Meta
+	Kind   TableKind
+	Params []ParamInfo
+	Dice   *DiceInfo // dice tables
+	Roll   *TableRoll
+	By     *Expr // band tables
+	Rows   []*RowInfo
+	// Lookup tables (band or condition tables whose rows give values) can
+	// be called from expressions; ValueType is what they return.
+	Lookup    bool
+	ValueType reflect.Type
+	// RollScope is what a row's statements (and a modifier of the table's
+	// roll) see: the parameters and the roll, named after the table.
+	RollScope *scope
+}
+
+// RowInfo is one row of a table, as in force.
+type RowInfo struct {
+	Row    *Row
+	ID     string
+	Title  string
+	Meta   Meta
+	From   int // range rows
+	To     int // math.MaxInt for `N+`
+	Face   string
+	Ranged bool
+	// ReplacedBy is the house rule whose row this is, if one replaced the
+	// table's own.
+	ReplacedBy string
+}
+
+// Covers reports whether a numeric result falls in the row's range.
+func (r *RowInfo) Covers(v int) bool { return r.Ranged && v >= r.From && v <= r.To }
+
+// Key is the row's key as written: "15-26", "7+", "glancing".
+func (r *RowInfo) Key() string {
+	switch {
+	case !r.Ranged:
+		return r.Face
+	case r.To == math.MaxInt:
+		return fmt.Sprintf("%d+", r.From)
+	case r.From == r.To:
+		return fmt.Sprint(r.From)
+	}
+	return fmt.Sprintf("%d-%d", r.From, r.To)
+}
+
+func (t *TableInfo) row(id string) *RowInfo {
+	for _, r := range t.Rows {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// Row finds a row by id.
+func (t *TableInfo) Row(id string) *RowInfo { return t.row(id) }
+
+func (t *TableInfo) rowIDs() []string {
+	var out []string
+	for _, r := range t.Rows {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+// RowFor finds the row for a numeric result (dice or band tables).
+func (t *TableInfo) RowFor(v int) *RowInfo {
+	for _, r := range t.Rows {
+		if r.Covers(v) {
+			return r
+		}
+	}
+	return nil
+}
+
+// RowForFace finds the row for a symbolic result.
+func (t *TableInfo) RowForFace(face string) *RowInfo {
+	for _, r := range t.Rows {
+		if !r.Ranged && r.Face == face {
+			return r
+		}
+	}
+	return nil
+}
+
+// prepareTables works out each table's kind, parameters and rows, and
+// checks that its rows cover its dice. Row statements are checked later,
+// once every function is known.
+func (c *checker) prepareTables() {
+	// Row replacements by switched-on house rules, by table and row id.
+	replaced := map[string]map[string]*Replace{}
+	for _, rid := range c.rules.ActiveRules() {
+		rule := c.idx.HouseRules[rid]
+		if rule == nil {
+			continue
+		}
+		for _, it := range rule.Items {
+			r, ok := it.(*Replace)
+			if !ok || r.Table == nil {
+				continue
+			}
+			id := rowID(r.Row)
+			if replaced[r.Table.Name] == nil {
+				replaced[r.Table.Name] = map[string]*Replace{}
+			}
+			if prev, ok := replaced[r.Table.Name][id]; ok {
+				c.conflict(rangeOf(r.Pos, r.EndPos), ownerName(c.ruleOf[prev]), ownerName(rid), fmt.Sprintf("both replace row %s of table %s", id, r.Table.Name))
+				continue
+			}
+			replaced[r.Table.Name][id] = r
+		}
+	}
+	for _, d := range c.all {
+		t, ok := d.(*Table)
+		if !ok {
+			continue
+		}
+		info := c.buildTable(t, replaced[t.ID.Name])
+		c.tableInfo[t] = info
+		if c.lookup(nsCore, t.ID.Name) == t {
+			c.idx.Tables[t.ID.Name] = info
+		}
+		for _, r := range info.Rows {
+			c.rowIDs[r.ID] = true
+		}
+	}
+	// Every table must exist for its replaced rows to make sense.
+	for table, rows := range replaced {
+		for _, r := range rows {
+			if _, ok := c.lookup(nsCore, table).(*Table); !ok {
+				c.unknown(identRange(r.Table), "table", table, c.ofKind("table"))
+			}
+		}
+	}
+}
+
+// rowID is a row's id: its own, or the face it is keyed by.
+func rowID(r *Row) string {
+	if r.ID != nil {
+		return r.ID.Name
+	}
+	if fk, ok := r.Key.(*FaceKey); ok {
+		return fk.Face.Name
+	}
+	return ""
+}
+
+func (c *checker) buildTable(t *Table, replacements map[string]*Replace) *TableInfo {
+	info := &TableInfo{Decl: t, ID: t.ID.Name, Title: t.Title.Value(), Meta: MetaOf(t.Items), Kind: ConditionTable}
+	info.RollScope = newScope(c.globals)
+	info.Params = c.params(t.Params, info.RollScope)
+	var roll *TableRoll
+	for _, it := range t.Items {
+		switch it := it.(type) {
+		case *TableRoll:
+			if roll != nil || info.By != nil {
+				c.diags.errorf(CodeInvalid, rangeOf(it.Pos, it.EndPos), "a table has one roll or one by, not both or two")
+				continue
+			}
+			roll = it
+			info.Roll = it
+			info.Kind = DiceTable
+		case *TableBy:
+			if roll != nil || info.By != nil {
+				c.diags.errorf(CodeInvalid, rangeOf(it.Pos, it.EndPos), "a table has one roll or one by, not both or two")
+				continue
+			}
+			info.By = it.Key
+			info.Kind = BandTable
+		}
+	}
+	if roll != nil {
+		if decl, ok := c.lookup(nsCore, roll.Dice.Name).(*Dice); ok {
+			info.Dice = c.diceInfo(decl, nil)
+		} else {
+			c.unknown(identRange(roll.Dice), "dice", roll.Dice.Name, c.ofKind("dice"))
+		}
+		// The roll is visible to the rows under the table's name.
+		info.RollScope.define(&symbol{name: t.ID.Name, kind: symRoll, typ: rollType(info.Dice, false), used: true})
+	}
+
+	seen := map[string]*Row{}
+	values, bodies := 0, 0
+	for _, it := range t.Items {
+		row, ok := it.(*Row)
+		if !ok {
+			continue
+		}
+		ri := c.rowInfo(info, row)
+		if ri == nil {
+			continue
+		}
+		if prev, dup := seen[ri.ID]; dup {
+			c.diags.errorf(CodeDuplicateID, rangeOf(row.Pos, row.Pos), "row %s appears twice in table %s (first at %s)",
+				ri.ID, t.ID.Name, rangeOf(prev.Pos, prev.Pos))
+			continue
+		}
+		seen[ri.ID] = row
+		if r, ok := replacements[ri.ID]; ok {
+			replacement := c.rowInfo(info, r.Row)
+			if replacement != nil {
+				replacement.ReplacedBy = c.ruleOf[r]
+				ri = replacement
+			}
+			delete(replacements, ri.ID)
+		}
+		if ri.Row.Value != nil {
+			values++
+		}
+		if ri.Row.Body != nil {
+			bodies++
+		}
+		info.Rows = append(info.Rows, ri)
+	}
+	for id, r := range replacements {
+		c.unknown(rangeOf(r.Row.Pos, r.Row.Pos), "row of table "+t.ID.Name+":", id, info.rowIDs())
+	}
+	switch info.Kind {
+	case DiceTable:
+		if values > 0 {
+			c.diags.errorf(CodeInvalid, identRange(t.ID), "rows of a dice table run statements ({ … }); `= value` rows belong to lookup tables")
+		}
+		if info.Dice != nil {
+			c.coverage(info)
+		}
+	case BandTable, ConditionTable:
+		if values > 0 && bodies > 0 {
+			c.diags.errorf(CodeInvalid, identRange(t.ID), "table %s mixes rows that give values with rows that run statements", t.ID.Name)
+		}
+		info.Lookup = values > 0
+		if info.Kind == ConditionTable && !info.Lookup {
+			c.diags.errorf(CodeInvalid, identRange(t.ID), "table %s has no roll, no by, and no values: give it `roll DICE`, `by EXPR`, or rows with `= value`", t.ID.Name)
+		}
+		if info.Kind == BandTable {
+			c.overlaps(info)
+		}
+	}
+	return info
+}
+
+// rowInfo checks one row's key against the table's kind.
+func (c *checker) rowInfo(info *TableInfo, row *Row) *RowInfo {
+	ri := &RowInfo{Row: row, Title: row.Title.Value(), ID: rowID(row)}
+	if row.Body != nil {
+		ri.Meta = MetaOf(row.Body.Stmts)
+	}
+	at := rangeOf(row.Pos, row.Pos)
+	switch key := row.Key.(type) {
+	case *RangeKey:
+		ri.Ranged = true
+		ri.From, ri.To = key.From.Value(), key.From.Value()
+		if key.To != nil {
+			ri.To = key.To.Value()
+		}
+		if key.OrMore {
+			ri.To = math.MaxInt
+		}
+		if ri.From > ri.To {
+			c.diags.errorf(CodeInvalid, at, "row range %d-%d is backwards", ri.From, ri.To)
+		}
+		if row.ID == nil {
+			c.diags.errorf(CodeInvalid, at, "row %s needs an id after its key, e.g. `%s out_cold \"Out Cold\"`", ri.Key(), ri.Key())
+			return nil
+		}
+		if info.Kind == ConditionTable {
+			c.diags.errorf(CodeInvalid, at, "row %s is keyed by a number, but table %s has no roll or by", ri.Key(), info.ID)
+		}
+		if info.Dice != nil && info.Dice.Symbolic() {
+			c.diags.errorf(CodeInvalid, at, "table %s rolls %s, whose faces are symbols: key its rows by face", info.ID, info.Dice.ID)
+		}
+	case *FaceKey:
+		ri.Face = key.Face.Name
+		switch {
+		case info.Kind == ConditionTable:
+			if row.When == nil {
+				c.diags.errorf(CodeInvalid, at, "row %s of table %s needs a `when` condition", ri.ID, info.ID)
+			}
+			if row.ID != nil {
+				c.diags.errorf(CodeInvalid, identRange(row.ID), "a condition row is named by its first word; %s is one word too many", row.ID.Name)
+			}
+		case info.Dice != nil && !info.Dice.Symbolic():
+			c.diags.errorf(CodeInvalid, at, "row %s: table %s rolls %s, whose results are numbers", ri.Face, info.ID, info.Dice.ID)
+		case info.Dice != nil:
+			if _, ok := info.Dice.Face(ri.Face); !ok {
+				var faces []string
+				for _, f := range info.Dice.Faces {
+					faces = append(faces, f.ID)
+				}
+				c.unknown(identRange(key.Face), "face of "+info.Dice.ID+":", ri.Face, faces)
+			}
+		case info.Kind == BandTable:
+			c.diags.errorf(CodeInvalid, at, "rows of a band table are keyed by ranges such as 3-5 or 10+")
+		}
+	}
+	if row.When != nil && info.Kind != ConditionTable {
+		c.diags.errorf(CodeInvalid, rangeOf(row.When.Pos, row.When.EndPos), "only rows of a condition table (no roll, no by) have `when`")
+	}
+	if row.Value != nil && row.Body != nil {
+		c.diags.errorf(CodeInvalid, at, "a row gives a value or runs statements, not both")
+	}
+	return ri
+}
+
+// coverage checks that the rows of a dice table cover every result of its
+// dice exactly once. Rows beyond the natural results are allowed: modified
+// results can land there (`7+` on a D6).
+func (c *checker) coverage(info *TableInfo) {
+	d := info.Dice
+	title := d.Title
+	if d.Symbolic() {
+		for _, f := range d.Faces {
+			var rows []*RowInfo
+			for _, r := range info.Rows {
+				if !r.Ranged && r.Face == f.ID {
+					rows = append(rows, r)
+				}
+			}
+			switch {
+			case len(rows) == 0:
+				c.diags.errorf(CodeTableCoverage, identRange(info.Decl.ID), "%s face %s is not covered by table %s", title, f.ID, info.ID)
+			case len(rows) > 1:
+				c.diags.errorf(CodeTableCoverage, rangeOf(rows[1].Row.Pos, rows[1].Row.Pos), "%s face %s is covered twice (also by row %s at line %d)",
+					title, f.ID, rows[0].ID, rows[0].Row.Pos.Line)
+			}
+		}
+		return
+	}
+	// Rows sorted by where they start, to find the row before a gap.
+	sorted := append([]*RowInfo(nil), info.Rows...)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].From < sorted[j].From })
+	var gap []int // a run of uncovered results, reported together
+	flush := func() {
+		if len(gap) == 0 {
+			return
+		}
+		// Point at the row just before the gap: that is usually the one
+		// whose range is too short.
+		at := identRange(info.Decl.ID)
+		if len(sorted) > 0 {
+			at = rangeOf(sorted[0].Row.Pos, sorted[0].Row.Pos)
+		}
+		for _, r := range sorted {
+			if r.Ranged && r.To < gap[0] {
+				at = rangeOf(r.Row.Pos, r.Row.Pos)
+			}
+		}
+		var dg *Diagnostic
+		if len(gap) == 1 {
+			dg = c.diags.errorf(CodeTableCoverage, at, "%s result %d is not covered by table %s", title, gap[0], info.ID)
+		} else {
+			nums := make([]string, len(gap))
+			for i, v := range gap {
+				nums[i] = fmt.Sprint(v)
+			}
+			list := strings.Join(nums[:len(nums)-1], ", ") + " and " + nums[len(nums)-1]
+			dg = c.diags.errorf(CodeTableCoverage, at, "%s results %s are not covered by table %s", title, list, info.ID)
+		}
+		dg.Detail = fmt.Sprintf("Every result a %s can give needs exactly one row.", title)
+		gap = nil
+	}
+	for _, o := range d.Outcomes {
+		var rows []*RowInfo
+		for _, r := range info.Rows {
+			if r.Covers(o.Value) {
+				rows = append(rows, r)
+			}
+		}
+		if len(rows) == 0 {
+			gap = append(gap, o.Value)
+			continue
+		}
+		flush()
+		if len(rows) > 1 {
+			c.diags.errorf(CodeTableCoverage, rangeOf(rows[1].Row.Pos, rows[1].Row.Pos), "%s result %d is covered twice: by row %s (line %d) and row %s",
+				title, o.Value, rows[0].ID, rows[0].Row.Pos.Line, rows[1].ID)
+		}
+	}
+	flush()
+	c.overlaps(info, d.HasValue)
+}
+
+// overlaps reports rows whose ranges overlap outside the natural results
+// (those inside are reported value by value).
+func (c *checker) overlaps(info *TableInfo, natural ...func(int) bool) {
+	for i, a := range info.Rows {
+		for _, b := range info.Rows[i+1:] {
+			if !a.Ranged || !b.Ranged {
+				continue
+			}
+			lo, hi := max(a.From, b.From), min(a.To, b.To)
+			if lo > hi {
+				continue
+			}
+			if len(natural) > 0 {
+				inside := false
+				for v := lo; v <= hi && v-lo < 1000; v++ {
+					if natural[0](v) {
+						inside = true
+						break
+					}
+				}
+				if inside {
+					continue
+				}
+			}
+			c.diags.errorf(CodeTableCoverage, rangeOf(b.Row.Pos, b.Row.Pos), "rows %s and %s of table %s overlap from %d",
+				a.ID, b.ID, info.ID, lo)
+		}
+	}
+}
+
+// checkTableBodies checks the statements of every table row.
+func (c *checker) checkTableBodies() {
+	for _, d := range c.all {
+		t, ok := d.(*Table)
+		if !ok {
+			continue
+		}
+		info := c.tableInfo[t]
+		if info == nil || info.Lookup {
+			continue
+		}
+		if info.By != nil {
+			c.compile(info.By, info.RollScope, typeInt, "the key of a band table")
+		}
+		if info.Roll != nil && info.Roll.Mod != nil {
+			// Checked before the roll exists: it modifies the roll.
+			sc := newScope(c.globals)
+			c.params(t.Params, sc)
+			c.compile(info.Roll.Mod, sc, typeInt, "the table roll's modifier")
+		}
+		for _, r := range info.Rows {
+			c.rowBody(info, r.Row)
+		}
+	}
+}
+
+func (c *checker) rowBody(info *TableInfo, row *Row) {
+	if row.Body != nil {
+		c.block(row.Body, newScope(info.RollScope), &bodyCtx{owner: "table " + info.ID})
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Callables: function declarations and lookup tables, compiled in the
+// order they depend on each other so each call is typed.
+
+type callable struct {
+	name  string
+	at    *Ident
+	fn    *Function
+	table *TableInfo
+	exprs []*Expr
+	deps  []string
+}
+
+func (c *checker) checkCallables() {
+	c.statePatch = stdlib.StatePatch{Names: stdlib.StateFunctions()}
+	c.idx.ExprOptions = append(stdlib.ExprOptions(), expr.Patch(c.statePatch))
+	c.idx.ExprOptions = append(c.idx.ExprOptions, c.characteristicFunctions()...)
+
+	var list []*callable
+	byName := map[string]*callable{}
+	for _, d := range c.all {
+		var cl *callable
+		switch d := d.(type) {
+		case *Function:
+			cl = &callable{name: d.ID.Name, at: d.ID, fn: d, exprs: []*Expr{d.Body}}
+		case *Table:
+			info := c.tableInfo[d]
+			if info == nil || !info.Lookup {
+				continue
+			}
+			cl = &callable{name: d.ID.Name, at: d.ID, table: info}
+			if info.By != nil {
+				cl.exprs = append(cl.exprs, info.By)
+			}
+			for _, r := range info.Rows {
+				cl.exprs = append(cl.exprs, r.Row.When, r.Row.Value)
+			}
+		default:
+			continue
+		}
+		if c.lookup(nsCore, cl.name) == d {
+			byName[cl.name] = cl
+		}
+		list = append(list, cl)
+	}
+	for _, cl := range list {
+		for _, e := range cl.exprs {
+			if e == nil {
+				continue
+			}
+			for _, name := range calledNames(e.Text) {
+				if _, ok := byName[name]; ok {
+					cl.deps = append(cl.deps, name)
+				}
+			}
+		}
+	}
+	// Depth-first, in declaration order; a cycle is an error.
+	state := map[*callable]int{}
+	var visit func(cl *callable, path []string)
+	visit = func(cl *callable, path []string) {
+		switch state[cl] {
+		case 1:
+			c.diags.errorf(CodeInvalid, identRange(cl.at), "%s calls itself (%s)", cl.name, strings.Join(append(path, cl.name), " → "))
+			return
+		case 2:
+			return
+		}
+		state[cl] = 1
+		for _, dep := range cl.deps {
+			visit(byName[dep], append(path, cl.name))
+		}
+		state[cl] = 2
+		c.compileCallable(cl, byName[cl.name] == cl)
+	}
+	for _, cl := range list {
+		visit(cl, nil)
+	}
+}
+
+// calledNames lists the functions an expression calls, from expr's parse.
+func calledNames(text string) []string {
+	tree, err := exprparser.Parse(text)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	v := callCollector{names: &names}
+	exprast.Walk(&tree.Node, v)
+	return names
+}
+
+type callCollector struct{ names *[]string }
+
+func (v callCollector) Visit(node *exprast.Node) {
+	if call, ok := (*node).(*exprast.CallNode); ok {
+		if id, ok := call.Callee.(*exprast.IdentifierNode); ok {
+			*v.names = append(*v.names, id.Value)
+		}
+	}
+}
+
+// compileCallable compiles a callable's expressions and, if it is the one
+// in force under its name, makes it callable from later expressions.
+func (c *checker) compileCallable(cl *callable, inForce bool) {
+	info := &FuncInfo{Name: cl.name}
+	switch {
+	case cl.fn != nil:
+		sc := newScope(c.globals)
+		info.Params = c.params(cl.fn.Params, sc)
+		info.Function = cl.fn
+		info.Result = c.compile(cl.fn.Body, sc, nil, "")
+		body := cl.fn.Body
+		info.eval = func(st *stdlib.State, args []any) (any, error) {
+			return runProgram(body.Program, callEnv(st, info.Params, args))
+		}
+	case cl.table != nil:
+		t := cl.table
+		info.Params, info.Table = t.Params, t
+		sc := t.RollScope
+		if t.By != nil {
+			c.compile(t.By, sc, typeInt, "the key of a band table")
+		}
+		for _, r := range t.Rows {
+			if r.Row.When != nil {
+				c.compile(r.Row.When, sc, typeBool, "a row's condition")
+			}
+			if r.Row.Value == nil {
+				c.diags.errorf(CodeInvalid, rangeOf(r.Row.Pos, r.Row.Pos), "row %s of lookup table %s gives no value", r.ID, t.ID)
+				continue
+			}
+			vt := c.compile(r.Row.Value, sc, nil, "")
+			switch {
+			case vt == nil:
+			case info.Result == nil:
+				info.Result = vt
+			case !assignable(vt, info.Result):
+				c.diags.errorf(CodeTypeError, rangeOf(r.Row.Value.Pos, r.Row.Value.EndPos), "row %s gives %s, but earlier rows give %s",
+					r.ID, TypeName(vt), TypeName(info.Result))
+			}
+		}
+		t.ValueType = info.Result
+		info.eval = func(st *stdlib.State, args []any) (any, error) { return evalLookup(t, st, args) }
+	}
+	if !inForce {
+		return
+	}
+	c.idx.Functions[cl.name] = info
+	in := []reflect.Type{typeState}
+	for _, p := range info.Params {
+		in = append(in, p.Type)
+	}
+	out := info.Result
+	if out == nil {
+		out = typeAny
+	}
+	sig := reflect.New(reflect.FuncOf(in, []reflect.Type{out}, false)).Interface()
+	c.statePatch.Names[cl.name] = true
+	c.idx.ExprOptions = append(c.idx.ExprOptions, expr.Function(cl.name, func(args ...any) (any, error) {
+		st, _ := args[0].(*stdlib.State)
+		return info.eval(st, args[1:])
+	}, sig))
+}
+
+// characteristicFunctions make the declared limits visible to rules:
+// can_improve(model, "ws") and can_worsen(model, "ws") tell whether a
+// change by one would stay within them.
+func (c *checker) characteristicFunctions() []expr.Option {
+	can := func(improve bool) func(args ...any) (any, error) {
+		return func(args ...any) (any, error) {
+			m, _ := args[0].(*stdlib.Model)
+			id, _ := args[1].(string)
+			ci := c.idx.Characteristics[id]
+			if ci == nil {
+				return nil, fmt.Errorf("unknown characteristic %q", id)
+			}
+			if m == nil {
+				return false, nil
+			}
+			_, ok := ci.Changed(m, improve, 1)
+			return ok, nil
+		}
+	}
+	sig := new(func(*stdlib.Model, string) bool)
+	return []expr.Option{
+		expr.Function("can_improve", can(true), sig),
+		expr.Function("can_worsen", can(false), sig),
+	}
+}

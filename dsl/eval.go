@@ -1,0 +1,83 @@
+package dsl
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/munda-rules/munda/stdlib"
+)
+
+// VMs are reused: running a compiled program on a fresh VM allocates; a
+// pooled one does not.
+var vmPool = sync.Pool{New: func() any { return new(vm.VM) }}
+
+// runProgram runs a compiled expression against an environment.
+func runProgram(p *vm.Program, env map[string]any) (any, error) {
+	if p == nil {
+		return nil, errors.New("expression was not compiled (the rules have errors)")
+	}
+	v := vmPool.Get().(*vm.VM)
+	defer vmPool.Put(v)
+	return v.Run(p, env)
+}
+
+// BaseEnv is the environment every expression starts from: the state and
+// its parts, and empty natural/rolled tables.
+func BaseEnv(st *stdlib.State) map[string]any {
+	env := map[string]any{
+		stdlib.StateVar: st,
+		globalNatural:   map[string]int{},
+		globalRolled:    map[string][]int{},
+	}
+	if st != nil {
+		env["battle"] = &st.Battle
+		env["gangs"] = st.Gangs
+	} else {
+		env["battle"] = (*stdlib.Battle)(nil)
+		env["gangs"] = []*stdlib.Gang(nil)
+	}
+	return env
+}
+
+func callEnv(st *stdlib.State, params []ParamInfo, args []any) map[string]any {
+	env := BaseEnv(st)
+	for i, p := range params {
+		if i < len(args) {
+			env[p.Name] = args[i]
+		}
+	}
+	return env
+}
+
+// evalLookup finds the row of a lookup table for the arguments and
+// returns its value.
+func evalLookup(t *TableInfo, st *stdlib.State, args []any) (any, error) {
+	env := callEnv(st, t.Params, args)
+	if t.By != nil {
+		key, err := runProgram(t.By.Program, env)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", t.ID, err)
+		}
+		k, ok := key.(int)
+		if !ok {
+			return nil, fmt.Errorf("table %s: its key is %v, not a whole number", t.ID, key)
+		}
+		if r := t.RowFor(k); r != nil {
+			return runProgram(r.Row.Value.Program, env)
+		}
+		return nil, fmt.Errorf("table %s has no row for %d", t.ID, k)
+	}
+	for _, r := range t.Rows {
+		ok, err := runProgram(r.Row.When.Program, env)
+		if err != nil {
+			return nil, fmt.Errorf("table %s, row %s: %w", t.ID, r.ID, err)
+		}
+		if ok == true {
+			return runProgram(r.Row.Value.Program, env)
+		}
+	}
+	return nil, fmt.Errorf("no row of table %s matches", t.ID)
+}

@@ -1,0 +1,133 @@
+package dsl
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// Sources maps file names (as diagnostics show them) to their contents,
+// so a renderer can quote the line at fault.
+type Sources map[string][]byte
+
+// SourcesOf collects the sources of every file of the rules.
+func SourcesOf(files ...*File) Sources {
+	s := Sources{}
+	for _, f := range files {
+		if f != nil {
+			s[f.Name] = f.Source
+		}
+	}
+	return s
+}
+
+// WriteText prints diagnostics for people:
+//
+//	path:line:col: error: summary
+//	  12 |   31-35 convalescence "Convalescence" {
+//	     |   ^
+//	  detail
+func WriteText(w io.Writer, diags Diagnostics, src Sources) error {
+	var b bytes.Buffer
+	for _, d := range diags {
+		if d.Subject != nil {
+			fmt.Fprintf(&b, "%s: %s: %s\n", d.Subject, d.Severity, d.Summary)
+			writeSnippet(&b, d.Subject, src[d.Subject.Filename])
+		} else {
+			fmt.Fprintf(&b, "%s: %s\n", d.Severity, d.Summary)
+		}
+		if d.Detail != "" {
+			for _, line := range strings.Split(d.Detail, "\n") {
+				fmt.Fprintf(&b, "  %s\n", line)
+			}
+		}
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func writeSnippet(b *bytes.Buffer, r *Range, src []byte) {
+	if src == nil || r.Start.Line < 1 {
+		return
+	}
+	lines := bytes.Split(src, []byte("\n"))
+	if r.Start.Line > len(lines) {
+		return
+	}
+	line := strings.ReplaceAll(strings.TrimRight(string(lines[r.Start.Line-1]), "\r"), "\t", " ")
+	gutter := fmt.Sprint(r.Start.Line)
+	fmt.Fprintf(b, "  %s | %s\n", gutter, line)
+	width := 1
+	if r.End.Line == r.Start.Line && r.End.Column > r.Start.Column {
+		width = r.End.Column - r.Start.Column
+	}
+	if max := utf8.RuneCountInString(line) - r.Start.Column + 2; width > max && max > 0 {
+		width = max
+	}
+	pad := r.Start.Column - 1
+	if pad < 0 {
+		pad = 0
+	}
+	fmt.Fprintf(b, "  %s | %s%s\n", strings.Repeat(" ", len(gutter)), strings.Repeat(" ", pad), strings.Repeat("^", width))
+}
+
+// WriteJSON prints diagnostics as one JSON document for tools:
+// {"diagnostics": […], "errors": N, "warnings": N}.
+func WriteJSON(w io.Writer, diags Diagnostics) error {
+	out := struct {
+		Diagnostics Diagnostics `json:"diagnostics"`
+		Errors      int         `json:"errors"`
+		Warnings    int         `json:"warnings"`
+	}{Diagnostics: diags}
+	if out.Diagnostics == nil {
+		out.Diagnostics = Diagnostics{}
+	}
+	for _, d := range diags {
+		if d.Severity == Error {
+			out.Errors++
+		} else {
+			out.Warnings++
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// WriteGitHub prints diagnostics as GitHub Actions workflow commands, so a
+// rule pack's CI annotates the lines at fault.
+func WriteGitHub(w io.Writer, diags Diagnostics) error {
+	var b bytes.Buffer
+	for _, d := range diags {
+		level := "error"
+		if d.Severity == Warning {
+			level = "warning"
+		}
+		var props []string
+		if r := d.Subject; r != nil {
+			props = append(props, "file="+ghProperty(r.Filename), fmt.Sprintf("line=%d", r.Start.Line), fmt.Sprintf("col=%d", r.Start.Column))
+			if r.End.Line >= r.Start.Line && r.End.Line > 0 {
+				props = append(props, fmt.Sprintf("endLine=%d", r.End.Line), fmt.Sprintf("endColumn=%d", r.End.Column))
+			}
+		}
+		props = append(props, "title="+ghProperty("munda "+d.Code))
+		msg := d.Summary
+		if d.Detail != "" {
+			msg += "\n" + d.Detail
+		}
+		fmt.Fprintf(&b, "::%s %s::%s\n", level, strings.Join(props, ","), ghData(msg))
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+var (
+	ghDataEscaper     = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	ghPropertyEscaper = strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+)
+
+func ghData(s string) string     { return ghDataEscaper.Replace(s) }
+func ghProperty(s string) string { return ghPropertyEscaper.Replace(s) }

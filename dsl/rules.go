@@ -1,0 +1,187 @@
+package dsl
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Rules is a base ruleset (with the rulesets it extends), house-rule packs
+// and mods, assembled in that order, with a selection of which house rules
+// are switched on. Check fills in its index.
+type Rules struct {
+	Packs []*LoadedPack
+	// Base is the header of the ruleset in force (nil for loose files).
+	Base *Ruleset
+	// Active holds the ids ("aa.single_lasting_injury") of house rules
+	// that are switched on.
+	Active map[string]bool
+
+	Index *Index // set by Check
+}
+
+// Resolver finds a ruleset pack by id, for `extends`.
+type Resolver func(id string) (*Pack, bool)
+
+// NormalizeID turns a name as typed on a command line ("core-2023",
+// "end-phase") into an id ("core_2023", "end_phase").
+func NormalizeID(s string) string { return strings.ReplaceAll(s, "-", "_") }
+
+// Assemble builds Rules from a base pack (nil for none) and extra packs
+// (house rules, mods), loading what the base extends through resolve.
+func Assemble(base *LoadedPack, extra []*LoadedPack, resolve Resolver) (*Rules, Diagnostics) {
+	var diags diagnostics
+	rules := &Rules{Active: map[string]bool{}}
+	if base != nil {
+		chain := []*LoadedPack{base}
+		seen := map[string]bool{}
+		for cur := base; cur.Header != nil; {
+			if seen[cur.Header.ID.Name] {
+				diags.errorf(CodeIncludeCycle, rangeOf(cur.Header.Pos, cur.Header.EndPos),
+					"ruleset %s extends itself", cur.Header.ID.Name)
+				break
+			}
+			seen[cur.Header.ID.Name] = true
+			ext := cur.Header.Extends()
+			if ext == nil {
+				break
+			}
+			pack, ok := (*Pack)(nil), false
+			if resolve != nil {
+				pack, ok = resolve(ext.Base.Name)
+			}
+			if !ok {
+				diags.errorf(CodeUnknownRef, rangeOf(ext.Base.Pos, ext.Base.EndPos),
+					"unknown ruleset %s", ext.Base.Name)
+				break
+			}
+			loaded, ds := LoadPack(pack)
+			diags.list = append(diags.list, ds...)
+			chain = append([]*LoadedPack{loaded}, chain...)
+			cur = loaded
+		}
+		rules.Packs = append(rules.Packs, chain...)
+		rules.Base = base.Header
+	}
+	rules.Packs = append(rules.Packs, extra...)
+	return rules, diags.list
+}
+
+// Extends returns the ruleset's extends clause, if any.
+func (r *Ruleset) Extends() *Extends {
+	for _, it := range r.Items {
+		if e, ok := it.(*Extends); ok {
+			return e
+		}
+	}
+	return nil
+}
+
+// Files lists every file of the rules, in load order.
+func (r *Rules) Files() []*File {
+	var out []*File
+	for _, p := range r.Packs {
+		out = append(out, p.Files...)
+	}
+	return out
+}
+
+// Sources returns the contents of every file read, parsed or not.
+func (r *Rules) Sources() Sources {
+	out := Sources{}
+	for _, p := range r.Packs {
+		for k, v := range p.Sources {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// Houses lists the house groups declared in the rules.
+func (r *Rules) Houses() []*House {
+	var out []*House
+	for _, f := range r.Files() {
+		for _, d := range f.Decls {
+			if h, ok := d.(*House); ok {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
+
+// Select switches house rules on or off. Each toggle is `house` (all its
+// rules), `house.rule`, or either prefixed with `-` to switch off. Toggles
+// apply left to right, so `aa,-aa.single_lasting_injury` is A&A without one
+// rule. Unknown names are errors with a did-you-mean.
+func (r *Rules) Select(toggles []string) error {
+	houses := map[string]*House{}
+	var houseIDs, ruleIDs []string
+	for _, h := range r.Houses() {
+		houses[h.ID.Name] = h
+		houseIDs = append(houseIDs, h.ID.Name)
+		for _, rule := range h.Rules() {
+			ruleIDs = append(ruleIDs, h.ID.Name+"."+rule.ID.Name)
+		}
+	}
+	for _, t := range toggles {
+		t = strings.TrimSpace(t)
+		if t == "" {
+			continue
+		}
+		on := !strings.HasPrefix(t, "-")
+		name := NormalizeID(strings.TrimPrefix(t, "-"))
+		houseID, ruleID, one := strings.Cut(name, ".")
+		h, ok := houses[houseID]
+		if !ok {
+			return unknownChoice("house", houseID, houseIDs)
+		}
+		found := false
+		for _, rule := range h.Rules() {
+			if !one || rule.ID.Name == ruleID {
+				r.Active[houseID+"."+rule.ID.Name] = on
+				found = true
+			}
+		}
+		if one && !found {
+			return unknownChoice("house rule", name, ruleIDs)
+		}
+	}
+	for id, on := range r.Active {
+		if !on {
+			delete(r.Active, id)
+		}
+	}
+	return nil
+}
+
+// ActiveRules lists the ids of the switched-on house rules, sorted.
+func (r *Rules) ActiveRules() []string {
+	out := make([]string, 0, len(r.Active))
+	for id := range r.Active {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func unknownChoice(what, name string, known []string) error {
+	msg := fmt.Sprintf("unknown %s %q", what, name)
+	if s := didYouMean(name, known); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	} else if len(known) > 0 {
+		msg += " (known: " + strings.Join(known, ", ") + ")"
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+// Rules returns the house group's rules.
+func (h *House) Rules() []*HouseRule {
+	var out []*HouseRule
+	for _, it := range h.Items {
+		if r, ok := it.(*HouseRule); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}

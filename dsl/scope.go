@@ -1,0 +1,292 @@
+package dsl
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/expr-lang/expr/types"
+
+	"github.com/munda-rules/munda/stdlib"
+)
+
+// The types rules can name (parameters, function results). Expressions
+// see the state model's Go types; people see these names.
+var (
+	typeGang   = reflect.TypeOf((*stdlib.Gang)(nil))
+	typeModel  = reflect.TypeOf((*stdlib.Model)(nil))
+	typeWeapon = reflect.TypeOf((*stdlib.Weapon)(nil))
+	typeState  = reflect.TypeOf((*stdlib.State)(nil))
+	typeBattle = reflect.TypeOf((*stdlib.Battle)(nil))
+	typeInt    = reflect.TypeOf(0)
+	typeFloat  = reflect.TypeOf(0.0)
+	typeBool   = reflect.TypeOf(false)
+	typeString = reflect.TypeOf("")
+	typeAny    = reflect.TypeOf((*any)(nil)).Elem()
+)
+
+// ParamTypes maps the type names that parameters may declare to Go types.
+var ParamTypes = map[string]reflect.Type{
+	"gang":   typeGang,
+	"model":  typeModel,
+	"weapon": typeWeapon,
+	"int":    typeInt,
+	"float":  typeFloat,
+	"bool":   typeBool,
+	"string": typeString,
+	"any":    typeAny,
+}
+
+// TypeName is how a Go type is shown to people writing rules.
+func TypeName(t reflect.Type) string {
+	if t == nil {
+		return "any"
+	}
+	for name, pt := range ParamTypes {
+		if pt == t {
+			return name
+		}
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "list of " + TypeName(t.Elem())
+	case reflect.Map:
+		return "map of " + TypeName(t.Elem())
+	case reflect.Pointer:
+		return TypeName(t.Elem())
+	case reflect.Interface:
+		return "any"
+	}
+	return strings.ToLower(strings.TrimPrefix(t.String(), "stdlib."))
+}
+
+// humanizeTypes rewrites Go type names in expr's messages.
+var humanizeTypes = strings.NewReplacer(
+	"[]*stdlib.Model", "list of model", "[]*stdlib.Gang", "list of gang", "[]*stdlib.Weapon", "list of weapon",
+	"*stdlib.Model", "model", "*stdlib.Gang", "gang", "*stdlib.Weapon", "weapon", "*stdlib.State", "state",
+	"*stdlib.Battle", "battle", "*stdlib.Marker", "marker", "*stdlib.Armour", "armour",
+	"stdlib.Model", "model", "stdlib.Gang", "gang", "stdlib.Weapon", "weapon", "stdlib.State", "state",
+	"stdlib.Battle", "battle", "stdlib.Stats", "stats", "stdlib.Marker", "marker", "stdlib.Armour", "armour",
+	"[]string", "list of string", "[]int", "list of int", "[]interface {}", "list", "interface {}", "any",
+	"map[string]int", "map of int", "map[string][]int", "map of list of int",
+)
+
+// assignable reports whether a value of type from may go where to is wanted.
+// Unknown types (nil, any) are accepted: expr could not tell, so neither can we.
+func assignable(from, to reflect.Type) bool {
+	if from == nil || to == nil || from.Kind() == reflect.Interface || to.Kind() == reflect.Interface {
+		return true
+	}
+	if from == to || from.AssignableTo(to) {
+		return true
+	}
+	if to == typeFloat && from.Kind() == reflect.Int {
+		return true
+	}
+	if (from.Kind() == reflect.Slice || from.Kind() == reflect.Array) && to.Kind() == reflect.Slice {
+		return assignable(from.Elem(), to.Elem())
+	}
+	return false
+}
+
+// isNumber reports whether t is (or may be) a number.
+func isNumber(t reflect.Type) bool {
+	if t == nil {
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64, reflect.Int32, reflect.Float64, reflect.Float32, reflect.Interface:
+		return true
+	}
+	return false
+}
+
+// symbolKind says what introduced a name into a scope.
+type symbolKind string
+
+const (
+	symParam  symbolKind = "parameter"
+	symLet    symbolKind = "let"
+	symRoll   symbolKind = "roll"
+	symTest   symbolKind = "test"
+	symChoose symbolKind = "choice"
+	symLoop   symbolKind = "loop variable"
+	symGlobal symbolKind = "global"
+)
+
+// symbol is a name visible to expressions.
+type symbol struct {
+	name string
+	kind symbolKind
+	typ  reflect.Type
+	at   *Ident // where it was declared (nil for globals)
+	used bool
+}
+
+// scope is a chain of blocks. Lookups walk outwards.
+type scope struct {
+	parent *scope
+	syms   map[string]*symbol
+	order  []*symbol
+	env    types.Map // cached expr environment; nil when stale
+}
+
+func newScope(parent *scope) *scope {
+	return &scope{parent: parent, syms: map[string]*symbol{}}
+}
+
+func (s *scope) lookup(name string) *symbol {
+	for sc := s; sc != nil; sc = sc.parent {
+		if sym, ok := sc.syms[name]; ok {
+			return sym
+		}
+	}
+	return nil
+}
+
+func (s *scope) define(sym *symbol) {
+	s.syms[sym.name] = sym
+	s.order = append(s.order, sym)
+	s.env = nil
+}
+
+// names lists every visible name, for did-you-mean.
+func (s *scope) names() []string {
+	seen := map[string]bool{}
+	var out []string
+	for sc := s; sc != nil; sc = sc.parent {
+		for name := range sc.syms {
+			if !seen[name] {
+				seen[name] = true
+				out = append(out, name)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// exprEnv is the typed environment for expressions compiled in this scope.
+func (s *scope) exprEnv() types.Map {
+	if s.env != nil && (s.parent == nil || s.parent.env != nil) {
+		return s.env
+	}
+	var env types.Map
+	if s.parent != nil {
+		parent := s.parent.exprEnv()
+		env = make(types.Map, len(parent)+len(s.syms))
+		for k, v := range parent {
+			env[k] = v
+		}
+	} else {
+		env = make(types.Map, len(s.syms))
+	}
+	for name, sym := range s.syms {
+		env[name] = exprType(sym.typ)
+	}
+	s.env = env
+	return env
+}
+
+func exprType(t reflect.Type) types.Type {
+	if t == nil || t.Kind() == reflect.Interface {
+		return types.Any
+	}
+	return types.TypeOf(reflect.Zero(t).Interface())
+}
+
+// Names that every expression can see.
+const (
+	globalNatural = "natural" // natural.ROLL: the unmodified total of a roll
+	globalRolled  = "rolled"  // rolled.ROLL: each die of a roll
+)
+
+// globalScope holds what every expression sees: the state and its parts.
+func globalScope() *scope {
+	s := newScope(nil)
+	for _, g := range []*symbol{
+		{name: stdlib.StateVar, typ: typeState},
+		{name: "battle", typ: typeBattle},
+		{name: "gangs", typ: reflect.TypeOf([]*stdlib.Gang(nil))},
+		{name: globalNatural, typ: reflect.TypeOf(map[string]int(nil))},
+		{name: globalRolled, typ: reflect.TypeOf(map[string][]int(nil))},
+	} {
+		g.kind, g.used = symGlobal, true
+		s.define(g)
+	}
+	return s
+}
+
+// fieldByTag finds a struct field by its expr tag.
+func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return reflect.StructField{}, false
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.IsExported() && f.Tag.Get("expr") == name {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// fieldNames lists the expr names of a struct's fields, for did-you-mean.
+func fieldNames(t reflect.Type) []string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	var out []string
+	if t.Kind() != reflect.Struct {
+		return out
+	}
+	for i := 0; i < t.NumField(); i++ {
+		if tag := t.Field(i).Tag.Get("expr"); tag != "" && tag != "-" {
+			out = append(out, tag)
+		}
+	}
+	return out
+}
+
+// didYouMean returns the candidate closest to name (edit distance < 3), or "".
+func didYouMean(name string, candidates []string) string {
+	best, bestDist := "", 3
+	for _, c := range candidates {
+		if c == name {
+			continue
+		}
+		if d := editDistance(name, c); d < bestDist || (d == bestDist && best != "" && c < best) {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	if a == b {
+		return 0
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// DidYouMean returns the candidate closest to name (edit distance < 3), or "".
+func DidYouMean(name string, candidates []string) string { return didYouMean(name, candidates) }

@@ -1,0 +1,304 @@
+package stdlib
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+)
+
+// Function is a built-in function that expressions may call. Each has typed
+// signatures, so expr checks calls when the rules are checked, not when
+// they run.
+type Function struct {
+	Name string
+	Doc  string
+	// Types are the signatures, as new(func(…) …) values.
+	Types []any
+	Fn    func(args ...any) (any, error)
+	// NeedsState functions get the battle state as a hidden first argument
+	// (see StatePatch); rules write gang("goliaths"), not gang(state, …).
+	NeedsState bool
+}
+
+// StateVar is the name under which the state is in every expression's
+// environment, for the functions that need it.
+const StateVar = "state"
+
+// Functions lists the built-ins. They are generic vocabulary (measuring,
+// looking things up); anything that is a rule of the game is a `function`
+// declaration in a rule file instead.
+var Functions = []Function{
+	{
+		Name: "gang", Doc: "gang(id) is the gang with that id.",
+		Types: []any{new(func(*State, string) *Gang)}, NeedsState: true,
+		Fn: func(args ...any) (any, error) {
+			st, id := args[0].(*State), args[1].(string)
+			if g := st.Gang(id); g != nil {
+				return g, nil
+			}
+			return nil, fmt.Errorf("no gang has the id %q", id)
+		},
+	},
+	{
+		Name: "model", Doc: "model(id) is the model with that id.",
+		Types: []any{new(func(*State, string) *Model)}, NeedsState: true,
+		Fn: func(args ...any) (any, error) {
+			st, id := args[0].(*State), args[1].(string)
+			if m := st.Model(id); m != nil {
+				return m, nil
+			}
+			return nil, fmt.Errorf("no model has the id %q", id)
+		},
+	},
+	{
+		Name: "models", Doc: "models() are every model of every gang.",
+		Types: []any{new(func(*State) []*Model)}, NeedsState: true,
+		Fn: func(args ...any) (any, error) {
+			st := args[0].(*State)
+			var out []*Model
+			for _, g := range st.Gangs {
+				out = append(out, g.Models...)
+			}
+			return out, nil
+		},
+	},
+	{
+		Name: "distance", Doc: "distance(a, b) is the distance in inches between the closest points of two models' bases.",
+		Types: []any{new(func(*Model, *Model) float64)},
+		Fn: func(args ...any) (any, error) {
+			return Distance(args[0].(*Model), args[1].(*Model)), nil
+		},
+	},
+	{
+		Name: "within", Doc: "within(a, b, inches) is true when b is within that many inches of a (closest points of bases).",
+		Types: []any{new(func(*Model, *Model, int) bool), new(func(*Model, *Model, float64) bool)},
+		Fn: func(args ...any) (any, error) {
+			return Distance(args[0].(*Model), args[1].(*Model)) <= toFloat(args[2]), nil
+		},
+	},
+	{
+		Name: "friends", Doc: "friends(m) are the other models of m's gang.",
+		Types: []any{new(func(*Model) []*Model)},
+		Fn: func(args ...any) (any, error) {
+			m := args[0].(*Model)
+			var out []*Model
+			if m != nil && m.Gang != nil {
+				for _, o := range m.Gang.Models {
+					if o != m {
+						out = append(out, o)
+					}
+				}
+			}
+			return out, nil
+		},
+	},
+	{
+		Name: "enemies", Doc: "enemies(m) are the models of every other gang.",
+		Types: []any{new(func(*Model) []*Model)},
+		Fn: func(args ...any) (any, error) {
+			m := args[0].(*Model)
+			var out []*Model
+			if m != nil && m.Gang != nil && m.Gang.State != nil {
+				for _, g := range m.Gang.State.Gangs {
+					if g != m.Gang {
+						out = append(out, g.Models...)
+					}
+				}
+			}
+			return out, nil
+		},
+	},
+	{
+		Name: "has_skill", Doc: "has_skill(m, id) is true when the model has the skill.",
+		Types: []any{new(func(*Model, string) bool)},
+		Fn: func(args ...any) (any, error) {
+			m := args[0].(*Model)
+			return m != nil && contains(m.Skills, args[1].(string)), nil
+		},
+	},
+	{
+		Name: "has_power", Doc: "has_power(m, id) is true when the model knows the wyrd power.",
+		Types: []any{new(func(*Model, string) bool)},
+		Fn: func(args ...any) (any, error) {
+			m := args[0].(*Model)
+			return m != nil && contains(m.Powers, args[1].(string)), nil
+		},
+	},
+	{
+		Name: "has_condition", Doc: "has_condition(m, id) is true when the model is subject to the condition.",
+		Types: []any{new(func(*Model, string) bool)},
+		Fn: func(args ...any) (any, error) {
+			m := args[0].(*Model)
+			return m != nil && contains(m.Conditions, args[1].(string)), nil
+		},
+	},
+	{
+		Name: "has_rule", Doc: "has_rule(m, id) is true when the model has the special rule.",
+		Types: []any{new(func(*Model, string) bool)},
+		Fn: func(args ...any) (any, error) {
+			m := args[0].(*Model)
+			return m != nil && contains(m.Rules, args[1].(string)), nil
+		},
+	},
+	{
+		Name: "has_trait", Doc: "has_trait(w, id) is true when the weapon has the trait (with or without a value, as in rapid_fire(2)).",
+		Types: []any{new(func(*Weapon, string) bool)},
+		Fn: func(args ...any) (any, error) {
+			w := args[0].(*Weapon)
+			if w == nil {
+				return false, nil
+			}
+			_, ok := traitValue(w.Traits, args[1].(string))
+			return ok, nil
+		},
+	},
+	{
+		Name: "trait_value", Doc: "trait_value(w, id) is X of a trait written id(X), 0 if the weapon lacks it.",
+		Types: []any{new(func(*Weapon, string) int)},
+		Fn: func(args ...any) (any, error) {
+			w := args[0].(*Weapon)
+			if w == nil {
+				return 0, nil
+			}
+			v, _ := traitValue(w.Traits, args[1].(string))
+			return v, nil
+		},
+	},
+}
+
+// ExprOptions are the expr options every expression is compiled with: the
+// built-in functions and no clock. Add a StatePatch naming every function
+// that takes the state (StateFunctions plus any declared in rules).
+func ExprOptions() []expr.Option {
+	opts := []expr.Option{
+		// Rules may not read the clock: results must not depend on it.
+		expr.DisableBuiltin("now"),
+		expr.DisableBuiltin("date"),
+		expr.DisableBuiltin("timezone"),
+	}
+	for _, f := range Functions {
+		opts = append(opts, expr.Function(f.Name, f.Fn, f.Types...))
+	}
+	return opts
+}
+
+// FunctionNames lists built-in function names (for did-you-mean).
+func FunctionNames() []string {
+	names := make([]string, len(Functions))
+	for i, f := range Functions {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// StateFunctions returns the names of the built-ins that take the state.
+func StateFunctions() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range Functions {
+		if f.NeedsState {
+			m[f.Name] = true
+		}
+	}
+	return m
+}
+
+// StatePatch passes the state as the hidden first argument of the named
+// functions.
+type StatePatch struct {
+	Names map[string]bool
+}
+
+// Visit implements ast.Visitor.
+func (p StatePatch) Visit(node *ast.Node) {
+	call, ok := (*node).(*ast.CallNode)
+	if !ok {
+		return
+	}
+	ident, ok := call.Callee.(*ast.IdentifierNode)
+	if !ok || !p.Names[ident.Value] {
+		return
+	}
+	if len(call.Arguments) > 0 {
+		if first, ok := call.Arguments[0].(*ast.IdentifierNode); ok && first.Value == StateVar {
+			return // already patched
+		}
+	}
+	state := &ast.IdentifierNode{Value: StateVar}
+	state.SetLocation(call.Location())
+	call.Arguments = append([]ast.Node{state}, call.Arguments...)
+}
+
+// Distance is the distance in inches between the closest points of two
+// models' (round) bases; 0 when they touch or overlap.
+func Distance(a, b *Model) float64 {
+	if a == nil || b == nil {
+		return math.Inf(1)
+	}
+	const mmPerInch = 25.4
+	d := math.Hypot(a.X-b.X, a.Y-b.Y) - (a.Base+b.Base)/2/mmPerInch
+	if d < 0 {
+		return 0
+	}
+	return d
+}
+
+// Gang finds a gang by id.
+func (s *State) Gang(id string) *Gang {
+	for _, g := range s.Gangs {
+		if g.ID == id {
+			return g
+		}
+	}
+	return nil
+}
+
+// Model finds a model by id.
+func (s *State) Model(id string) *Model {
+	for _, g := range s.Gangs {
+		for _, m := range g.Models {
+			if m.ID == id {
+				return m
+			}
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// traitValue finds trait id in a list of "id" or "id(X)" entries.
+func traitValue(traits []string, id string) (int, bool) {
+	for _, t := range traits {
+		name, arg, hasArg := strings.Cut(t, "(")
+		if strings.TrimSpace(name) != id {
+			continue
+		}
+		if !hasArg {
+			return 0, true
+		}
+		n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(arg, ")")))
+		return n, true
+	}
+	return 0, false
+}
+
+func toFloat(v any) float64 {
+	switch v := v.(type) {
+	case int:
+		return float64(v)
+	case float64:
+		return v
+	}
+	return 0
+}

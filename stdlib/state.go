@@ -1,0 +1,160 @@
+// Package stdlib is the game vocabulary that rules see: the battle state
+// (gangs, models, statuses, conditions, characteristics, campaign records)
+// and the built-in functions expressions may call.
+//
+// Field names in expressions are the `expr` tags (snake_case, as in the
+// state file). Rules read and write these structs; nothing here decides a
+// rule of the game.
+package stdlib
+
+// State is one battle in progress: the battle itself and the gangs in it.
+type State struct {
+	Battle Battle  `expr:"battle" json:"battle"`
+	Gangs  []*Gang `expr:"gangs" json:"gangs"`
+}
+
+// Battle holds what belongs to the battle rather than to a gang.
+type Battle struct {
+	Round     int       `expr:"round" json:"round"`
+	Phase     string    `expr:"phase" json:"phase,omitempty"`
+	Priority  string    `expr:"priority" json:"priority,omitempty"` // id of the gang holding Priority
+	Scenario  string    `expr:"scenario" json:"scenario,omitempty"`
+	Rules     []string  `expr:"rules" json:"rules,omitempty"` // scenario rules in play, e.g. reinforcements, flooded_passage
+	Markers   []*Marker `expr:"markers" json:"markers,omitempty"`
+	Ended     bool      `expr:"ended" json:"ended,omitempty"`
+	EndReason string    `expr:"end_reason" json:"end_reason,omitempty"`
+	Winner    string    `expr:"winner" json:"winner,omitempty"` // gang id; empty while undecided or for a draw
+}
+
+// Marker is something placed on the battlefield: a smoke cloud, a Graviton
+// Pulse blast, a pool of toxic sludge.
+type Marker struct {
+	ID     string  `expr:"id" json:"id"`
+	Kind   string  `expr:"kind" json:"kind"`
+	X      float64 `expr:"x" json:"x"`
+	Y      float64 `expr:"y" json:"y"`
+	Radius float64 `expr:"radius" json:"radius,omitempty"` // inches
+}
+
+// Gang is one side of the battle.
+type Gang struct {
+	ID              string   `expr:"id" json:"id"`
+	Name            string   `expr:"name" json:"name"`
+	House           string   `expr:"house" json:"house,omitempty"`
+	StartingCrew    int      `expr:"starting_crew" json:"starting_crew"`     // models present at the start of the battle
+	EligibleModels  int      `expr:"eligible_models" json:"eligible_models"` // models eligible to take part (reinforcement scenarios)
+	Bottled         bool     `expr:"bottled" json:"bottled"`
+	BottledByChoice bool     `expr:"bottled_by_choice" json:"bottled_by_choice,omitempty"` // failed a Bottle check voluntarily
+	Fleeing         bool     `expr:"fleeing" json:"fleeing,omitempty"`                     // declared that it flees the battlefield
+	Lost            bool     `expr:"lost" json:"lost,omitempty"`                           // has lost the match
+	Reputation      int      `expr:"reputation" json:"reputation,omitempty"`
+	Credits         int      `expr:"credits" json:"credits,omitempty"`
+	Stash           []string `expr:"stash" json:"stash,omitempty"`
+	Models          []*Model `expr:"models" json:"models"`
+
+	State *State `expr:"-" json:"-"` // back-pointer, set when the state is loaded
+}
+
+// Model is a fighter or a vehicle (a vehicle's characteristics include its
+// crew's).
+type Model struct {
+	ID       string `expr:"id" json:"id"`
+	Name     string `expr:"name" json:"name"`
+	Kind     string `expr:"kind" json:"kind"`                   // fighter or vehicle
+	Category string `expr:"category" json:"category,omitempty"` // leader, champion, ganger, juve, prospect, specialist, brute, crew, …
+	Type     string `expr:"type" json:"type,omitempty"`         // e.g. "Orlock Gunner"
+	Group    string `expr:"group" json:"group,omitempty"`       // alliance or sub-group, for rules about "the same group"
+	Cost     int    `expr:"cost" json:"cost,omitempty"`         // credits value
+	Starting bool   `expr:"starting" json:"starting"`           // part of the starting crew
+
+	Stats Stats `expr:"stats" json:"stats"`
+
+	Status     string   `expr:"status" json:"status"`                 // standing, prone, out_of_action; mobile, stationary
+	Secondary  string   `expr:"secondary" json:"secondary,omitempty"` // active, engaged, pinned, seriously_injured; stalled, wrecked
+	Conditions []string `expr:"conditions" json:"conditions,omitempty" munda:"condition"`
+	Fled       bool     `expr:"fled" json:"fled,omitempty"` // has fled the battlefield
+
+	WoundsLost     int `expr:"wounds_lost" json:"wounds_lost,omitempty"`
+	FleshWounds    int `expr:"flesh_wounds" json:"flesh_wounds,omitempty"` // for a vehicle: its driver's
+	HullPointsLost int `expr:"hull_points_lost" json:"hull_points_lost,omitempty"`
+
+	Skills  []string  `expr:"skills" json:"skills,omitempty" munda:"skill"`
+	Powers  []string  `expr:"powers" json:"powers,omitempty" munda:"power"` // wyrd powers
+	Rules   []string  `expr:"rules" json:"rules,omitempty"`                 // special rules, e.g. gang_hierarchy_leader
+	Weapons []*Weapon `expr:"weapons" json:"weapons,omitempty"`
+	Armour  []*Armour `expr:"armour" json:"armour,omitempty"`
+	Wargear []string  `expr:"wargear" json:"wargear,omitempty"`
+	Terrain []string  `expr:"terrain" json:"terrain,omitempty"` // what the model stands in: toxic_sludge, flood_water
+	Aboard  string    `expr:"aboard" json:"aboard,omitempty"`   // id of the vehicle carrying this fighter
+	Marks   []string  `expr:"marks" json:"marks,omitempty"`     // bookkeeping for rules, e.g. assisted_this_end_phase
+
+	X    float64 `expr:"x" json:"x"`
+	Y    float64 `expr:"y" json:"y"`
+	Base float64 `expr:"base" json:"base"` // base diameter in millimetres
+
+	// Campaign records.
+	XP              int      `expr:"xp" json:"xp,omitempty"`
+	Advancements    int      `expr:"advancements" json:"advancements,omitempty"`
+	LastingInjuries []string `expr:"lasting_injuries" json:"lasting_injuries,omitempty" munda:"row"`
+	Enmities        []string `expr:"enmities" json:"enmities,omitempty"` // ids of gangs this fighter bears a grudge against (Bitter Enmity)
+	InRecovery      bool     `expr:"in_recovery" json:"in_recovery,omitempty"`
+	Convalescence   bool     `expr:"convalescence" json:"convalescence,omitempty"`
+	Captured        bool     `expr:"captured" json:"captured,omitempty"`
+	CapturedBy      string   `expr:"captured_by" json:"captured_by,omitempty"`
+	Dead            bool     `expr:"dead" json:"dead,omitempty"`
+	SuccumbTest     bool     `expr:"succumb_test" json:"succumb_test,omitempty"` // tests for succumbing to injuries in the Wrap-up
+	InRepair        bool     `expr:"in_repair" json:"in_repair,omitempty"`
+	LastingDamage   []string `expr:"lasting_damage" json:"lasting_damage,omitempty" munda:"row"`
+
+	Gang *Gang `expr:"gang" json:"-"` // back-pointer, set when the state is loaded
+}
+
+// Stats are a model's characteristics. Target numbers (WS, BS, I, Ld, Cl,
+// Wil, Int, Hnd, Sv) are stored as the number before the "+".
+type Stats struct {
+	M   int `expr:"m" json:"m,omitempty"`
+	WS  int `expr:"ws" json:"ws,omitempty"`
+	BS  int `expr:"bs" json:"bs,omitempty"`
+	S   int `expr:"s" json:"s,omitempty"`
+	T   int `expr:"t" json:"t,omitempty"`
+	W   int `expr:"w" json:"w,omitempty"`
+	I   int `expr:"i" json:"i,omitempty"`
+	A   int `expr:"a" json:"a,omitempty"`
+	Ld  int `expr:"ld" json:"ld,omitempty"`
+	Cl  int `expr:"cl" json:"cl,omitempty"`
+	Wil int `expr:"wil" json:"wil,omitempty"`
+	Int int `expr:"int" json:"int,omitempty"`
+
+	Front int `expr:"front" json:"front,omitempty"`
+	Side  int `expr:"side" json:"side,omitempty"`
+	Rear  int `expr:"rear" json:"rear,omitempty"`
+	HP    int `expr:"hp" json:"hp,omitempty"`
+	Hnd   int `expr:"hnd" json:"hnd,omitempty"`
+	Sv    int `expr:"sv" json:"sv,omitempty"`
+}
+
+// Weapon is a weapon profile as carried by a model.
+type Weapon struct {
+	ID           string   `expr:"id" json:"id"`
+	Name         string   `expr:"name" json:"name"`
+	RangeShort   int      `expr:"range_short" json:"range_short,omitempty"`
+	RangeLong    int      `expr:"range_long" json:"range_long,omitempty"`
+	AccShort     int      `expr:"acc_short" json:"acc_short,omitempty"`
+	AccLong      int      `expr:"acc_long" json:"acc_long,omitempty"`
+	S            int      `expr:"s" json:"s"`
+	UserStrength bool     `expr:"user_strength" json:"user_strength,omitempty"` // "S+1": s is added to the user's Strength
+	AP           int      `expr:"ap" json:"ap,omitempty"`
+	D            int      `expr:"d" json:"d"`
+	NoDamage     bool     `expr:"no_damage" json:"no_damage,omitempty"` // Damage '-'
+	Am           int      `expr:"am" json:"am,omitempty"`
+	Traits       []string `expr:"traits" json:"traits,omitempty" munda:"trait"`
+	Damaged      bool     `expr:"damaged" json:"damaged,omitempty"` // destroyed for this battle
+}
+
+// Armour is one item that grants a save.
+type Armour struct {
+	ID    string `expr:"id" json:"id"`
+	Name  string `expr:"name" json:"name"`
+	Save  int    `expr:"save" json:"save"`             // the N of N+
+	Field bool   `expr:"field" json:"field,omitempty"` // field armour: positive modifiers never apply
+}
