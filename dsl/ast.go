@@ -3,6 +3,7 @@ package dsl
 import (
 	"reflect"
 	"strconv"
+	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/expr-lang/expr/vm"
@@ -38,7 +39,7 @@ type Comment struct {
 // Ident is a name: a declaration id, a parameter, a roll, a field.
 type Ident struct {
 	Pos    lexer.Position
-	Name   string `parser:"@(Ident | Dice)"`
+	Name   string
 	EndPos lexer.Position
 }
 
@@ -46,7 +47,7 @@ type Ident struct {
 // escapes), so the formatter can print it back unchanged.
 type Str struct {
 	Pos    lexer.Position
-	Raw    string `parser:"@(String | RawString)"`
+	Raw    string
 	EndPos lexer.Position
 }
 
@@ -65,14 +66,14 @@ func (s *Str) Value() string {
 // Int is an integer literal, optionally negative.
 type Int struct {
 	Pos    lexer.Position
-	Neg    bool   `parser:"@'-'?"`
-	Digits string `parser:"@Int"`
+	Neg    bool
+	Digits string
 	EndPos lexer.Position
 }
 
 // Value of the literal. Out-of-range literals are reported by the checker.
 func (i *Int) Value() int {
-	n, err := strconv.ParseInt(i.Digits, 0, 64)
+	n, err := strconv.ParseInt(strings.ReplaceAll(i.Digits, "_", ""), 0, 64)
 	if err != nil || n > 1<<31 {
 		return 1 << 31
 	}

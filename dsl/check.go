@@ -27,8 +27,9 @@ type Index struct {
 	Effects         []*EffectInfo // from features and switched-on house rules
 
 	// ExprOptions compile an expression with every built-in and declared
-	// function available.
+	// function available; Compiler is a compiler made with them.
 	ExprOptions []expr.Option
+	Compiler    *Compiler
 
 	// owners maps house-rule items to their rule id, and replaced
 	// declarations to who replaced them.
@@ -115,6 +116,7 @@ func Check(rules *Rules) Diagnostics {
 	c.checkEffects()
 	c.checkTests()
 	c.checkUnused()
+	c.idx.Compiler = c.exprc
 	rules.Index = c.idx
 	c.diags.list.Sort()
 	return c.diags.list
@@ -154,6 +156,8 @@ type checker struct {
 	scopes []*scope
 	// "namespace:id" → the house rule that replaced it ("" for a ruleset).
 	replaced map[string]string
+	// compiles every expression.
+	exprc *Compiler
 }
 
 func newChecker(rules *Rules) *checker {
@@ -183,6 +187,7 @@ func newChecker(rules *Rules) *checker {
 		signalled:   map[string]bool{},
 		usedDecl:    map[Decl]bool{},
 		replaced:    map[string]string{},
+		exprc:       NewCompiler(),
 	}
 }
 

@@ -10,12 +10,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2/lexer"
-	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/file"
 	exprparser "github.com/expr-lang/expr/parser"
-	"github.com/expr-lang/expr/vm"
 
 	"github.com/munda-rules/munda/stdlib"
 )
@@ -42,7 +40,7 @@ func (c *checker) compile(e *Expr, sc *scope, want reflect.Type, what string) re
 	if e == nil {
 		return nil
 	}
-	program, err := compileExpr(e.Text, sc.exprEnv(), c.idx.ExprOptions)
+	program, err := c.exprc.Compile(e.Text, sc.exprEnv())
 	if err != nil {
 		c.exprError(e, err, sc)
 		// The names it mentions are still used: one error is enough.
@@ -61,20 +59,6 @@ func (c *checker) compile(e *Expr, sc *scope, want reflect.Type, what string) re
 		}
 	}
 	return t
-}
-
-// compileExpr runs expr's compiler, turning a panic (which no input should
-// cause, but rule packs are untrusted) into an error.
-func compileExpr(text string, env any, opts []expr.Option) (program *vm.Program, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			program, err = nil, fmt.Errorf("internal error compiling expression: %v", r)
-		}
-	}()
-	all := make([]expr.Option, 0, len(opts)+2)
-	all = append(all, expr.Env(env), expr.MaxNodes(MaxExprNodes))
-	all = append(all, opts...)
-	return expr.Compile(text, all...)
 }
 
 var (

@@ -490,6 +490,7 @@ func (c *checker) checkCallables() {
 	c.statePatch = stdlib.StatePatch{Names: stdlib.StateFunctions()}
 	c.idx.ExprOptions = append(stdlib.ExprOptions(), expr.Patch(c.statePatch))
 	c.idx.ExprOptions = append(c.idx.ExprOptions, c.characteristicFunctions()...)
+	c.exprc.With(c.idx.ExprOptions...)
 
 	var list []*callable
 	byName := map[string]*callable{}
@@ -631,10 +632,12 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 	}
 	sig := reflect.New(reflect.FuncOf(in, []reflect.Type{out}, false)).Interface()
 	c.statePatch.Names[cl.name] = true
-	c.idx.ExprOptions = append(c.idx.ExprOptions, expr.Function(cl.name, func(args ...any) (any, error) {
+	fn := expr.Function(cl.name, func(args ...any) (any, error) {
 		st, _ := args[0].(*stdlib.State)
 		return info.eval(st, args[1:])
-	}, sig))
+	}, sig)
+	c.idx.ExprOptions = append(c.idx.ExprOptions, fn)
+	c.exprc.With(fn)
 }
 
 // characteristicFunctions make the declared limits visible to rules:

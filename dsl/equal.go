@@ -9,11 +9,10 @@ import (
 )
 
 // EqualAST reports whether two files hold the same rules: the same tree,
-// comparing only the fields the grammar fills (those with a parser tag), so
-// positions, the file's name, bytes and comments, and what the checker adds
-// (Expr.Program and Type, Emit.Parts) do not count. Expressions are compared
-// by their text with blanks outside literals collapsed, so layout alone
-// never makes two files differ.
+// ignoring where things are (Pos, EndPos), the file's name, path, bytes and
+// comments, and what the checker adds (Expr.Program and Type, Emit.Parts).
+// Expressions are compared by their text with blanks outside literals
+// collapsed, so layout alone never makes two files differ.
 func EqualAST(a, b *File) bool {
 	path, _ := firstDiff(a, b)
 	return path == ""
@@ -31,6 +30,8 @@ func ASTDiff(a, b *File) string {
 var (
 	positionType = reflect.TypeOf(lexer.Position{})
 	exprNodeType = reflect.TypeOf(Expr{})
+	fileType     = reflect.TypeOf(File{})
+	emitType     = reflect.TypeOf(Emit{})
 )
 
 // firstDiff returns the path of the first difference and the position of
@@ -86,11 +87,8 @@ func (d *differ) value(a, b reflect.Value, path string) bool {
 			d.at = f.Interface().(lexer.Position)
 		}
 		for i := 0; i < t.NumField(); i++ {
-			// Only what the grammar captured counts: positions, the file's
-			// name, bytes and comments, and the checker's results have no
-			// parser tag.
 			f := t.Field(i)
-			if _, ok := f.Tag.Lookup("parser"); !ok {
+			if !f.IsExported() || f.Type == positionType || ignored(t, f.Name) {
 				continue
 			}
 			if !d.value(a.Field(i), b.Field(i), path+"."+f.Name) {
@@ -120,6 +118,19 @@ func (d *differ) value(a, b reflect.Value, path string) bool {
 		}
 		return true
 	}
+}
+
+// ignored tells the fields that are not the rules' meaning, besides
+// positions: all of a File but its declarations (name, path, bytes,
+// comments) and what the checker adds.
+func ignored(t reflect.Type, field string) bool {
+	switch t {
+	case fileType:
+		return field != "Decls"
+	case emitType:
+		return field == "Parts"
+	}
+	return false
 }
 
 func nilOr(v reflect.Value) string {

@@ -21,9 +21,9 @@ const CodeFormatError = "format_error"
 var errLongLine = fmt.Errorf("over the limit of %d", MaxLineLength)
 
 // FormatSource parses src, formats it and checks the result: the output
-// must parse again into the same syntax tree. If it does not, the source is
-// returned with nothing and a CodeFormatError diagnostic (a formatter bug
-// must never change what the rules mean). Parse errors are returned as is.
+// must parse again into the same syntax tree. If it does not, FormatSource
+// returns no output and a CodeFormatError diagnostic: a formatter bug must
+// never change what the rules mean. Parse errors are returned as they are.
 func FormatSource(name string, src []byte) ([]byte, Diagnostics) {
 	return formatChecked(name, src, Format)
 }
@@ -36,25 +36,26 @@ func formatChecked(name string, src []byte, format func(*File) ([]byte, error)) 
 		return nil, diags
 	}
 	start := lexer.Position{Filename: name, Line: 1, Column: 1}
-	refuse := func(at lexer.Position, summary string) Diagnostics {
+	const bug = "This is a bug in the formatter; the file was left as it was."
+	refuse := func(at lexer.Position, summary, detail string) Diagnostics {
 		if at.Line == 0 {
 			at = start
 		}
-		return Diagnostics{{
-			Severity: Error, Code: CodeFormatError, Subject: rangeOf(at, at), Summary: summary,
-			Detail: "This is a bug in the formatter; the file was left as it was.",
-		}}
+		return Diagnostics{{Severity: Error, Code: CodeFormatError, Subject: rangeOf(at, at), Summary: summary, Detail: detail}}
 	}
 	out, err := format(f)
+	if errors.Is(err, errLongLine) {
+		return nil, refuse(start, err.Error(), "An expression written over several lines would not fit on one; break it up with a let.")
+	}
 	if err != nil {
-		return nil, refuse(start, err.Error())
+		return nil, refuse(start, err.Error(), bug)
 	}
 	g, diags := Parse(name, out)
 	if diags.HasErrors() {
-		return nil, refuse(start, "formatted output does not parse: "+diags[0].Summary)
+		return nil, refuse(start, "formatted output does not parse: "+diags[0].Summary, bug)
 	}
 	if path, at := firstDiff(f, g); path != "" {
-		return nil, refuse(at, "formatting would change the rules at "+path)
+		return nil, refuse(at, "formatting would change the rules at "+path, bug)
 	}
 	return out, nil
 }
@@ -154,6 +155,15 @@ func spanOf(pos, end lexer.Position) span {
 	return span{off: pos.Offset, end: end.Offset, line: pos.Line, endLine: end.Line}
 }
 
+// tokenSpan is the span of a token with the given text at pos. A node's
+// EndPos cannot give it: participle sets EndPos to where the next token
+// starts when comments follow.
+func tokenSpan(pos lexer.Position, text string) span {
+	end := pos
+	end.Advance(text)
+	return spanOf(pos, end)
+}
+
 func isLineComment(c Comment) bool { return strings.HasPrefix(c.Text, "//") }
 
 // commentText drops a line comment's trailing blanks (and a CRLF's \r).
@@ -177,6 +187,16 @@ func (p *printer) nextToken(off int) *lexer.Token {
 	return &p.toks[i]
 }
 
+// lastTokenBefore returns the offset of the last significant source token
+// before a node's EndPos (its closing brace), or -1 without a source.
+func (p *printer) lastTokenBefore(end lexer.Position) int {
+	i := sort.Search(len(p.toks), func(i int) bool { return p.toks[i].Pos.Offset >= end.Offset })
+	if end.Line == 0 || i == 0 {
+		return -1
+	}
+	return p.toks[i-1].Pos.Offset
+}
+
 // keyword finds the source position of a fixed token the grammar requires
 // at this point: the next source token, if it reads the same.
 func (p *printer) keyword(text string) span {
@@ -184,9 +204,7 @@ func (p *printer) keyword(text string) span {
 	if t == nil || t.Value != text {
 		return noSpan
 	}
-	end := t.Pos
-	end.Advance(t.Value)
-	return spanOf(t.Pos, end)
+	return tokenSpan(t.Pos, t.Value)
 }
 
 // newlineAfter reports whether only blanks separate the source offset from
@@ -353,23 +371,19 @@ func (p *printer) skip(text string) {
 }
 
 func (p *printer) ident(id *Ident, space bool) {
-	p.token(id.Name, spanOf(id.Pos, id.EndPos), space)
+	p.token(id.Name, tokenSpan(id.Pos, id.Name), space)
 }
 
-func (p *printer) str(s *Str) { p.token(s.Raw, spanOf(s.Pos, s.EndPos), true) }
+func (p *printer) str(s *Str) { p.token(s.Raw, tokenSpan(s.Pos, s.Raw), true) }
 
 func (p *printer) int(n *Int, space bool) {
-	digits := spanOf(n.Pos, n.EndPos)
-	if n.Neg {
-		minus := noSpan
-		if digits.off >= 0 {
-			minus = span{off: n.Pos.Offset, end: n.Pos.Offset + 1, line: n.Pos.Line, endLine: n.Pos.Line}
-			digits = span{off: n.EndPos.Offset - len(n.Digits), end: n.EndPos.Offset, line: n.EndPos.Line, endLine: n.EndPos.Line}
-		}
-		p.token("-", minus, space)
-		space = false
+	if !n.Neg {
+		p.token(n.Digits, tokenSpan(n.Pos, n.Digits), space)
+		return
 	}
-	p.token(n.Digits, digits, space)
+	p.token("-", tokenSpan(n.Pos, "-"), space)
+	// Blanks or comments may separate the sign from the digits.
+	p.token(n.Digits, p.keyword(n.Digits), false)
 }
 
 // expr prints an expression on one line, or as written when a comment sits
@@ -536,13 +550,10 @@ func posOf(n any) lexer.Position {
 }
 
 // body prints `{ items }` with one item a line; end is the node's EndPos,
-// just after its closing brace. A body with neither items nor comments
+// at or after its closing brace. A body with neither items nor comments
 // prints as `{}`.
 func body[T any](p *printer, items []T, end lexer.Position, print func(any)) {
-	closeOff := -1
-	if end.Line > 0 {
-		closeOff = end.Offset - 1
-	}
+	closeOff := p.lastTokenBefore(end)
 	p.kw("{")
 	if len(items) == 0 && (p.ci >= len(p.comments) || p.comments[p.ci].Pos.Offset >= closeOff) {
 		p.glued("}")

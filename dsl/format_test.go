@@ -5,10 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	goast "go/ast"
+	goparser "go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -62,6 +65,50 @@ func TestFormatGolden(t *testing.T) {
 				t.Errorf("%s is not formatted canonically:\n%s", golden, lineDiff(want, again))
 			}
 		})
+	}
+}
+
+// TestFormatCoversGrammar checks that the golden inputs use every kind of
+// node ast.go declares, so a new declaration, item or statement cannot go
+// untested (or unprinted: Format fails on a node it does not know).
+func TestFormatCoversGrammar(t *testing.T) {
+	astFile, err := goparser.ParseFile(token.NewFileSet(), "ast.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]bool{}
+	for _, d := range astFile.Decls {
+		fn, ok := d.(*goast.FuncDecl)
+		if !ok || fn.Name.Name != "node" || fn.Recv == nil || len(fn.Recv.List) != 1 {
+			continue
+		}
+		if star, ok := fn.Recv.List[0].Type.(*goast.StarExpr); ok {
+			if id, ok := star.X.(*goast.Ident); ok {
+				kinds[id.Name] = false
+			}
+		}
+	}
+	if len(kinds) == 0 {
+		t.Fatal("found no node types in ast.go")
+	}
+	for _, in := range fmtInputs(t) {
+		src, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, diags := Parse(in, src)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		Inspect(f, func(n any) bool {
+			kinds[reflect.TypeOf(n).Elem().Name()] = true
+			return true
+		})
+	}
+	for kind, seen := range kinds {
+		if !seen {
+			t.Errorf("no input in testdata/fmt has a %s", kind)
+		}
 	}
 }
 
@@ -122,9 +169,7 @@ func checkFormat(t *testing.T, name string, src []byte) {
 	if diff := ASTDiff(orig, formatted); diff != "" {
 		t.Errorf("%s: formatting changed the rules: %s", name, diff)
 	}
-	if a, b := commentTexts(orig), commentTexts(formatted); a != b {
-		t.Errorf("%s: formatting changed the comments:\n%s\n%s", name, a, b)
-	}
+	checkCommentPlaces(t, name, src, once)
 	twice, err := Format(formatted)
 	if err != nil {
 		t.Errorf("%s: second pass: %v", name, err)
@@ -350,9 +395,9 @@ func quoteLine(lines []string, i int) string {
 // every place takes minutes); -short tries fewer places.
 func TestFormatCommentsAnywhere(t *testing.T) {
 	inserts := []string{" /* c1 */ ", " // c2\n", "\n// c3\n", "\n\n/* c4\n c4 */\n\n", "\n\n", " /* c5 */ // c6\n"}
-	step := 2
+	step := 3
 	if testing.Short() {
-		step = 11
+		step = 13
 	}
 	k := 0
 	for _, in := range fmtInputs(t) {
@@ -379,18 +424,78 @@ func TestFormatCommentsAnywhere(t *testing.T) {
 					t.Fatalf("%s: the insertion breaks the parse: %v", place, diags)
 				}
 				checkFormat(t, place, mut)
+				if ins == " // c2\n" && at == tok.Pos.Offset+len(tok.Value) && newlineAfter(src, at) {
+					checkTrailing(t, place, mut, "// c2")
+				}
 			}
 		}
 	}
 }
 
-// commentTexts lists a file's comments, sorted: the formatter may move a
-// line comment past a block comment, but must neither drop nor add one.
-func commentTexts(f *File) string {
-	var texts []string
-	for _, c := range f.Comments {
-		texts = append(texts, strings.TrimRight(c.Text, " \t\r"))
+// checkTrailing checks that a comment that follows code on its line still
+// does after formatting, unless another line comment took that place.
+func checkTrailing(t *testing.T, name string, src []byte, comment string) {
+	t.Helper()
+	out, diags := FormatSource("t.munda", src)
+	if diags != nil {
+		t.Fatalf("%s: %v", name, diags)
 	}
-	sort.Strings(texts)
-	return strings.Join(texts, "\n")
+	lines := strings.Split(string(out), "\n")
+	for i, line := range lines {
+		if !strings.Contains(line, comment) {
+			continue
+		}
+		if strings.HasPrefix(strings.TrimSpace(line), comment) && (i == 0 || !strings.Contains(lines[i-1], "//")) {
+			t.Errorf("%s: the trailing comment is now on a line of its own:\n%s", name, out)
+		}
+		return
+	}
+}
+
+// checkCommentPlaces checks that formatting neither drops nor adds a
+// comment, and moves none backwards past a token: block comments stay
+// between the same tokens, line comments met in the middle of an item may
+// move to the end of its line, nothing else moves. Tokens are counted
+// without parentheses, as the formatter drops an empty `()`.
+func checkCommentPlaces(t *testing.T, name string, src, out []byte) {
+	t.Helper()
+	before, after := commentPlaces(src), commentPlaces(out)
+	for text, was := range before {
+		now := after[text]
+		if len(now) != len(was) {
+			t.Errorf("%s: %q appears %d times before formatting, %d after:\n%s", name, text, len(was), len(now), out)
+			continue
+		}
+		for i := range was {
+			if now[i] < was[i] || (now[i] != was[i] && !strings.HasPrefix(text, "//")) {
+				t.Errorf("%s: %q moved from after token %d to after token %d:\n%s", name, text, was[i], now[i], out)
+			}
+		}
+	}
+	for text := range after {
+		if _, ok := before[text]; !ok {
+			t.Errorf("%s: formatting made up the comment %q", name, text)
+		}
+	}
+}
+
+// commentPlaces maps each comment's text to how many tokens precede it.
+func commentPlaces(src []byte) map[string][]int {
+	toks, err := lexer.ConsumeAll(mustLex("", src))
+	if err != nil {
+		return nil
+	}
+	places := map[string][]int{}
+	n := 0
+	for _, tok := range toks {
+		switch {
+		case tok.Type == tokComment:
+			text := strings.TrimRight(tok.Value, " \t\r")
+			places[text] = append(places[text], n)
+		case tok.Type == ruleLexer.Symbols()["Whitespace"] || tok.Value == "(" || tok.Value == ")":
+		default:
+			n++
+		}
+	}
+	return places
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
@@ -21,23 +22,25 @@ const (
 var parser = participle.MustBuild[File](
 	participle.Lexer(ruleLexer),
 	participle.Elide("Comment", "Whitespace"),
-	participle.Union[Decl](&Ruleset{}, &Include{}, &Dice{}, &Characteristic{}, &Table{},
-		&Procedure{}, &Function{}, &Event{}, &Feature{}, &House{}, &HouseRule{}, &Replace{}, &TestDecl{}),
+	participle.Union[Decl](&Feature{}, &Table{}, &Procedure{}, &TestDecl{}, &Function{}, &Dice{},
+		&Characteristic{}, &Event{}, &HouseRule{}, &House{}, &Replace{}, &Include{}, &Ruleset{}),
 	participle.Union[RulesetItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Extends{}),
 	participle.Union[DiceItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Faces{}, &Face{}, &Sum{}, &Digits{}),
 	participle.Union[CharItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &CharCheck{}, &CharNatural{},
 		&CharTarget{}, &CharField{}, &CharLimits{}),
-	participle.Union[TableItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &TableRoll{}, &TableBy{}, &Row{}),
+	// Metadata before rows: `source "…"` would also read as a row keyed "source".
+	participle.Union[TableItem](&TextItem{}, &SourceItem{}, &TitleItem{}, &TableRoll{}, &TableBy{}, &Row{}),
 	participle.Union[RowKey](&RangeKey{}, &FaceKey{}),
-	participle.Union[FeatureItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Property{}, &Flag{},
-		&Modify{}, &Reroll{}, &ExtraDice{}, &Override{}, &Hook{}, &On{}, &Replace{}),
+	participle.Union[FeatureItem](&TextItem{}, &SourceItem{}, &Property{}, &Modify{}, &Hook{}, &On{},
+		&Reroll{}, &ExtraDice{}, &Override{}, &Flag{}, &Replace{}, &TitleItem{}),
 	participle.Union[HouseItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &HouseRule{}),
 	participle.Union[TestItem](&TestRules{}, &TestHouse{}, &TestState{}, &TestDice{}, &TestSeed{},
 		&TestChoose{}, &TestRun{}, &TestExpectError{}, &TestExpectEmit{}, &TestExpect{}),
-	participle.Union[Stmt](&SourceItem{}, &TextItem{}, &TitleItem{}, &Let{}, &Set{}, &Roll{}, &TestStmt{}, &Change{},
-		&If{}, &ForEach{}, &Add{}, &Remove{}, &Apply{}, &Call{}, &Choose{}, &Emit{}, &Signal{}, &Stop{},
-		&Step{}, &Require{}),
-	participle.UseLookahead(3),
+	// Members are tried in order, so the most frequent come first.
+	participle.Union[Stmt](&Let{}, &Set{}, &If{}, &Emit{}, &Roll{}, &Add{}, &Call{}, &Apply{}, &ForEach{},
+		&TestStmt{}, &Change{}, &Choose{}, &Remove{}, &Stop{}, &TextItem{}, &SourceItem{}, &Step{}, &Require{},
+		&Signal{}, &TitleItem{}),
+	participle.UseLookahead(2),
 )
 
 // Grammar returns the grammar as EBNF (kept as a golden file).
@@ -50,35 +53,53 @@ func Parse(name string, src []byte) (*File, Diagnostics) {
 	if d := checkEncoding(name, src); d != nil {
 		return nil, Diagnostics{d}
 	}
-	tokens, err := lexer.ConsumeAll(mustLex(name, src))
-	if err != nil {
-		return nil, Diagnostics{lexError(name, src, err)}
+	file := &File{Name: name, Source: src}
+	// Comments are also kept aside for the formatter; expressions take
+	// their text straight from the source.
+	tokens := make([]lexer.Token, 0, len(src)/3+16)
+	whitespace := 0
+	sc := &scanner{src: string(src), pos: lexer.Position{Filename: name, Line: 1, Column: 1}}
+	for {
+		t, err := sc.Next()
+		if err != nil {
+			return nil, Diagnostics{lexError(name, src, err)}
+		}
+		switch t.Type {
+		case tokComment:
+			file.Comments = append(file.Comments, Comment{Pos: t.Pos, Text: t.Value})
+		case tokOpenComment:
+			return nil, Diagnostics{{Severity: Error, Code: CodeParseError, Subject: rangeOf(t.Pos, t.Pos),
+				Summary: "unterminated comment", Detail: "A /* comment needs a closing */."}}
+		}
+		if t.Type == tokWhitespace {
+			whitespace++
+		}
+		tokens = append(tokens, t)
+		if t.EOF() {
+			break
+		}
 	}
 	d, unclosed := checkNesting(tokens)
 	if d != nil {
 		return nil, Diagnostics{d}
 	}
-	file := &File{Name: name, Source: src}
-	significant := 0
-	for _, t := range tokens {
-		switch t.Type {
-		case tokComment:
-			file.Comments = append(file.Comments, Comment{Pos: t.Pos, Text: t.Value})
-		case ruleLexer.Symbols()["Whitespace"], lexer.EOF:
-		default:
-			significant++
-		}
-	}
-	if significant == 0 {
+	if len(tokens) == len(file.Comments)+whitespace+1 {
 		start := lexer.Position{Filename: name, Line: 1, Column: 1}
 		diags.add(Error, CodeEmptyFile, rangeOf(start, start), "file has no declarations",
 			"A rule file must declare something: a ruleset, dice, a table, a procedure, a skill, a house rule or a test.")
 		return nil, diags.list
 	}
-	peek, err := lexer.Upgrade(&sliceLexer{tokens: tokens}, tokComment, ruleLexer.Symbols()["Whitespace"])
+	// Whitespace and comments stay in the stream, elided, so that each
+	// node's EndPos is where its last token ends.
+	peek, err := lexer.Upgrade(&sliceLexer{tokens: tokens}, tokWhitespace, tokComment)
 	if err != nil {
 		return nil, Diagnostics{lexError(name, src, err)}
 	}
+	// Expressions find the source through their token stream (see
+	// sourceOf): participle gives Parseable nodes nothing else.
+	key := &peek.Range(0, 1)[0]
+	parsing.Store(key, src)
+	defer parsing.Delete(key)
 	parsed, err := parser.ParseFromLexer(peek)
 	if err != nil {
 		d := parseError(name, src, err)
@@ -93,16 +114,19 @@ func Parse(name string, src []byte) (*File, Diagnostics) {
 	return parsed, nil
 }
 
+// parsing maps the first token of each parse in progress to its source.
+var parsing sync.Map
+
+// sourceOf finds the source being parsed through the token stream.
+func sourceOf(lex *lexer.PeekingLexer) []byte {
+	if src, ok := parsing.Load(&lex.Range(0, 1)[0]); ok {
+		return src.([]byte)
+	}
+	return nil
+}
+
 // ParseString is Parse for a string.
 func ParseString(name, src string) (*File, Diagnostics) { return Parse(name, []byte(src)) }
-
-func mustLex(name string, src []byte) lexer.Lexer {
-	lex, err := ruleLexer.LexString(name, string(src))
-	if err != nil { // only for a broken lexer definition
-		panic(err)
-	}
-	return lex
-}
 
 // sliceLexer replays tokens that were already lexed.
 type sliceLexer struct {
@@ -265,7 +289,6 @@ var exprInfixWords = map[string]bool{
 // statement keywords need no reserving: `roll`, `when` or `by` end an
 // expression only where one could not go on.
 func (e *Expr) Parse(lex *lexer.PeekingLexer) error {
-	start := lex.RawCursor()
 	depth := 0
 	afterOperand := false
 	var first, last *lexer.Token
@@ -321,17 +344,61 @@ loop:
 	if first == nil {
 		return participle.NextMatch
 	}
-	// Rebuild the exact text, comments and line breaks included, from the
-	// raw tokens between the first and the last.
-	var text strings.Builder
-	for _, t := range lex.Range(start, lex.RawCursor()) {
-		if t.Pos.Offset >= first.Pos.Offset && t.Pos.Offset <= last.Pos.Offset {
-			text.WriteString(t.Value)
-		}
-	}
-	e.Text = text.String()
 	e.Pos = first.Pos
 	e.EndPos = last.Pos
 	e.EndPos.Advance(last.Value)
+	// The exact text, comments and line breaks included.
+	if src := sourceOf(lex); src != nil && e.EndPos.Offset <= len(src) {
+		e.Text = string(src[e.Pos.Offset:e.EndPos.Offset])
+	}
+	return nil
+}
+
+// Leaves of the tree (names, strings, numbers) are most of its nodes, so
+// they parse themselves: participle's generic struct handling costs two
+// allocations a node just to record positions.
+
+// Parse takes an identifier (a dice name such as d6 counts).
+func (i *Ident) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if t.Type != tokIdent && t.Type != tokDice {
+		return participle.NextMatch
+	}
+	lex.Next()
+	i.Name, i.Pos, i.EndPos = t.Value, t.Pos, t.Pos
+	i.EndPos.Advance(t.Value)
+	return nil
+}
+
+// Parse takes a string literal, "…" or `…`.
+func (s *Str) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if t.Type != tokString && t.Type != tokRawString {
+		return participle.NextMatch
+	}
+	lex.Next()
+	s.Raw, s.Pos, s.EndPos = t.Value, t.Pos, t.Pos
+	s.EndPos.Advance(t.Value)
+	return nil
+}
+
+// Parse takes an integer, with an optional minus sign.
+func (n *Int) Parse(lex *lexer.PeekingLexer) error {
+	cp := lex.MakeCheckpoint()
+	t := lex.Peek()
+	n.Pos = t.Pos
+	n.Neg = false
+	if t.Type == tokPunct && t.Value == "-" {
+		lex.Next()
+		n.Neg = true
+		t = lex.Peek()
+	}
+	if t.Type != tokInt {
+		lex.LoadCheckpoint(cp)
+		return participle.NextMatch
+	}
+	lex.Next()
+	n.Digits, n.EndPos = t.Value, t.Pos
+	n.EndPos.Advance(t.Value)
 	return nil
 }

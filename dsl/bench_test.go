@@ -1,0 +1,89 @@
+package dsl
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// generatedPack writes a rule file of n declarations: a third tables, a
+// third procedures with conditions, a third skills whose effects modify
+// those procedures' rolls.
+func generatedPack(n int) []byte {
+	var b strings.Builder
+	b.WriteString("dice d6 \"D6\" {\n  faces 1, 2, 3, 4, 5, 6\n}\n\n")
+	b.WriteString("condition broken \"Broken\" {}\n\n")
+	for i := 0; i < n; i++ {
+		switch i % 3 {
+		case 0:
+			fmt.Fprintf(&b, `table table_%d(fighter: model) "Table %d" {
+  source "generated"
+  roll d6
+  1-2 low_%d "Low" {
+    set fighter.xp = fighter.xp + 1
+  }
+  3-5 mid_%d "Middle" {
+    add broken to fighter.conditions
+  }
+  6 high_%d "High" {
+    emit "{fighter.name} rolled high"
+  }
+}
+
+`, i, i, i, i, i)
+		case 1:
+			fmt.Fprintf(&b, `procedure proc_%d(gang) "Procedure %d" when not gang.bottled and len(gang.models) > %d {
+  let threshold = gang.starting_crew + %d
+  roll check = d6 + count(gang.models, .status == "out_of_action")
+  if check > threshold {
+    set gang.bottled = true
+    emit "{gang.name} bottles out ({check} > {threshold})"
+  }
+}
+
+`, i, i, i%7, i%5)
+		case 2:
+			fmt.Fprintf(&b, `skill skill_%d "Skill %d" {
+  source "generated"
+  text "Modifies a roll."
+  modify proc_%d.check by -1 when any(gang.models, has_skill(#, "skill_%d") and .status == "standing")
+}
+
+`, i, i, i-1, i)
+		}
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkCheck parses and checks generated packs. The closing note of
+// issue 2 reports ns and allocations per declaration.
+func BenchmarkCheck(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		src := generatedPack(n)
+		b.Run(fmt.Sprintf("decls=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				file, diags := Parse("generated.munda", src)
+				if diags.HasErrors() {
+					b.Fatal(diags)
+				}
+				rules, _ := Assemble(nil, []*LoadedPack{{Pack: &Pack{}, Files: []*File{file}}}, nil)
+				if diags := Check(rules); diags.HasErrors() {
+					b.Fatal(diags[:1])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/decl")
+		})
+	}
+}
+
+// BenchmarkParse isolates parsing, to see where checking time goes.
+func BenchmarkParse(b *testing.B) {
+	src := generatedPack(1000)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, diags := Parse("generated.munda", src); diags.HasErrors() {
+			b.Fatal(diags)
+		}
+	}
+}

@@ -1,0 +1,71 @@
+package dsl
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/expr-lang/expr"
+	exprchecker "github.com/expr-lang/expr/checker"
+	"github.com/expr-lang/expr/compiler"
+	"github.com/expr-lang/expr/conf"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/optimizer"
+	"github.com/expr-lang/expr/types"
+	"github.com/expr-lang/expr/vm"
+)
+
+// Compiler compiles expressions the way expr.Compile does, but keeps one
+// configuration for all of them: expr.Compile builds its configuration
+// (the built-in and declared functions, the type cache) afresh for every
+// expression, which was most of the cost of checking a ruleset.
+//
+// A Compiler is not safe for concurrent use.
+type Compiler struct {
+	config *conf.Config
+}
+
+// NewCompiler makes a compiler with the given options.
+func NewCompiler(opts ...expr.Option) *Compiler {
+	c := &Compiler{config: conf.CreateNew()}
+	c.With(opts...)
+	c.config.MaxNodes = MaxExprNodes
+	return c
+}
+
+// With adds options (functions, patches) for the expressions compiled from
+// now on.
+func (c *Compiler) With(opts ...expr.Option) {
+	for _, op := range opts {
+		op(c.config)
+	}
+	for name := range c.config.Disabled {
+		delete(c.config.Builtins, name)
+	}
+	c.config.Check()
+}
+
+// Compile compiles text in a typed environment. It never panics: rule
+// packs are untrusted, so a panic inside expr becomes an error.
+func (c *Compiler) Compile(text string, env types.Map) (program *vm.Program, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			program, err = nil, fmt.Errorf("internal error compiling expression: %v", r)
+		}
+	}()
+	cfg := *c.config // shares the functions and the type cache
+		cfg.WithEnv(env)
+	tree, err := exprchecker.ParseCheck(text, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Optimize {
+		if err := optimizer.Optimize(&tree.Node, &cfg); err != nil {
+			var fileError *file.Error
+			if errors.As(err, &fileError) {
+				return nil, fileError.Bind(tree.Source)
+			}
+			return nil, err
+		}
+	}
+	return compiler.Compile(tree, &cfg)
+}
