@@ -53,7 +53,7 @@ func (c *Compiler) Compile(text string, env types.Map) (program *vm.Program, err
 		}
 	}()
 	cfg := *c.config // shares the functions and the type cache
-		cfg.WithEnv(env)
+	cfg.WithEnv(env)
 	tree, err := exprchecker.ParseCheck(text, &cfg)
 	if err != nil {
 		return nil, err

@@ -111,9 +111,9 @@ func LoadPack(p *Pack) (*LoadedPack, Diagnostics) {
 }
 
 type packLoader struct {
-	pack   *Pack
-	loaded map[string]*File // by path relative to the pack root; nil if it failed
-	state  map[string]int   // 1 while a file's includes are being followed, 2 when done
+	pack    *Pack
+	loaded  map[string]*File // by path relative to the pack root; nil if it failed
+	state   map[string]int   // 1 while a file's includes are being followed, 2 when done
 	order   []string
 	stack   []string // the chain of includes being followed
 	sources Sources
