@@ -369,14 +369,19 @@ type Row struct {
 // RowKey is what selects a row.
 type RowKey interface{ node() }
 
-// RangeKey selects results From..To, or From and above with `+`.
+// RangeKey selects results From..To, or From and above with `+`. Keys are
+// never negative: a row starting with "-" would read as the end of the
+// expression before it.
 type RangeKey struct {
 	Pos    lexer.Position
-	From   *Int `parser:"@@"`
-	To     *Int `parser:"( '-' @@"`
+	From   *Nat `parser:"@@"`
+	To     *Nat `parser:"( '-' @@"`
 	OrMore bool `parser:"  | @'+' )?"`
 	EndPos lexer.Position
 }
+
+// Nat is an integer literal without a sign.
+type Nat struct{ Int }
 
 // FaceKey selects a symbolic face (and, for condition rows, is the row id).
 type FaceKey struct {

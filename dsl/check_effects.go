@@ -282,8 +282,17 @@ func (c *checker) rollEffect(ref *Ref, withResult bool, check func(sc *scope)) (
 			return "", ""
 		}
 	}
-	sites := c.sites(ref, symRoll, symTest)
+	kinds := []symbolKind{symRoll, symTest}
+	if !withResult {
+		// modify and extra_dice also reach a procedure's numeric lets:
+		// "one extra Injury dice" is a modifier of how many are rolled.
+		kinds = append(kinds, symLet)
+	}
+	sites := c.sites(ref, kinds...)
 	for _, s := range sites {
+		if s.Kind == symLet && s.Type != nil && s.Type != typeInt {
+			c.diags.errorf(CodeTypeError, identRange(ref.Member), "%s in procedure %s is %s; only a number can be modified", ref.Member.Name, ref.Name.Name, TypeName(s.Type))
+		}
 		sc := s.scope
 		if withResult {
 			sc = newScope(sc)
@@ -340,9 +349,21 @@ func (c *checker) sites(ref *Ref, kinds ...symbolKind) []*Site {
 // hookScope finds what a before/after/instead_of body sees: a procedure's
 // parameters, or everything in scope at one of its steps.
 func (c *checker) hookScope(ref *Ref, timing string) (*scope, string) {
+	if ch, ok := c.lookup(nsCore, ref.Name.Name).(*Characteristic); ok && ref.Member == nil {
+		// A hook on every test of a characteristic sees the model tested
+		// and the outcome, `passed`, which an instead_of sets.
+		sc := newScope(c.globals)
+		sc.define(&symbol{name: "model", kind: symParam, typ: typeModel, used: true})
+		sc.define(&symbol{name: "passed", kind: symLet, typ: typeBool, used: true})
+		c.usedDecl[ch] = true
+		return sc, "characteristic"
+	}
 	proc, ok := c.lookup(nsCore, ref.Name.Name).(*Procedure)
 	if !ok {
-		c.unknown(identRange(ref.Name), "procedure", ref.Name.Name, c.ofKind("procedure"))
+		var cands []string
+		cands = append(cands, c.ofKind("procedure")...)
+		cands = append(cands, c.ofKind("characteristic")...)
+		c.unknown(identRange(ref.Name), "procedure", ref.Name.Name, cands)
 		return nil, ""
 	}
 	info := c.idx.Procedures[proc.ID.Name]

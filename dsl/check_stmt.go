@@ -333,17 +333,16 @@ func (c *checker) fieldPath(t reflect.Type, parts []*Ident) (reflect.Type, bool)
 	return t, true
 }
 
-// settable fields hold plain values: numbers, text, flags and id lists.
-// Ids, back-pointers and nested records are not assignable.
+// settable fields hold plain values (numbers, text, flags) or lists (of
+// ids, of markers). Ids, back-pointers, nested records and the lists that
+// make up the battle (gangs, models, weapons: tagged fixed) are not.
 func settable(f reflect.StructField) bool {
-	if f.Tag.Get("expr") == "id" {
+	if f.Tag.Get("expr") == "id" || f.Tag.Get("munda") == "fixed" {
 		return false
 	}
 	switch f.Type.Kind() {
-	case reflect.Int, reflect.Float64, reflect.Bool, reflect.String:
+	case reflect.Int, reflect.Float64, reflect.Bool, reflect.String, reflect.Slice:
 		return true
-	case reflect.Slice:
-		return f.Type.Elem().Kind() == reflect.String
 	}
 	return false
 }

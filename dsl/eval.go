@@ -81,3 +81,18 @@ func evalLookup(t *TableInfo, st *stdlib.State, args []any) (any, error) {
 	}
 	return nil, fmt.Errorf("no row of table %s matches", t.ID)
 }
+
+// Eval runs a checked expression against an environment built on
+// BaseEnv. The error, if any, is expr's runtime error.
+func Eval(e *Expr, env map[string]any) (any, error) {
+	return runProgram(e.Program, env)
+}
+
+// Call runs a function declaration or lookup table by name.
+func (idx *Index) Call(st *stdlib.State, name string, args ...any) (any, error) {
+	f, ok := idx.Functions[name]
+	if !ok || f.eval == nil {
+		return nil, fmt.Errorf("no function %s", name)
+	}
+	return f.eval(st, args)
+}

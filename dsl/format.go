@@ -60,8 +60,18 @@ func formatChecked(name string, src []byte, format func(*File) ([]byte, error)) 
 	return out, nil
 }
 
-// Format prints a parsed file in canonical form. Comments are taken from
-// f.Comments and placed by their positions, so f should come from Parse.
+// Format prints a parsed file in canonical form: two-space indentation,
+// one item a line, braced bodies always broken over lines (`{}` when
+// empty), single spaces between tokens, one blank line between
+// declarations and at most one, where the source had some, between items.
+// An expression prints on one line unless a comment sits inside it; then
+// it prints as written. Comments are taken from f.Comments and placed by
+// their positions (so f should come from Parse): on their own line before
+// what follows them, or at the end of the line they ended; a line comment
+// in the middle of an item moves to the end of the item's line.
+//
+// Format fails only if a line would grow beyond MaxLineLength, or on a node
+// type it does not know.
 func Format(f *File) (out []byte, err error) {
 	if f == nil {
 		return nil, errors.New("format: no file")
@@ -848,10 +858,10 @@ func (p *printer) node(n any) {
 func (p *printer) row(r *Row) {
 	switch k := r.Key.(type) {
 	case *RangeKey:
-		p.int(k.From, true)
+		p.int(&k.From.Int, true)
 		if k.To != nil {
 			p.glued("-")
-			p.int(k.To, false)
+			p.int(&k.To.Int, false)
 		} else if k.OrMore {
 			p.glued("+")
 		}

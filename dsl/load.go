@@ -48,6 +48,9 @@ type LoadedPack struct {
 // ReadFile reads a file of the pack by a path relative to the pack root,
 // refusing paths that leave the pack.
 func (p *Pack) ReadFile(rel string) ([]byte, error) {
+	if p.FS == nil {
+		return nil, errors.New("the pack has no files")
+	}
 	clean, err := packRelative(".", rel)
 	if err != nil {
 		return nil, err

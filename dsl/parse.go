@@ -402,3 +402,15 @@ func (n *Int) Parse(lex *lexer.PeekingLexer) error {
 	n.EndPos.Advance(t.Value)
 	return nil
 }
+
+// Parse takes an integer without a sign.
+func (n *Nat) Parse(lex *lexer.PeekingLexer) error {
+	t := lex.Peek()
+	if t.Type != tokInt {
+		return participle.NextMatch
+	}
+	lex.Next()
+	n.Pos, n.Neg, n.Digits, n.EndPos = t.Pos, false, t.Value, t.Pos
+	n.EndPos.Advance(t.Value)
+	return nil
+}

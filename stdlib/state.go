@@ -10,7 +10,7 @@ package stdlib
 // State is one battle in progress: the battle itself and the gangs in it.
 type State struct {
 	Battle Battle  `expr:"battle" json:"battle"`
-	Gangs  []*Gang `expr:"gangs" json:"gangs"`
+	Gangs  []*Gang `expr:"gangs" json:"gangs" munda:"fixed"`
 }
 
 // Battle holds what belongs to the battle rather than to a gang.
@@ -38,7 +38,7 @@ type Marker struct {
 
 // Gang is one side of the battle.
 type Gang struct {
-	ID              string   `expr:"id" json:"id"`
+	ID              string   `expr:"id" json:"id" state:"required"`
 	Name            string   `expr:"name" json:"name"`
 	House           string   `expr:"house" json:"house,omitempty"`
 	StartingCrew    int      `expr:"starting_crew" json:"starting_crew"`     // models present at the start of the battle
@@ -50,7 +50,7 @@ type Gang struct {
 	Reputation      int      `expr:"reputation" json:"reputation,omitempty"`
 	Credits         int      `expr:"credits" json:"credits,omitempty"`
 	Stash           []string `expr:"stash" json:"stash,omitempty"`
-	Models          []*Model `expr:"models" json:"models"`
+	Models          []*Model `expr:"models" json:"models" munda:"fixed"`
 
 	State *State `expr:"-" json:"-"` // back-pointer, set when the state is loaded
 }
@@ -58,9 +58,9 @@ type Gang struct {
 // Model is a fighter or a vehicle (a vehicle's characteristics include its
 // crew's).
 type Model struct {
-	ID       string `expr:"id" json:"id"`
+	ID       string `expr:"id" json:"id" state:"required"`
 	Name     string `expr:"name" json:"name"`
-	Kind     string `expr:"kind" json:"kind"`                   // fighter or vehicle
+	Kind     string `expr:"kind" json:"kind" state:"required"`  // fighter or vehicle
 	Category string `expr:"category" json:"category,omitempty"` // leader, champion, ganger, juve, prospect, specialist, brute, crew, …
 	Type     string `expr:"type" json:"type,omitempty"`         // e.g. "Orlock Gunner"
 	Group    string `expr:"group" json:"group,omitempty"`       // alliance or sub-group, for rules about "the same group"
@@ -69,8 +69,8 @@ type Model struct {
 
 	Stats Stats `expr:"stats" json:"stats"`
 
-	Status     string   `expr:"status" json:"status"`                 // standing, prone, out_of_action; mobile, stationary
-	Secondary  string   `expr:"secondary" json:"secondary,omitempty"` // active, engaged, pinned, seriously_injured; stalled, wrecked
+	Status     string   `expr:"status" json:"status" state:"required"` // standing, prone, out_of_action; mobile, stationary
+	Secondary  string   `expr:"secondary" json:"secondary,omitempty"`  // active, engaged, pinned, seriously_injured; stalled, wrecked
 	Conditions []string `expr:"conditions" json:"conditions,omitempty" munda:"condition"`
 	Fled       bool     `expr:"fled" json:"fled,omitempty"` // has fled the battlefield
 
@@ -81,8 +81,8 @@ type Model struct {
 	Skills  []string  `expr:"skills" json:"skills,omitempty" munda:"skill"`
 	Powers  []string  `expr:"powers" json:"powers,omitempty" munda:"power"` // wyrd powers
 	Rules   []string  `expr:"rules" json:"rules,omitempty"`                 // special rules, e.g. gang_hierarchy_leader
-	Weapons []*Weapon `expr:"weapons" json:"weapons,omitempty"`
-	Armour  []*Armour `expr:"armour" json:"armour,omitempty"`
+	Weapons []*Weapon `expr:"weapons" json:"weapons,omitempty" munda:"fixed"`
+	Armour  []*Armour `expr:"armour" json:"armour,omitempty" munda:"fixed"`
 	Wargear []string  `expr:"wargear" json:"wargear,omitempty"`
 	Terrain []string  `expr:"terrain" json:"terrain,omitempty"` // what the model stands in: toxic_sludge, flood_water
 	Aboard  string    `expr:"aboard" json:"aboard,omitempty"`   // id of the vehicle carrying this fighter
@@ -90,7 +90,7 @@ type Model struct {
 
 	X    float64 `expr:"x" json:"x"`
 	Y    float64 `expr:"y" json:"y"`
-	Base float64 `expr:"base" json:"base"` // base diameter in millimetres
+	Base float64 `expr:"base" json:"base" state:"required"` // base diameter in millimetres
 
 	// Campaign records.
 	XP              int      `expr:"xp" json:"xp,omitempty"`
@@ -112,41 +112,41 @@ type Model struct {
 // Stats are a model's characteristics. Target numbers (WS, BS, I, Ld, Cl,
 // Wil, Int, Hnd, Sv) are stored as the number before the "+".
 type Stats struct {
-	M   int `expr:"m" json:"m,omitempty"`
-	WS  int `expr:"ws" json:"ws,omitempty"`
-	BS  int `expr:"bs" json:"bs,omitempty"`
+	M   int `expr:"m" json:"m,omitempty" state:"inches"`
+	WS  int `expr:"ws" json:"ws,omitempty" state:"target"`
+	BS  int `expr:"bs" json:"bs,omitempty" state:"target"`
 	S   int `expr:"s" json:"s,omitempty"`
 	T   int `expr:"t" json:"t,omitempty"`
 	W   int `expr:"w" json:"w,omitempty"`
-	I   int `expr:"i" json:"i,omitempty"`
+	I   int `expr:"i" json:"i,omitempty" state:"target"`
 	A   int `expr:"a" json:"a,omitempty"`
-	Ld  int `expr:"ld" json:"ld,omitempty"`
-	Cl  int `expr:"cl" json:"cl,omitempty"`
-	Wil int `expr:"wil" json:"wil,omitempty"`
-	Int int `expr:"int" json:"int,omitempty"`
+	Ld  int `expr:"ld" json:"ld,omitempty" state:"target"`
+	Cl  int `expr:"cl" json:"cl,omitempty" state:"target"`
+	Wil int `expr:"wil" json:"wil,omitempty" state:"target"`
+	Int int `expr:"int" json:"int,omitempty" state:"target"`
 
 	Front int `expr:"front" json:"front,omitempty"`
 	Side  int `expr:"side" json:"side,omitempty"`
 	Rear  int `expr:"rear" json:"rear,omitempty"`
 	HP    int `expr:"hp" json:"hp,omitempty"`
-	Hnd   int `expr:"hnd" json:"hnd,omitempty"`
-	Sv    int `expr:"sv" json:"sv,omitempty"`
+	Hnd   int `expr:"hnd" json:"hnd,omitempty" state:"target"`
+	Sv    int `expr:"sv" json:"sv,omitempty" state:"target"`
 }
 
 // Weapon is a weapon profile as carried by a model.
 type Weapon struct {
 	ID           string   `expr:"id" json:"id"`
 	Name         string   `expr:"name" json:"name"`
-	RangeShort   int      `expr:"range_short" json:"range_short,omitempty"`
-	RangeLong    int      `expr:"range_long" json:"range_long,omitempty"`
-	AccShort     int      `expr:"acc_short" json:"acc_short,omitempty"`
-	AccLong      int      `expr:"acc_long" json:"acc_long,omitempty"`
-	S            int      `expr:"s" json:"s"`
+	RangeShort   int      `expr:"range_short" json:"range_short,omitempty" state:"inches"`
+	RangeLong    int      `expr:"range_long" json:"range_long,omitempty" state:"inches"`
+	AccShort     int      `expr:"acc_short" json:"acc_short,omitempty" state:"modifier"`
+	AccLong      int      `expr:"acc_long" json:"acc_long,omitempty" state:"modifier"`
+	S            int      `expr:"s" json:"s" state:"strength=user_strength"`
 	UserStrength bool     `expr:"user_strength" json:"user_strength,omitempty"` // "S+1": s is added to the user's Strength
-	AP           int      `expr:"ap" json:"ap,omitempty"`
-	D            int      `expr:"d" json:"d"`
+	AP           int      `expr:"ap" json:"ap,omitempty" state:"modifier"`
+	D            int      `expr:"d" json:"d" state:"damage=no_damage"`
 	NoDamage     bool     `expr:"no_damage" json:"no_damage,omitempty"` // Damage '-'
-	Am           int      `expr:"am" json:"am,omitempty"`
+	Am           int      `expr:"am" json:"am,omitempty" state:"target"`
 	Traits       []string `expr:"traits" json:"traits,omitempty" munda:"trait"`
 	Damaged      bool     `expr:"damaged" json:"damaged,omitempty"` // destroyed for this battle
 }
@@ -155,6 +155,6 @@ type Weapon struct {
 type Armour struct {
 	ID    string `expr:"id" json:"id"`
 	Name  string `expr:"name" json:"name"`
-	Save  int    `expr:"save" json:"save"`             // the N of N+
-	Field bool   `expr:"field" json:"field,omitempty"` // field armour: positive modifiers never apply
+	Save  int    `expr:"save" json:"save" state:"target"` // the N of N+
+	Field bool   `expr:"field" json:"field,omitempty"`    // field armour: positive modifiers never apply
 }

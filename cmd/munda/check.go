@@ -46,42 +46,14 @@ be printed); 1: errors; 2: a usage error.`,
 			if err != nil {
 				return err
 			}
-			var selections []rulesets.Selection
-			var names []string
-			if len(args) == 0 {
-				for _, dir := range rulesets.Dirs() {
-					s := sel
-					pack := rulesets.Pack(dir)
-					if isBase(pack) {
-						s.Base = dir
-					} else {
-						s.Packs = []*dsl.Pack{pack}
-					}
-					selections = append(selections, s)
-					names = append(names, pack.Display)
-				}
-			}
-			for _, arg := range args {
-				packs, err := packsAt(arg)
-				if err != nil {
-					return usagef("%v", err)
-				}
-				for _, p := range packs {
-					s := sel
-					if isBase(p) {
-						s.Base = rulesets.None
-						s.Packs = []*dsl.Pack{p}
-					} else {
-						s.Packs = []*dsl.Pack{p}
-					}
-					selections = append(selections, s)
-					names = append(names, p.Display)
-				}
+			selections, err := selectionsFor(args, sel)
+			if err != nil {
+				return err
 			}
 			var all dsl.Diagnostics
 			src := dsl.Sources{}
 			seen := map[string]bool{}
-			for i, s := range selections {
+			for _, s := range selections {
 				rules, diags := rulesets.Load(s)
 				if rules != nil {
 					for k, v := range rules.Sources() {
@@ -96,7 +68,7 @@ be printed); 1: errors; 2: a usage error.`,
 					}
 				}
 				if verbose && !diags.HasErrors() && rules != nil {
-					fmt.Fprintf(cmd.ErrOrStderr(), "ok %s (%d files)\n", names[i], len(rules.Files()))
+					fmt.Fprintf(cmd.ErrOrStderr(), "ok %s (%d files)\n", selectionName(s), len(rules.Files()))
 				}
 			}
 			all.Sort()
@@ -154,4 +126,12 @@ func packsAt(path string) ([]*dsl.Pack, error) {
 func isBase(p *dsl.Pack) bool {
 	lp, _ := dsl.LoadPack(p)
 	return lp != nil && lp.Header != nil
+}
+
+// selectionName says what a selection checks, for -v.
+func selectionName(s rulesets.Selection) string {
+	if len(s.Packs) > 0 {
+		return s.Packs[0].Display
+	}
+	return "rulesets/" + s.Base
 }

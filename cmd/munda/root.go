@@ -86,6 +86,8 @@ recompile.`),
 	root.AddCommand(
 		newCheckCmd(),
 		newFmtCmd(),
+		newRunCmd(),
+		newTestCmd(),
 	)
 	return root
 }

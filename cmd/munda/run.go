@@ -1,0 +1,274 @@
+package main
+
+import (
+	"bufio"
+	crand "crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/interpreter"
+	"github.com/munda-rules/munda/rulesets"
+	"github.com/munda-rules/munda/stdlib"
+)
+
+// runFlags are the flags of the verbs that run rules: run and roll.
+type runFlags struct {
+	rf       ruleFlags
+	state    string
+	args     []string
+	seed     string
+	dice     string
+	choose   []string
+	out      string
+	inPlace  bool
+	jsonOut  bool
+	maxSteps int
+}
+
+func (f *runFlags) register(cmd *cobra.Command) {
+	f.rf.register(cmd)
+	cmd.Flags().StringVar(&f.state, "state", "", "the battle state file (YAML or JSON)")
+	cmd.Flags().StringArrayVar(&f.args, "arg", nil, "a parameter, name=value: ids for gangs, models and weapons (repeatable)")
+	cmd.Flags().StringVar(&f.seed, "seed", "", "roll seeded dice: the same seed gives the same rolls")
+	cmd.Flags().StringVar(&f.dice, "dice", "", `scripted dice ("6,3,1" or "6 out_of_action"), or "prompt" to type in real rolls`)
+	cmd.Flags().StringArrayVar(&f.choose, "choose", nil, "answer a choice, name=value (repeatable); others take the rules' default")
+	cmd.Flags().StringVarP(&f.out, "output", "o", "", "write the new state to this file (atomically)")
+	cmd.Flags().BoolVar(&f.inPlace, "in-place", false, "write the new state over the state file (atomically)")
+	cmd.Flags().BoolVar(&f.jsonOut, "json", false, "print events as JSON lines instead of a narration")
+	cmd.Flags().IntVar(&f.maxSteps, "max-steps", interpreter.DefaultLimits.Steps, "stop a run after this many statements")
+}
+
+// loadProgram loads, checks and compiles the selected rules; errors are
+// printed with their positions.
+func loadProgram(cmd *cobra.Command, rf *ruleFlags) (*interpreter.Program, error) {
+	sel, err := rf.selection()
+	if err != nil {
+		return nil, err
+	}
+	rules, diags := rulesets.Load(sel)
+	if diags.HasErrors() {
+		var src dsl.Sources
+		if rules != nil {
+			src = rules.Sources()
+		}
+		_ = dsl.WriteText(cmd.ErrOrStderr(), errorsOnly(diags), src)
+		return nil, failed("the rules have errors")
+	}
+	return interpreter.Compile(rules)
+}
+
+func errorsOnly(diags dsl.Diagnostics) dsl.Diagnostics {
+	var out dsl.Diagnostics
+	for _, d := range diags {
+		if d.Severity == dsl.Error {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// readState reads and checks a state file.
+func readState(path string) (*stdlib.State, error) {
+	if path == "" {
+		return nil, usagef("--state FILE is required")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, failed("%v", err)
+	}
+	st, err := stdlib.Decode(path, data)
+	if err != nil {
+		return nil, failed("%v", err)
+	}
+	return st, nil
+}
+
+// parseArgs reads --arg name=value pairs.
+func parseArgs(pairs []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, p := range pairs {
+		name, value, ok := strings.Cut(p, "=")
+		if !ok || strings.TrimSpace(name) == "" {
+			return nil, usagef("--arg %q: want name=value", p)
+		}
+		out[dsl.NormalizeID(strings.TrimSpace(name))] = strings.TrimSpace(value)
+	}
+	return out, nil
+}
+
+// sources builds the dice and choice sources the flags ask for. Without
+// --seed or --dice, a random seed is drawn and reported, so the run can be
+// repeated.
+func (f *runFlags) sources(cmd *cobra.Command) (interpreter.DiceSource, interpreter.ChoiceSource, error) {
+	choices, err := interpreter.ParseChoices(f.choose)
+	if err != nil {
+		return nil, nil, usagef("%v", err)
+	}
+	if f.seed != "" && f.dice != "" {
+		return nil, nil, usagef("give --seed or --dice, not both")
+	}
+	switch {
+	case f.dice == "prompt":
+		in := bufio.NewReader(cmd.InOrStdin())
+		return interpreter.NewPrompt(in, cmd.ErrOrStderr()),
+			interpreter.ChoiceChain{choices, interpreter.NewChoicePrompt(in, cmd.ErrOrStderr())}, nil
+	case f.dice != "":
+		script, err := interpreter.ParseScript(f.dice)
+		if err != nil {
+			return nil, nil, usagef("--dice: %v", err)
+		}
+		return script, choices, nil
+	}
+	seed := uint64(0)
+	if f.seed != "" {
+		n, err := strconv.ParseUint(f.seed, 10, 64)
+		if err != nil {
+			return nil, nil, usagef("--seed %q: want a whole number", f.seed)
+		}
+		seed = n
+	} else {
+		var b [8]byte
+		_, _ = crand.Read(b[:])
+		seed = binary.LittleEndian.Uint64(b[:]) % 1_000_000
+		fmt.Fprintf(cmd.ErrOrStderr(), "munda: rolling with --seed %d\n", seed)
+	}
+	return interpreter.NewSeeded(seed), choices, nil
+}
+
+func newRunCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run PROCEDURE --state FILE",
+		Short: "Run a procedure (the End Phase, a Bottle check…) against a battle state",
+		Long: `Run runs a procedure of the rules against a battle state and narrates every
+roll, test, choice and change of state, with the rule that caused it.
+
+The state file is never changed unless --in-place is given; -o writes the
+new state to another file. Both writes are atomic, and nothing is written
+if the run fails.`,
+		Example: `  munda run end-phase --state testdata/states/goliaths-vs-eschers.yaml --seed 1
+  munda run bottle-check --state battle.yaml --arg gang=goliaths --dice 6
+  munda run end-phase --state battle.yaml --house aa --dice prompt -o after.yaml`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.out != "" && f.inPlace {
+				return usagef("give -o or --in-place, not both")
+			}
+			prog, err := loadProgram(cmd, &f.rf)
+			if err != nil {
+				return err
+			}
+			proc, err := prog.Procedure(args[0])
+			if err != nil {
+				return usagef("%v", err)
+			}
+			st, err := readState(f.state)
+			if err != nil {
+				return err
+			}
+			given, err := parseArgs(f.args)
+			if err != nil {
+				return err
+			}
+			bound, err := interpreter.BindArgs(st, proc.Params, "procedure "+proc.ID, given)
+			if err != nil {
+				return failed("%v", err)
+			}
+			dice, choices, err := f.sources(cmd)
+			if err != nil {
+				return err
+			}
+			events := &printer{w: cmd.OutOrStdout(), json: f.jsonOut}
+			limits := interpreter.DefaultLimits
+			limits.Steps = f.maxSteps
+			runErr := prog.Run(st, proc.ID, bound, interpreter.Options{Dice: dice, Choices: choices, Log: events, Limits: limits})
+			if events.err != nil {
+				return events.err
+			}
+			if runErr != nil {
+				return failed("%v", runErr)
+			}
+			return f.writeState(st)
+		},
+	}
+	f.register(cmd)
+	return cmd
+}
+
+// writeState writes the new state where the flags say, atomically.
+func (f *runFlags) writeState(st *stdlib.State) error {
+	path := f.out
+	if f.inPlace {
+		path = f.state
+	}
+	if path == "" {
+		return nil
+	}
+	data, err := stdlib.Encode(st, stdlib.FormatOf(path))
+	if err != nil {
+		return failed("%v", err)
+	}
+	if err := writeFileAtomic(path, data); err != nil {
+		return failed("%v", err)
+	}
+	return nil
+}
+
+// writeFileAtomic writes to a temporary file beside path and renames it
+// over path, so a reader sees the old file or the new one, never half.
+func writeFileAtomic(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		return err
+	}
+	if err = tmp.Sync(); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	if info, statErr := os.Stat(path); statErr == nil {
+		_ = os.Chmod(tmp.Name(), info.Mode().Perm())
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// printer writes events as they come: a narration, or JSON lines.
+type printer struct {
+	w    io.Writer
+	json bool
+	err  error
+}
+
+func (p *printer) Event(e *interpreter.Event) {
+	if p.err != nil {
+		return
+	}
+	events := []*interpreter.Event{e}
+	if p.json {
+		p.err = interpreter.WriteJSON(p.w, events)
+	} else {
+		p.err = interpreter.WriteText(p.w, events)
+	}
+}
+
+var _ = errors.New

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/interpreter"
+	"github.com/munda-rules/munda/rulesets"
+)
+
+func newTestCmd() *cobra.Command {
+	var (
+		rf      ruleFlags
+		run     string
+		verbose bool
+	)
+	cmd := &cobra.Command{
+		Use:   "test [PATH]...",
+		Short: "Run the test blocks written next to the rules",
+		Long: `Test runs the "test" blocks of rule packs: each runs a procedure on a state
+with scripted dice and choices, then checks its expectations. It prints
+PASS or FAIL for each, and a last line "N passed, N failed". With no PATH,
+the shipped packs' tests run.
+
+Exit code 0: every test passed; 1: a test failed or the rules have errors.`,
+		Example: `  munda test
+  munda test rulesets/core-2023 --run bottle
+  munda test mymod/ -v`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var filter *regexp.Regexp
+			if run != "" {
+				var err error
+				if filter, err = regexp.Compile(run); err != nil {
+					return usagef("--run: %v", err)
+				}
+			}
+			sel, err := rf.selection()
+			if err != nil {
+				return err
+			}
+			selections, err := selectionsFor(args, sel)
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			passed, failedN, broken := 0, 0, 0
+			for _, s := range selections {
+				rules, diags := rulesets.Load(s)
+				if diags.HasErrors() {
+					var src dsl.Sources
+					if rules != nil {
+						src = rules.Sources()
+					}
+					_ = dsl.WriteText(cmd.ErrOrStderr(), errorsOnly(diags), src)
+					broken++
+					continue
+				}
+				prog, err := interpreter.Compile(rules)
+				if err != nil {
+					return err
+				}
+				var tests []*dsl.TestInfo
+				for _, t := range rules.Index.Tests {
+					// Only the tests of the packs under test, not of the base.
+					if !ownPack(t, s) {
+						continue
+					}
+					if filter == nil || filter.MatchString(t.Name) {
+						tests = append(tests, t)
+					}
+				}
+				cache := map[string]*interpreter.Program{}
+				programFor := func(base string, houses []string) (*interpreter.Program, error) {
+					sub := s
+					if base != "" {
+						sub.Base = strings.ReplaceAll(base, "_", "-")
+					}
+					sub.Houses = append(append([]string(nil), s.Houses...), houses...)
+					key := sub.Base + "|" + strings.Join(sub.Houses, ",")
+					if p, ok := cache[key]; ok {
+						return p, nil
+					}
+					r, ds := rulesets.Load(sub)
+					if ds.HasErrors() {
+						return nil, ds.Err()
+					}
+					p, err := interpreter.Compile(r)
+					cache[key] = p
+					return p, err
+				}
+				for _, res := range interpreter.RunTests(prog, tests, programFor) {
+					if res.Passed {
+						passed++
+						if verbose {
+							fmt.Fprintf(out, "PASS %s (%s)\n", res.Name, res.At)
+						}
+						continue
+					}
+					failedN++
+					fmt.Fprintf(out, "FAIL %s (%s)\n", res.Name, res.At)
+					for _, f := range res.Failures {
+						fmt.Fprintf(out, "    %s\n", f)
+					}
+					if verbose {
+						var b strings.Builder
+						_ = interpreter.WriteText(&b, res.Events)
+						for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+							fmt.Fprintf(out, "      | %s\n", line)
+						}
+					}
+				}
+			}
+			fmt.Fprintf(out, "%d passed, %d failed\n", passed, failedN+broken)
+			if failedN+broken > 0 {
+				return &failure{}
+			}
+			return nil
+		},
+	}
+	rf.register(cmd)
+	cmd.Flags().StringVar(&run, "run", "", "run only the tests whose names match this regular expression")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print passing tests too, and the events of failing ones")
+	return cmd
+}
+
+// selectionsFor turns paths (or none: the shipped packs) into the rule
+// selections to check or test, one per pack.
+func selectionsFor(args []string, sel rulesets.Selection) ([]rulesets.Selection, error) {
+	var out []rulesets.Selection
+	if len(args) == 0 {
+		for _, dir := range rulesets.Dirs() {
+			s := sel
+			pack := rulesets.Pack(dir)
+			if isBase(pack) {
+				s.Base = dir
+			} else {
+				s.Packs = []*dsl.Pack{pack}
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	for _, arg := range args {
+		packs, err := packsAt(arg)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		for _, p := range packs {
+			s := sel
+			if isBase(p) {
+				s.Base = rulesets.None
+			}
+			s.Packs = []*dsl.Pack{p}
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// ownPack reports whether a test belongs to the packs being tested rather
+// than to the base ruleset they sit on.
+func ownPack(t *dsl.TestInfo, s rulesets.Selection) bool {
+	if len(s.Packs) == 0 {
+		return true // testing a shipped base: its own tests
+	}
+	for _, p := range s.Packs {
+		if t.Pack.Pack == p || (t.Pack.Pack.FS == p.FS && t.Pack.Pack.Root == p.Root) {
+			return true
+		}
+	}
+	return false
+}

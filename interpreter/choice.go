@@ -1,0 +1,157 @@
+package interpreter
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// ChoiceRequest asks for a decision the rules leave to a player.
+type ChoiceRequest struct {
+	Name    string // the choice's name in the rules: voluntary, which, …
+	Rule    string
+	Prompt  string // the question, with its {…} filled in
+	Options []any  // the allowed answers; nil means yes or no
+	Default any    // what the rules choose when nobody answers
+}
+
+// ChoiceSource answers choices. ok=false means "no answer: use the default".
+type ChoiceSource interface {
+	Choose(req *ChoiceRequest) (value any, ok bool, err error)
+}
+
+// Choices answers from name=value pairs (the --choose flags); every
+// occurrence of a choice with that name gets the same answer. An answer
+// that is not one of the options is an error: an impossible choice.
+type Choices map[string]string
+
+// ParseChoices reads name=value pairs.
+func ParseChoices(pairs []string) (Choices, error) {
+	c := Choices{}
+	for _, p := range pairs {
+		name, value, ok := strings.Cut(p, "=")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("--choose %q: want name=value", p)
+		}
+		c[name] = value
+	}
+	return c, nil
+}
+
+// Choose implements ChoiceSource.
+func (c Choices) Choose(req *ChoiceRequest) (any, bool, error) {
+	v, ok := c[req.Name]
+	if !ok {
+		return nil, false, nil
+	}
+	got, err := parseAnswer(req, v)
+	if err != nil {
+		return nil, false, fmt.Errorf("--choose %s=%s: %v", req.Name, v, err)
+	}
+	return got, true, nil
+}
+
+// parseAnswer turns typed text into one of the request's options.
+func parseAnswer(req *ChoiceRequest, s string) (any, error) {
+	if req.Options == nil {
+		switch def := req.Default.(type) {
+		case bool:
+			switch strings.ToLower(s) {
+			case "true", "yes", "y", "1":
+				return true, nil
+			case "false", "no", "n", "0":
+				return false, nil
+			}
+			return nil, fmt.Errorf("answer yes or no")
+		case int:
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				return nil, fmt.Errorf("answer a whole number")
+			}
+			return n, nil
+		case string:
+			return s, nil
+		default:
+			_ = def
+			return s, nil
+		}
+	}
+	for _, o := range req.Options {
+		if display(o) == s || fmt.Sprint(o) == s {
+			return o, nil
+		}
+	}
+	for i, o := range req.Options {
+		if n, err := strconv.Atoi(s); err == nil && n == i+1 {
+			return o, nil
+		}
+	}
+	var opts []string
+	for i, o := range req.Options {
+		opts = append(opts, fmt.Sprintf("%d) %s", i+1, display(o)))
+	}
+	return nil, fmt.Errorf("%q is not one of the options: %s", s, strings.Join(opts, ", "))
+}
+
+// Defaults answers nothing, so every choice takes the rules' default.
+type Defaults struct{}
+
+// Choose implements ChoiceSource.
+func (Defaults) Choose(*ChoiceRequest) (any, bool, error) { return nil, false, nil }
+
+// ChoicePrompt asks a person, re-asking on an impossible answer; an empty
+// answer takes the default.
+type ChoicePrompt struct {
+	in  *bufio.Reader
+	out io.Writer
+}
+
+// NewChoicePrompt reads answers from in and asks on out.
+func NewChoicePrompt(in *bufio.Reader, out io.Writer) *ChoicePrompt {
+	return &ChoicePrompt{in: in, out: out}
+}
+
+// Choose implements ChoiceSource.
+func (p *ChoicePrompt) Choose(req *ChoiceRequest) (any, bool, error) {
+	for attempt := 0; attempt < 20; attempt++ {
+		fmt.Fprintf(p.out, "%s", req.Prompt)
+		if req.Options != nil {
+			for i, o := range req.Options {
+				fmt.Fprintf(p.out, "\n  %d) %s", i+1, display(o))
+			}
+			fmt.Fprintln(p.out)
+		}
+		fmt.Fprintf(p.out, " [default %s]: ", display(req.Default))
+		line, err := p.in.ReadString('\n')
+		if err != nil && line == "" {
+			return nil, false, fmt.Errorf("no answer for choice %s: input closed", req.Name)
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			return nil, false, nil
+		}
+		v, perr := parseAnswer(req, line)
+		if perr == nil {
+			return v, true, nil
+		}
+		fmt.Fprintf(p.out, "  %v\n", perr)
+	}
+	return nil, false, fmt.Errorf("too many invalid answers for choice %s", req.Name)
+}
+
+// ChoiceChain asks each source in turn until one answers.
+type ChoiceChain []ChoiceSource
+
+// Choose implements ChoiceSource.
+func (c ChoiceChain) Choose(req *ChoiceRequest) (any, bool, error) {
+	for _, s := range c {
+		v, ok, err := s.Choose(req)
+		if err != nil || ok {
+			return v, ok, err
+		}
+	}
+	return nil, false, nil
+}

@@ -1,0 +1,864 @@
+package interpreter
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/stdlib"
+)
+
+// ---------------------------------------------------------------------------
+// Procedures, steps and hooks.
+
+// callProc runs a procedure: its when, its before hooks, its body (or an
+// instead_of hook), its after hooks.
+func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame) (control, error) {
+	rule := "procedure " + proc.ID
+	if err := r.enter(rule); err != nil {
+		return next, r.errorAt(caller, proc.Decl.Pos, err)
+	}
+	defer r.leave()
+	f := r.newFrame(rule, proc.Meta.Source, proc.ID)
+	var shown []string
+	for _, prm := range proc.Params {
+		f.env[prm.Name] = args[prm.Name]
+		shown = append(shown, prm.Name+": "+display(args[prm.Name]))
+	}
+	d := proc.Decl
+	if d.When != nil {
+		ok, err := r.evalBool(f, d.When)
+		if err != nil {
+			return next, err
+		}
+		if !ok {
+			return next, r.log(f, &Event{Kind: EventSkip, Name: proc.ID, Args: shown,
+				Text: fmt.Sprintf("%s (%s): not needed", proc.Title, strings.Join(shown, ", "))})
+		}
+	}
+	text := proc.Title
+	if len(shown) > 0 {
+		text += " (" + strings.Join(shown, ", ") + ")"
+	}
+	if err := r.log(f, &Event{Kind: EventCall, Name: proc.ID, Args: shown, At: at(d.Pos), Text: text}); err != nil {
+		return next, r.errorAt(f, d.Pos, err)
+	}
+	if err := r.hooks(r.p.before[proc.ID], f); err != nil {
+		return next, err
+	}
+	replaced, err := r.instead(r.p.instead[proc.ID], f)
+	if err != nil {
+		return next, err
+	}
+	if !replaced {
+		if _, err := r.block(d.Body, f); err != nil {
+			return next, err
+		}
+	}
+	return next, r.hooks(r.p.after[proc.ID], f)
+}
+
+// hooks runs before/after hooks whose when holds, in the target's frame.
+func (r *runner) hooks(list []*effect, f *frame) error {
+	for _, ef := range list {
+		h := ef.info.Item.(*dsl.Hook)
+		if ok, err := r.effectApplies(ef, h.When, f); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if err := r.runEffectBody(ef, h.Body, f, h.Timing+" "+h.Target.String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// instead runs the first instead_of hook whose when holds, reporting
+// whether one did (and so replaced what it targets).
+func (r *runner) instead(list []*effect, f *frame) (bool, error) {
+	for _, ef := range list {
+		h := ef.info.Item.(*dsl.Hook)
+		ok, err := r.effectApplies(ef, h.When, f)
+		if err != nil {
+			return false, err
+		}
+		if ok {
+			return true, r.runEffectBody(ef, h.Body, f, "instead of "+h.Target.String())
+		}
+	}
+	return false, nil
+}
+
+// effectApplies evaluates an effect's when (true when it has none).
+func (r *runner) effectApplies(ef *effect, when *dsl.Expr, f *frame) (bool, error) {
+	if when == nil {
+		return true, nil
+	}
+	return r.evalBool(f, when)
+}
+
+// runEffectBody runs a hook's statements in the frame of what it targets,
+// under the effect's name.
+func (r *runner) runEffectBody(ef *effect, body *dsl.Block, f *frame, what string) error {
+	rule := ef.owner
+	if err := r.enter(rule); err != nil {
+		return r.errorAt(f, body.Pos, err)
+	}
+	defer r.leave()
+	if err := r.log(f, &Event{Kind: EventEffect, Rule: rule, Source: ef.source, At: at(body.Pos),
+		Text: fmt.Sprintf("%s: %s", titleOf(ef.owner), what)}); err != nil {
+		return err
+	}
+	saved := f.rule
+	f.rule = rule
+	defer func() { f.rule = saved }()
+	_, err := r.block(body, f)
+	return err
+}
+
+func titleOf(owner string) string {
+	if len(owner) == 0 {
+		return owner
+	}
+	return strings.ToUpper(owner[:1]) + owner[1:]
+}
+
+// ---------------------------------------------------------------------------
+// Blocks and statements.
+
+// block runs statements in order. Names a block declares that hide
+// outer ones are restored when it ends.
+func (r *runner) block(b *dsl.Block, f *frame) (control, error) {
+	var shadowed map[string]any
+	declare := func(name string, v any) {
+		if old, ok := f.env[name]; ok {
+			if shadowed == nil {
+				shadowed = map[string]any{}
+			}
+			if _, done := shadowed[name]; !done {
+				shadowed[name] = old
+			}
+		}
+		f.env[name] = v
+	}
+	defer func() {
+		for k, v := range shadowed {
+			f.env[k] = v
+		}
+	}()
+	for _, st := range b.Stmts {
+		if err := r.step(); err != nil {
+			return next, r.errorAt(f, stmtPos(st), err)
+		}
+		ctl, err := r.stmt(st, f, declare)
+		if err != nil {
+			return next, err
+		}
+		if ctl == stopped {
+			return stopped, nil
+		}
+	}
+	return next, nil
+}
+
+func (r *runner) stmt(st dsl.Stmt, f *frame, declare func(string, any)) (control, error) {
+	switch s := st.(type) {
+	case *dsl.SourceItem, *dsl.TextItem, *dsl.TitleItem:
+		return next, nil
+	case *dsl.Let:
+		v, err := r.letValue(s, f)
+		if err != nil {
+			return next, err
+		}
+		declare(s.Name.Name, v)
+	case *dsl.Set:
+		return next, r.set(s, f)
+	case *dsl.Roll:
+		v, err := r.roll(s, f)
+		if err != nil {
+			return next, err
+		}
+		declare(s.Name.Name, v)
+	case *dsl.TestStmt:
+		pass, err := r.test(s, f)
+		if err != nil {
+			return next, err
+		}
+		declare(s.Name.Name, pass)
+	case *dsl.Change:
+		return next, r.change(s, f)
+	case *dsl.If:
+		for cur := s; cur != nil; cur = cur.ElseIf {
+			ok, err := r.evalBool(f, cur.Cond)
+			if err != nil {
+				return next, err
+			}
+			if ok {
+				return r.block(cur.Then, f)
+			}
+			if cur.Else != nil {
+				return r.block(cur.Else, f)
+			}
+		}
+	case *dsl.ForEach:
+		return r.forEach(s, f)
+	case *dsl.Add:
+		return next, r.listEdit(f, s.To, s.Item.Name, true, s.Pos)
+	case *dsl.Remove:
+		return next, r.listEdit(f, s.From, s.Item.Name, false, s.Pos)
+	case *dsl.Apply:
+		return next, r.apply(s, f)
+	case *dsl.Call:
+		proc := r.p.idx.Procedures[s.Proc.Name]
+		args, err := r.args(f, s.Args, proc.Params)
+		if err != nil {
+			return next, err
+		}
+		_, err = r.callProc(proc, args, f)
+		return next, err
+	case *dsl.Choose:
+		v, err := r.choose(s, f)
+		if err != nil {
+			return next, err
+		}
+		declare(s.Name.Name, v)
+	case *dsl.Emit:
+		text, err := r.template(f, s.Parts)
+		if err != nil {
+			return next, err
+		}
+		return next, r.log(f, &Event{Kind: EventEmit, At: at(s.Pos), Text: text})
+	case *dsl.Signal:
+		return next, r.signal(s, f)
+	case *dsl.Stop:
+		return stopped, nil
+	case *dsl.Step:
+		return r.runStep(s, f)
+	case *dsl.Require:
+		ok, err := r.evalBool(f, s.Cond)
+		if err != nil {
+			return next, err
+		}
+		if !ok {
+			return next, r.errorAt(f, s.Pos, fmt.Errorf("%s", s.Message.Value()))
+		}
+	default:
+		return next, r.errorAt(f, stmtPos(st), fmt.Errorf("internal: unhandled statement %T", st))
+	}
+	return next, nil
+}
+
+// runStep runs a named step with its hooks.
+func (r *runner) runStep(s *dsl.Step, f *frame) (control, error) {
+	target := f.proc + "." + s.ID.Name
+	title := s.ID.Name
+	if s.Title != nil {
+		title = s.Title.Value()
+	}
+	if err := r.log(f, &Event{Kind: EventStep, Name: s.ID.Name, At: at(s.Pos), Text: "— " + title + " —"}); err != nil {
+		return next, err
+	}
+	if err := r.hooks(r.p.before[target], f); err != nil {
+		return next, err
+	}
+	replaced, err := r.instead(r.p.instead[target], f)
+	if err != nil {
+		return next, err
+	}
+	ctl := next
+	if !replaced {
+		if ctl, err = r.block(s.Body, f); err != nil {
+			return next, err
+		}
+	}
+	if err := r.hooks(r.p.after[target], f); err != nil {
+		return next, err
+	}
+	return ctl, nil
+}
+
+// letValue evaluates a let, or an override of it that is in force.
+func (r *runner) letValue(s *dsl.Let, f *frame) (any, error) {
+	for _, ef := range r.p.override[f.proc+"."+s.Name.Name] {
+		o := ef.info.Item.(*dsl.Override)
+		ok, err := r.effectApplies(ef, o.When, f)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		v, err := r.eval(f, o.Value)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.log(f, &Event{Kind: EventEffect, Rule: ef.owner, Source: ef.source, At: at(o.Pos), Name: s.Name.Name,
+			Value: jsonValue(v), Text: fmt.Sprintf("%s: %s = %s", titleOf(ef.owner), s.Name.Name, display(v))}); err != nil {
+			return nil, err
+		}
+		return r.modifyLet(s, f, v)
+	}
+	v, err := r.eval(f, s.Value)
+	if err != nil {
+		return nil, err
+	}
+	return r.modifyLet(s, f, v)
+}
+
+// modifyLet adds the modifiers in force on a numeric let ("one extra
+// Injury dice").
+func (r *runner) modifyLet(s *dsl.Let, f *frame, v any) (any, error) {
+	target := f.proc + "." + s.Name.Name
+	if len(r.p.modify[target]) == 0 {
+		return v, nil
+	}
+	n, err := toInt(v)
+	if err != nil {
+		return nil, r.errorAt(f, s.Pos, fmt.Errorf("%s is modified, but it is %s, not a number", s.Name.Name, display(v)))
+	}
+	mod, mods, err := r.modifiers(target, f, 0, "")
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range mods {
+		if err := r.log(f, &Event{Kind: EventEffect, Rule: m.Owner, Name: s.Name.Name,
+			Text: fmt.Sprintf("%s: %s %+d", titleOf(m.Owner), s.Name.Name, m.By)}); err != nil {
+			return nil, err
+		}
+	}
+	return n + mod, nil
+}
+
+func (r *runner) forEach(s *dsl.ForEach, f *frame) (control, error) {
+	listV, err := r.eval(f, s.List)
+	if err != nil {
+		return next, err
+	}
+	items, err := toList(listV)
+	if err != nil {
+		return next, r.errorAt(f, s.List.Pos, fmt.Errorf("for each: %v", err))
+	}
+	name := s.Var.Name
+	old, hadOld := f.env[name]
+	defer func() {
+		if hadOld {
+			f.env[name] = old
+		}
+	}()
+	if s.OrderBy != nil {
+		keys := make([]any, len(items))
+		for i, it := range items {
+			f.env[name] = it
+			if keys[i], err = r.eval(f, s.OrderBy); err != nil {
+				return next, err
+			}
+		}
+		idx := make([]int, len(items))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return less(keys[idx[a]], keys[idx[b]]) })
+		sorted := make([]any, len(items))
+		for i, j := range idx {
+			sorted[i] = items[j]
+		}
+		items = sorted
+	}
+	for _, it := range items {
+		f.env[name] = it
+		ctl, err := r.block(s.Body, f)
+		if err != nil || ctl == stopped {
+			return ctl, err
+		}
+	}
+	return next, nil
+}
+
+// less orders numbers, strings and flags (false before true).
+func less(a, b any) bool {
+	switch x := a.(type) {
+	case int:
+		if y, ok := b.(int); ok {
+			return x < y
+		}
+		if y, ok := b.(float64); ok {
+			return float64(x) < y
+		}
+	case float64:
+		if y, ok := b.(float64); ok {
+			return x < y
+		}
+		if y, ok := b.(int); ok {
+			return x < float64(y)
+		}
+	case string:
+		if y, ok := b.(string); ok {
+			return x < y
+		}
+	case bool:
+		if y, ok := b.(bool); ok {
+			return !x && y
+		}
+	}
+	return false
+}
+
+// args evaluates call arguments into parameter values.
+func (r *runner) args(f *frame, args []*dsl.Arg, params []dsl.ParamInfo) (map[string]any, error) {
+	out := make(map[string]any, len(params))
+	for i, a := range args {
+		v, err := r.eval(f, a.Value)
+		if err != nil {
+			return nil, err
+		}
+		name := ""
+		if a.Name != nil {
+			name = a.Name.Name
+		} else if i < len(params) {
+			name = params[i].Name
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+// ---------------------------------------------------------------------------
+// Changing the state.
+
+// set assigns to a let or to a field of the state.
+func (r *runner) set(s *dsl.Set, f *frame) error {
+	v, err := r.eval(f, s.Value)
+	if err != nil {
+		return err
+	}
+	parts := s.Target.Parts
+	if len(parts) == 1 {
+		f.env[parts[0].Name] = v
+		return nil
+	}
+	obj := f.env[parts[0].Name]
+	field, holder, err := fieldOf(obj, parts[1:])
+	if err != nil {
+		return r.errorAt(f, s.Pos, fmt.Errorf("set %s: %v", s.Target, err))
+	}
+	old := field.Interface()
+	nv, err := convertTo(v, field.Type())
+	if err != nil {
+		return r.errorAt(f, s.Value.Pos, fmt.Errorf("set %s: %v", s.Target, err))
+	}
+	field.Set(nv)
+	name := parts[len(parts)-1].Name
+	return r.log(f, &Event{Kind: EventSet, At: at(s.Pos), Object: identify(holder), Field: name,
+		Old: jsonValue(old), New: jsonValue(nv.Interface()),
+		Text: fmt.Sprintf("%s %s: %s → %s", display(holder), name, display(old), display(nv.Interface()))})
+}
+
+// fieldOf follows fields (by their expr names) from a value of the state
+// and returns the last one, settable, and what holds it.
+func fieldOf(obj any, parts []*dsl.Ident) (reflect.Value, any, error) {
+	v := reflect.ValueOf(obj)
+	holder := obj
+	for i, p := range parts {
+		for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+			if v.IsNil() {
+				return reflect.Value{}, nil, fmt.Errorf("%s is nothing", p.Name)
+			}
+			v = v.Elem()
+		}
+		if v.Kind() != reflect.Struct {
+			return reflect.Value{}, nil, fmt.Errorf("%s has no fields", display(holder))
+		}
+		idx, ok := fieldIndex(v.Type(), p.Name)
+		if !ok {
+			return reflect.Value{}, nil, fmt.Errorf("no field %s", p.Name)
+		}
+		v = v.FieldByIndex(idx)
+		if i < len(parts)-1 && v.Kind() == reflect.Pointer && !v.IsNil() {
+			holder = v.Interface()
+		}
+	}
+	if !v.CanSet() {
+		return reflect.Value{}, nil, fmt.Errorf("%s cannot be set", parts[len(parts)-1].Name)
+	}
+	return v, holder, nil
+}
+
+// fieldIndex finds a struct field by its expr tag (cached).
+func fieldIndex(t reflect.Type, name string) ([]int, bool) {
+	key := fieldKey{t, name}
+	if idx, ok := fieldCache.Load(key); ok {
+		return idx.([]int), true
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.IsExported() && f.Tag.Get("expr") == name {
+			fieldCache.Store(key, f.Index)
+			return f.Index, true
+		}
+	}
+	return nil, false
+}
+
+// convertTo converts an expression's result for a field of type t.
+func convertTo(v any, t reflect.Type) (reflect.Value, error) {
+	if v == nil {
+		return reflect.Zero(t), nil
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Type().AssignableTo(t) {
+		return rv, nil
+	}
+	switch t.Kind() {
+	case reflect.Int:
+		n, err := toInt(v)
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		return reflect.ValueOf(n).Convert(t), nil
+	case reflect.Float64:
+		switch x := v.(type) {
+		case int:
+			return reflect.ValueOf(float64(x)), nil
+		}
+	case reflect.Slice:
+		items, err := toList(v)
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		out := reflect.MakeSlice(t, 0, len(items))
+		for _, it := range items {
+			e, err := convertTo(it, t.Elem())
+			if err != nil {
+				return reflect.Value{}, err
+			}
+			out = reflect.Append(out, e)
+		}
+		return out, nil
+	}
+	return reflect.Value{}, fmt.Errorf("cannot use %s (%T) as %s", display(v), v, t)
+}
+
+// listEdit adds an id to a list field, or removes it. Lists of rows
+// (lasting_injuries, lasting_damage) keep repeats; the others are sets.
+func (r *runner) listEdit(f *frame, path *dsl.Path, item string, add bool, pos lexerPos) error {
+	obj := f.env[path.Parts[0].Name]
+	field, holder, err := fieldOf(obj, path.Parts[1:])
+	if err != nil {
+		return r.errorAt(f, pos, err)
+	}
+	list := field.Interface().([]string)
+	name := path.Parts[len(path.Parts)-1].Name
+	multiset := isRowList(holder, name)
+	idx := -1
+	for i, x := range list {
+		if x == item {
+			idx = i
+			break
+		}
+	}
+	var text string
+	switch {
+	case add && (idx < 0 || multiset):
+		list = append(append([]string(nil), list...), item)
+		text = fmt.Sprintf("%s %s: +%s", display(holder), name, item)
+	case !add && idx >= 0:
+		list = append(append([]string(nil), list[:idx]...), list[idx+1:]...)
+		text = fmt.Sprintf("%s %s: -%s", display(holder), name, item)
+	default:
+		return nil // already there, or not there to remove
+	}
+	field.Set(reflect.ValueOf(list))
+	ev := &Event{Kind: EventSet, Object: identify(holder), Field: name, Text: text}
+	if add {
+		ev.New = item
+	} else {
+		ev.Old = item
+	}
+	return r.log(f, ev)
+}
+
+func isRowList(holder any, field string) bool {
+	t := reflect.TypeOf(holder)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return false
+	}
+	if idx, ok := fieldIndex(t, field); ok {
+		return t.FieldByIndex(idx).Tag.Get("munda") == "row"
+	}
+	return false
+}
+
+// change improves or worsens a characteristic within its limits.
+func (r *runner) change(s *dsl.Change, f *frame) error {
+	ci := r.p.idx.Characteristics[s.Char.Name]
+	mv, err := r.eval(f, s.Model)
+	if err != nil {
+		return err
+	}
+	m, ok := mv.(*stdlib.Model)
+	if !ok || m == nil {
+		return r.errorAt(f, s.Model.Pos, fmt.Errorf("%s of %s: not a model", s.Dir, display(mv)))
+	}
+	by := 1
+	if s.By != nil {
+		if by, err = r.evalInt(f, s.By); err != nil {
+			return err
+		}
+	}
+	old := ci.Value(m)
+	nv, ok := ci.Changed(m, s.Dir == "improve", by)
+	if !ok {
+		return r.log(f, &Event{Kind: EventSet, At: at(s.Pos), Object: m.ID, Field: ci.FieldName,
+			Text: fmt.Sprintf("%s %s: not %sd, it would pass its limit (%s)", m.Name, ci.Title, s.Dir, showChar(ci, old))})
+	}
+	ci.SetValue(m, nv)
+	return r.log(f, &Event{Kind: EventSet, At: at(s.Pos), Object: m.ID, Field: ci.FieldName, Old: old, New: nv,
+		Text: fmt.Sprintf("%s %s: %s → %s", m.Name, ci.Title, showChar(ci, old), showChar(ci, nv))})
+}
+
+// showChar writes a characteristic as on a fighter card: 7+ or 4.
+func showChar(ci *dsl.CharInfo, v int) string {
+	if ci.Target {
+		return fmt.Sprintf("%d+", v)
+	}
+	return fmt.Sprint(v)
+}
+
+// ---------------------------------------------------------------------------
+// Choices, messages, events.
+
+func (r *runner) choose(s *dsl.Choose, f *frame) (any, error) {
+	def, err := r.eval(f, s.Default)
+	if err != nil {
+		return nil, err
+	}
+	req := &ChoiceRequest{Name: s.Name.Name, Rule: f.rule, Default: def}
+	if s.From != nil {
+		lv, err := r.eval(f, s.From)
+		if err != nil {
+			return nil, err
+		}
+		if req.Options, err = toList(lv); err != nil {
+			return nil, r.errorAt(f, s.From.Pos, fmt.Errorf("choose %s from: %v", s.Name.Name, err))
+		}
+		if len(req.Options) == 0 {
+			return nil, r.errorAt(f, s.Pos, fmt.Errorf("choice %s has no options", s.Name.Name))
+		}
+	}
+	if s.When != nil {
+		offered, err := r.evalBool(f, s.When)
+		if err != nil {
+			return nil, err
+		}
+		if !offered {
+			return def, r.log(f, &Event{Kind: EventChoice, At: at(s.Pos), Name: s.Name.Name, Value: jsonValue(def),
+				Text: fmt.Sprintf("%s: %s (not offered)", s.Name.Name, display(def))})
+		}
+	}
+	prompt, err := r.renderPrompt(f, s.Prompt)
+	if err != nil {
+		return nil, err
+	}
+	req.Prompt = prompt
+	v, ok, err := r.opts.Choices.Choose(req)
+	if err != nil {
+		return nil, r.errorAt(f, s.Pos, err)
+	}
+	how := "chosen"
+	if !ok {
+		v, how = def, "default"
+	}
+	return v, r.log(f, &Event{Kind: EventChoice, At: at(s.Pos), Name: s.Name.Name, Value: jsonValue(v),
+		Text: fmt.Sprintf("%s: %s (%s)", s.Name.Name, display(v), how)})
+}
+
+// renderPrompt fills {…} in a choice's prompt from the frame (the prompt
+// is plain text to the checker, so names it cannot find stay as written).
+func (r *runner) renderPrompt(f *frame, s *dsl.Str) (string, error) {
+	text := s.Value()
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(text, '{')
+		j := strings.IndexByte(text, '}')
+		if i < 0 || j < i {
+			b.WriteString(text)
+			return b.String(), nil
+		}
+		b.WriteString(text[:i])
+		name := strings.TrimSpace(text[i+1 : j])
+		if v, ok := lookupPath(f.env, name); ok {
+			b.WriteString(display(v))
+		} else {
+			b.WriteString(text[i : j+1])
+		}
+		text = text[j+1:]
+	}
+}
+
+// lookupPath reads a.b.c from the environment.
+func lookupPath(env map[string]any, path string) (any, bool) {
+	parts := strings.Split(path, ".")
+	v, ok := env[parts[0]]
+	if !ok {
+		return nil, false
+	}
+	if len(parts) == 1 {
+		return v, true
+	}
+	idents := make([]*dsl.Ident, len(parts)-1)
+	for i, p := range parts[1:] {
+		idents[i] = &dsl.Ident{Name: p}
+	}
+	fv, _, err := fieldOf(v, idents)
+	if err != nil {
+		return nil, false
+	}
+	return fv.Interface(), true
+}
+
+// template renders an emit message.
+func (r *runner) template(f *frame, parts []*dsl.TemplatePart) (string, error) {
+	var b strings.Builder
+	for _, p := range parts {
+		if p.Expr == nil {
+			b.WriteString(p.Text)
+			continue
+		}
+		v, err := r.eval(f, p.Expr)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(display(v))
+	}
+	return b.String(), nil
+}
+
+// signal runs the `on` handlers of an event whose when holds.
+func (r *runner) signal(s *dsl.Signal, f *frame) error {
+	ev := r.p.idx.Events[s.Event.Name]
+	params := make([]dsl.ParamInfo, len(ev.Params))
+	for i, p := range ev.Params {
+		params[i] = dsl.ParamInfo{Name: p.Name.Name}
+	}
+	args, err := r.args(f, s.Args, params)
+	if err != nil {
+		return err
+	}
+	var shown []string
+	for _, p := range params {
+		shown = append(shown, p.Name+": "+display(args[p.Name]))
+	}
+	if err := r.log(f, &Event{Kind: EventSignal, At: at(s.Pos), Name: ev.ID.Name, Args: shown,
+		Text: fmt.Sprintf("%s (%s)", ev.Title.Value(), strings.Join(shown, ", "))}); err != nil {
+		return err
+	}
+	for _, ef := range r.p.on[ev.ID.Name] {
+		on := ef.info.Item.(*dsl.On)
+		hf := r.newFrame(ef.owner, ef.source, "")
+		for k, v := range args {
+			hf.env[k] = v
+		}
+		ok, err := r.effectApplies(ef, on.When, hf)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if err := r.runEffectBody(ef, on.Body, hf, "on "+ev.ID.Name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// Expressions.
+
+func (r *runner) eval(f *frame, e *dsl.Expr) (any, error) {
+	v, err := dsl.Eval(e, f.env)
+	if err != nil {
+		return nil, r.errorAt(f, e.Pos, err)
+	}
+	return v, nil
+}
+
+func (r *runner) evalBool(f *frame, e *dsl.Expr) (bool, error) {
+	v, err := r.eval(f, e)
+	if err != nil {
+		return false, err
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return false, r.errorAt(f, e.Pos, fmt.Errorf("want true or false, got %s", display(v)))
+	}
+	return b, nil
+}
+
+func (r *runner) evalInt(f *frame, e *dsl.Expr) (int, error) {
+	v, err := r.eval(f, e)
+	if err != nil {
+		return 0, err
+	}
+	n, err := toInt(v)
+	if err != nil {
+		return 0, r.errorAt(f, e.Pos, err)
+	}
+	return n, nil
+}
+
+func toInt(v any) (int, error) {
+	switch x := v.(type) {
+	case int:
+		return x, nil
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return int(x), nil
+		}
+		return 0, fmt.Errorf("want a whole number, got %g", x)
+	case int64:
+		return int(x), nil
+	}
+	return 0, fmt.Errorf("want a whole number, got %s", display(v))
+}
+
+// toList turns a list value (any slice) into []any.
+func toList(v any) ([]any, error) {
+	switch x := v.(type) {
+	case []any:
+		return x, nil
+	case nil:
+		return nil, nil
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+		return nil, fmt.Errorf("want a list, got %s", display(v))
+	}
+	out := make([]any, rv.Len())
+	for i := range out {
+		out[i] = rv.Index(i).Interface()
+	}
+	return out, nil
+}
+
+// jsonValue makes a value safe for the JSON log: state objects by id.
+func jsonValue(v any) any {
+	switch x := v.(type) {
+	case *stdlib.Model, *stdlib.Gang, *stdlib.Weapon:
+		return identify(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = jsonValue(e)
+		}
+		return out
+	}
+	return v
+}

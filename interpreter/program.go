@@ -1,0 +1,297 @@
+// Package interpreter runs checked rules against a battle state: it rolls
+// dice (seeded, scripted or typed in), asks for choices, applies the
+// effects of skills, traits, conditions and house rules, and logs every
+// roll, test, choice and change of state with the rule that caused it.
+//
+// Load and check the rules once (rulesets.Load or dsl.Check), Compile
+// once, then Run as often as needed: each run is independent.
+package interpreter
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/stdlib"
+)
+
+// Program is a ruleset ready to run.
+type Program struct {
+	Rules *dsl.Rules
+	idx   *dsl.Index
+
+	// Effects in force, by what they act on ("bottle_check.check", "cl",
+	// "lasting_damage", "bottle_check", "wrecked"), in declaration order.
+	modify   map[string][]*effect
+	reroll   map[string][]*effect
+	extra    map[string][]*effect
+	override map[string][]*effect
+	before   map[string][]*effect
+	after    map[string][]*effect
+	instead  map[string][]*effect
+	on       map[string][]*effect
+}
+
+// effect is one effect in force, with who it belongs to.
+type effect struct {
+	info   *dsl.EffectInfo
+	owner  string // "skill Iron Will", "house rule aa.reinforcements_count"
+	source string
+}
+
+// Compile prepares checked rules for running. The rules must have been
+// checked without errors.
+func Compile(rules *dsl.Rules) (*Program, error) {
+	if rules == nil || rules.Index == nil {
+		return nil, errors.New("the rules have not been checked")
+	}
+	p := &Program{Rules: rules, idx: rules.Index,
+		modify: map[string][]*effect{}, reroll: map[string][]*effect{}, extra: map[string][]*effect{},
+		override: map[string][]*effect{}, before: map[string][]*effect{}, after: map[string][]*effect{},
+		instead: map[string][]*effect{}, on: map[string][]*effect{}}
+	for _, e := range rules.Index.Effects {
+		ef := &effect{info: e, owner: p.ownerTitle(e), source: p.ownerSource(e)}
+		switch it := e.Item.(type) {
+		case *dsl.Modify:
+			p.modify[e.Target] = append(p.modify[e.Target], ef)
+		case *dsl.Reroll:
+			p.reroll[e.Target] = append(p.reroll[e.Target], ef)
+		case *dsl.ExtraDice:
+			p.extra[e.Target] = append(p.extra[e.Target], ef)
+		case *dsl.Override:
+			p.override[e.Target] = append(p.override[e.Target], ef)
+		case *dsl.Hook:
+			switch it.Timing {
+			case "before":
+				p.before[e.Target] = append(p.before[e.Target], ef)
+			case "after":
+				p.after[e.Target] = append(p.after[e.Target], ef)
+			default:
+				p.instead[e.Target] = append(p.instead[e.Target], ef)
+			}
+		case *dsl.On:
+			p.on[e.Target] = append(p.on[e.Target], ef)
+		}
+	}
+	return p, nil
+}
+
+// Index is the checked rules' index.
+func (p *Program) Index() *dsl.Index { return p.idx }
+
+func (p *Program) ownerTitle(e *dsl.EffectInfo) string {
+	if e.Feature != nil {
+		return e.Feature.Kind + " " + e.Feature.Title.Value()
+	}
+	if e.Rule != "" {
+		if r := p.idx.HouseRules[e.Rule]; r != nil {
+			return "house rule " + e.Rule + " (" + r.Title.Value() + ")"
+		}
+	}
+	return e.Owner
+}
+
+func (p *Program) ownerSource(e *dsl.EffectInfo) string {
+	if e.Feature != nil {
+		return dsl.MetaOf(e.Feature.Items).Source
+	}
+	if e.Rule != "" {
+		if r := p.idx.HouseRules[e.Rule]; r != nil {
+			if s := dsl.MetaOf(r.Items).Source; s != "" {
+				return s
+			}
+			house, _, _ := strings.Cut(e.Rule, ".")
+			if h := p.idx.Houses[house]; h != nil {
+				return dsl.MetaOf(h.Items).Source
+			}
+		}
+	}
+	return ""
+}
+
+// Procedure finds a procedure by id, accepting the command line's
+// kebab-case ("end-phase" for end_phase), with a did-you-mean.
+func (p *Program) Procedure(name string) (*dsl.ProcInfo, error) {
+	id := dsl.NormalizeID(name)
+	if proc, ok := p.idx.Procedures[id]; ok {
+		return proc, nil
+	}
+	msg := fmt.Sprintf("unknown procedure %q", name)
+	names := make([]string, 0, len(p.idx.Procedures))
+	for n := range p.idx.Procedures {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if s := dsl.DidYouMean(id, names); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", strings.ReplaceAll(s, "_", "-"))
+	}
+	return nil, errors.New(msg)
+}
+
+// Table finds a table by id (kebab-case accepted).
+func (p *Program) Table(name string) (*dsl.TableInfo, error) {
+	id := dsl.NormalizeID(name)
+	if t, ok := p.idx.Tables[id]; ok {
+		return t, nil
+	}
+	names := make([]string, 0, len(p.idx.Tables))
+	for n := range p.idx.Tables {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	msg := fmt.Sprintf("unknown table %q", name)
+	if s := dsl.DidYouMean(id, names); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", strings.ReplaceAll(s, "_", "-"))
+	}
+	return nil, errors.New(msg)
+}
+
+// BindArgs turns name=value strings (the command line's --arg) into the
+// values a procedure's or table's parameters take: gangs, models and
+// weapons by id, numbers, flags and text. Every parameter must be given.
+func BindArgs(st *stdlib.State, params []dsl.ParamInfo, what string, given map[string]string) (map[string]any, error) {
+	out := map[string]any{}
+	known := map[string]bool{}
+	var names []string
+	for _, prm := range params {
+		known[prm.Name] = true
+		names = append(names, prm.Name)
+	}
+	for name := range given {
+		if !known[name] {
+			msg := fmt.Sprintf("%s has no parameter %q", what, name)
+			if s := dsl.DidYouMean(name, names); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			} else if len(names) > 0 {
+				msg += " (it takes " + strings.Join(names, ", ") + ")"
+			}
+			return nil, errors.New(msg)
+		}
+	}
+	for _, prm := range params {
+		raw, ok := given[prm.Name]
+		if !ok {
+			return nil, fmt.Errorf("%s needs --arg %s=… (%s)", what, prm.Name, dsl.TypeName(prm.Type))
+		}
+		v, err := bindArg(st, prm, raw, out)
+		if err != nil {
+			return nil, fmt.Errorf("--arg %s=%s: %v", prm.Name, raw, err)
+		}
+		out[prm.Name] = v
+	}
+	return out, nil
+}
+
+func bindArg(st *stdlib.State, prm dsl.ParamInfo, raw string, bound map[string]any) (any, error) {
+	switch dsl.TypeName(prm.Type) {
+	case "gang":
+		if g := st.Gang(raw); g != nil {
+			return g, nil
+		}
+		return nil, fmt.Errorf("no gang has the id %q%s", raw, suggest(raw, gangIDs(st)))
+	case "model":
+		if m := st.Model(raw); m != nil {
+			return m, nil
+		}
+		return nil, fmt.Errorf("no model has the id %q%s", raw, suggest(raw, modelIDs(st)))
+	case "weapon":
+		return findWeapon(st, raw, bound)
+	case "int":
+		n, err := strconv.Atoi(raw)
+		if err != nil {
+			return nil, fmt.Errorf("want a whole number")
+		}
+		return n, nil
+	case "float":
+		f, err := strconv.ParseFloat(raw, 64)
+		if err != nil {
+			return nil, fmt.Errorf("want a number")
+		}
+		return f, nil
+	case "bool":
+		b, err := strconv.ParseBool(raw)
+		if err != nil {
+			return nil, fmt.Errorf("want true or false")
+		}
+		return b, nil
+	}
+	return raw, nil
+}
+
+// findWeapon finds a weapon by id or name: first among the weapons of the
+// models already bound (the attacker's), then anywhere; "model.weapon"
+// names one exactly.
+func findWeapon(st *stdlib.State, raw string, bound map[string]any) (*stdlib.Weapon, error) {
+	if modelID, weaponID, ok := strings.Cut(raw, "."); ok {
+		m := st.Model(modelID)
+		if m == nil {
+			return nil, fmt.Errorf("no model has the id %q", modelID)
+		}
+		for _, w := range m.Weapons {
+			if w.ID == weaponID || w.Name == weaponID {
+				return w, nil
+			}
+		}
+		return nil, fmt.Errorf("%s carries no weapon %q", m.Name, weaponID)
+	}
+	var models []*stdlib.Model
+	for _, v := range bound {
+		if m, ok := v.(*stdlib.Model); ok {
+			models = append(models, m)
+		}
+	}
+	for _, m := range models {
+		for _, w := range m.Weapons {
+			if w.ID == raw || strings.EqualFold(w.Name, raw) {
+				return w, nil
+			}
+		}
+	}
+	var found []*stdlib.Weapon
+	var ids []string
+	for _, g := range st.Gangs {
+		for _, m := range g.Models {
+			for _, w := range m.Weapons {
+				ids = append(ids, w.ID)
+				if w.ID == raw || strings.EqualFold(w.Name, raw) {
+					found = append(found, w)
+				}
+			}
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		return nil, fmt.Errorf("no model carries a weapon %q%s", raw, suggest(raw, ids))
+	}
+	return nil, fmt.Errorf("several models carry a weapon %q: name it as MODEL.WEAPON", raw)
+}
+
+func suggest(name string, known []string) string {
+	if s := dsl.DidYouMean(name, known); s != "" {
+		return fmt.Sprintf("; did you mean %q?", s)
+	}
+	return ""
+}
+
+func gangIDs(st *stdlib.State) []string {
+	var out []string
+	for _, g := range st.Gangs {
+		out = append(out, g.ID)
+	}
+	return out
+}
+
+func modelIDs(st *stdlib.State) []string {
+	var out []string
+	for _, g := range st.Gangs {
+		for _, m := range g.Models {
+			out = append(out, m.ID)
+		}
+	}
+	return out
+}

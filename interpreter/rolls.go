@@ -1,0 +1,806 @@
+package interpreter
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/stdlib"
+)
+
+type lexerPos = lexer.Position
+
+// at writes a position as file:line:col.
+func at(p lexer.Position) string {
+	if p.Filename == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
+}
+
+// stmtPos finds where a statement starts.
+func stmtPos(st dsl.Stmt) lexer.Position {
+	v := reflect.ValueOf(st)
+	if v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
+		if f := v.Elem().FieldByName("Pos"); f.IsValid() {
+			if p, ok := f.Interface().(lexer.Position); ok {
+				return p
+			}
+		}
+	}
+	return lexer.Position{}
+}
+
+type fieldKey struct {
+	t    reflect.Type
+	name string
+}
+
+var fieldCache sync.Map // fieldKey → []int
+
+// rolled is the outcome of rolling dice.
+type rolled struct {
+	natural int      // the sum (or digits) of the dice, unmodified
+	dice    []int    // each die
+	faces   []string // each symbolic die
+}
+
+// rollDice rolls one dice of any kind, die by die.
+func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, error) {
+	var out rolled
+	var prim []*dsl.DiceInfo
+	switch d.Kind {
+	case dsl.SumDice:
+		for i := 0; i < d.Count; i++ {
+			prim = append(prim, d.Parts[0])
+		}
+	case dsl.DigitsDice:
+		prim = d.Parts
+	default:
+		prim = []*dsl.DiceInfo{d}
+	}
+	if len(prim) > r.limits.DicePerRoll {
+		return out, fmt.Errorf("roll %s needs %d dice (the limit is %d)", name, len(prim), r.limits.DicePerRoll)
+	}
+	for i, p := range prim {
+		if p.Kind == dsl.SumDice || p.Kind == dsl.DigitsDice {
+			sub, err := r.rollDice(p, name, rule, purpose)
+			if err != nil {
+				return out, err
+			}
+			out.dice = append(out.dice, sub.natural)
+			continue
+		}
+		die, err := r.opts.Dice.Roll(&DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: len(prim)})
+		if err != nil {
+			return out, err
+		}
+		out.dice = append(out.dice, die.Value)
+		if die.Face != "" {
+			out.faces = append(out.faces, die.Face)
+		}
+	}
+	switch d.Kind {
+	case dsl.SumDice:
+		for _, v := range out.dice {
+			out.natural += v
+		}
+	case dsl.DigitsDice:
+		for _, v := range out.dice {
+			out.natural = out.natural*10 + v
+		}
+	default:
+		out.natural = out.dice[0]
+	}
+	return out, nil
+}
+
+// modifiers adds up the modifiers in force on a roll: the rule's own and
+// each effect's, evaluated in env.
+func (r *runner) modifiers(target string, f *frame, own int, ownText string) (int, []Modifier, error) {
+	total := own
+	var mods []Modifier
+	if own != 0 {
+		mods = append(mods, Modifier{By: own, Owner: ownText})
+	}
+	for _, ef := range r.p.modify[target] {
+		m := ef.info.Item.(*dsl.Modify)
+		ok, err := r.effectApplies(ef, m.When, f)
+		if err != nil {
+			return 0, nil, err
+		}
+		if !ok {
+			continue
+		}
+		by, err := r.evalInt(f, m.By)
+		if err != nil {
+			return 0, nil, err
+		}
+		if by != 0 {
+			total += by
+			mods = append(mods, Modifier{By: by, Owner: ef.owner})
+		}
+	}
+	return total, mods, nil
+}
+
+// extraDice finds extra dice in force on a roll: how many and how one is
+// kept.
+func (r *runner) extraDice(target string, f *frame) (int, string, *effect, error) {
+	for _, ef := range r.p.extra[target] {
+		x := ef.info.Item.(*dsl.ExtraDice)
+		ok, err := r.effectApplies(ef, x.When, f)
+		if err != nil {
+			return 0, "", nil, err
+		}
+		if ok {
+			return x.Count.Value(), x.Pick, ef, nil
+		}
+	}
+	return 0, "", nil, nil
+}
+
+// wantsReroll says whether a re-roll in force applies to the result, which
+// is bound under name in f while its when is evaluated.
+func (r *runner) wantsReroll(target string, f *frame, name string, result any) (*effect, error) {
+	list := r.p.reroll[target]
+	if len(list) == 0 {
+		return nil, nil
+	}
+	old, had := f.env[name]
+	f.env[name] = result
+	defer func() {
+		if had {
+			f.env[name] = old
+		} else {
+			delete(f.env, name)
+		}
+	}()
+	for _, ef := range list {
+		rr := ef.info.Item.(*dsl.Reroll)
+		ok, err := r.effectApplies(ef, rr.When, f)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return ef, nil
+		}
+	}
+	return nil, nil
+}
+
+func (r *runner) purpose(f *frame) string {
+	if len(r.stack) > 0 {
+		return strings.TrimPrefix(strings.TrimPrefix(r.stack[len(r.stack)-1], "procedure "), "table ")
+	}
+	return f.rule
+}
+
+// roll runs a roll statement and returns the value it binds.
+func (r *runner) roll(s *dsl.Roll, f *frame) (any, error) {
+	name := s.Name.Name
+	if s.OneOf != nil {
+		return r.rollOneOf(s, f)
+	}
+	d := r.p.idx.Dice[s.Dice.Name]
+	target := f.proc + "." + name
+	if s.Count != nil {
+		return r.rollPool(s, f, d)
+	}
+	own := 0
+	if s.Mod != nil {
+		n, err := r.evalInt(f, s.Mod)
+		if err != nil {
+			return nil, err
+		}
+		if s.Sign == "-" {
+			n = -n
+		}
+		own = n
+	}
+	mod, mods, err := r.modifiers(target, f, own, "roll")
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.rollKeeping(d, target, name, f)
+	if err != nil {
+		return nil, r.errorAt(f, s.Pos, err)
+	}
+	value := r.rollValue(d, res, mod)
+	if ef, err := r.wantsReroll(target, f, name, value); err != nil {
+		return nil, err
+	} else if ef != nil {
+		if err := r.logRoll(f, s.Pos, name, d, res, mod, mods, "re-rolled by "+ef.owner); err != nil {
+			return nil, err
+		}
+		if res, err = r.rollKeeping(d, target, name, f); err != nil {
+			return nil, r.errorAt(f, s.Pos, err)
+		}
+		value = r.rollValue(d, res, mod)
+	}
+	f.natural[name] = res.natural
+	f.rolled[name] = res.dice
+	return value, r.logRoll(f, s.Pos, name, d, res, mod, mods, "")
+}
+
+// rollKeeping rolls a dice, with extra dice (keeping one) if an effect
+// adds them.
+func (r *runner) rollKeeping(d *dsl.DiceInfo, target, name string, f *frame) (rolled, error) {
+	n, pick, ef, err := r.extraDice(target, f)
+	if err != nil {
+		return rolled{}, err
+	}
+	res, err := r.rollDice(d, name, f.rule, r.purpose(f))
+	if err != nil || n == 0 {
+		return res, err
+	}
+	if d.Kind == dsl.SumDice || d.Kind == dsl.DigitsDice {
+		return res, fmt.Errorf("%s adds dice to %s, which is several dice added up; extra dice work on a single die", ef.owner, name)
+	}
+	all := []rolled{res}
+	for i := 0; i < n; i++ {
+		x, err := r.rollDice(d, name, f.rule, r.purpose(f))
+		if err != nil {
+			return res, err
+		}
+		all = append(all, x)
+	}
+	keep := 0
+	switch pick {
+	case "highest":
+		for i, x := range all {
+			if x.natural > all[keep].natural {
+				keep = i
+			}
+		}
+	case "lowest":
+		for i, x := range all {
+			if x.natural < all[keep].natural {
+				keep = i
+			}
+		}
+	default:
+		opts := make([]any, len(all))
+		for i, x := range all {
+			opts[i] = r.rollValue(d, x, 0)
+		}
+		v, ok, err := r.opts.Choices.Choose(&ChoiceRequest{Name: name + "_pick", Rule: ef.owner,
+			Prompt: fmt.Sprintf("Which %s to keep for %s?", d.Title, name), Options: opts, Default: opts[0]})
+		if err != nil {
+			return res, err
+		}
+		if ok {
+			for i, o := range opts {
+				if o == v {
+					keep = i
+					break
+				}
+			}
+		}
+	}
+	var shown []string
+	for _, x := range all {
+		shown = append(shown, display(r.rollValue(d, x, 0)))
+	}
+	if err := r.log(f, &Event{Kind: EventEffect, Rule: ef.owner, Source: ef.source, Name: name,
+		Text: fmt.Sprintf("%s: %d extra %s for %s: %s, keeps %s", titleOf(ef.owner), n, d.Title, name,
+			strings.Join(shown, ", "), shown[keep])}); err != nil {
+		return res, err
+	}
+	return all[keep], nil
+}
+
+// rollValue is what a roll binds: the modified total, or the face.
+func (r *runner) rollValue(d *dsl.DiceInfo, res rolled, mod int) any {
+	if d.Symbolic() {
+		return res.faces[0]
+	}
+	return res.natural + mod
+}
+
+func (r *runner) logRoll(f *frame, pos lexer.Position, name string, d *dsl.DiceInfo, res rolled, mod int, mods []Modifier, note string) error {
+	natural := res.natural
+	ev := &Event{Kind: EventRoll, At: at(pos), Name: name, Dice: d.Title, Rolled: res.dice, Faces: res.faces,
+		Natural: &natural, Modifiers: mods}
+	var text strings.Builder
+	fmt.Fprintf(&text, "%s: %s ", name, d.Title)
+	if d.Symbolic() {
+		ev.Face = res.faces[0]
+		face, _ := d.Face(res.faces[0])
+		text.WriteString(face.Title)
+	} else {
+		total := natural + mod
+		ev.Total = &total
+		text.WriteString(diceText(d, res))
+		for _, m := range mods {
+			fmt.Fprintf(&text, " %+d", m.By)
+			if m.Owner != "roll" {
+				fmt.Fprintf(&text, " (%s)", m.Owner)
+			}
+		}
+		if len(mods) > 0 {
+			fmt.Fprintf(&text, " = %d", total)
+		}
+	}
+	if note != "" {
+		text.WriteString(", " + note)
+	}
+	ev.Text = text.String()
+	return r.log(f, ev)
+}
+
+// diceText shows the dice of a roll: "4", "3+5 = 8", "3,6 = 36".
+func diceText(d *dsl.DiceInfo, res rolled) string {
+	if len(res.dice) <= 1 {
+		return fmt.Sprint(res.natural)
+	}
+	parts := make([]string, len(res.dice))
+	for i, v := range res.dice {
+		parts[i] = fmt.Sprint(v)
+	}
+	if d.Kind == dsl.DigitsDice {
+		return fmt.Sprintf("%s = %d", strings.Join(parts, ","), res.natural)
+	}
+	return fmt.Sprintf("%s = %d", strings.Join(parts, "+"), res.natural)
+}
+
+// rollPool rolls several dice kept apart: `roll injuries = (n) injury`.
+func (r *runner) rollPool(s *dsl.Roll, f *frame, d *dsl.DiceInfo) (any, error) {
+	n := 0
+	if s.Count.Number != nil {
+		n = s.Count.Number.Value()
+	} else {
+		var err error
+		if n, err = r.evalInt(f, s.Count.Expr); err != nil {
+			return nil, err
+		}
+	}
+	if n < 0 || n > r.limits.DicePerRoll {
+		return nil, r.errorAt(f, s.Pos, fmt.Errorf("roll %s: cannot roll %d dice (0 to %d)", s.Name.Name, n, r.limits.DicePerRoll))
+	}
+	var ints []int
+	var faces []string
+	var all rolled
+	for i := 0; i < n; i++ {
+		res, err := r.rollDice(d, s.Name.Name, f.rule, r.purpose(f))
+		if err != nil {
+			return nil, r.errorAt(f, s.Pos, err)
+		}
+		ints = append(ints, res.natural)
+		all.dice = append(all.dice, res.natural)
+		if d.Symbolic() {
+			faces = append(faces, res.faces[0])
+		}
+	}
+	f.rolled[s.Name.Name] = ints
+	ev := &Event{Kind: EventRoll, At: at(s.Pos), Name: s.Name.Name, Dice: fmt.Sprintf("%d×%s", n, d.Title), Rolled: ints, Faces: faces}
+	if d.Symbolic() {
+		var titles []string
+		for _, fc := range faces {
+			face, _ := d.Face(fc)
+			titles = append(titles, face.Title)
+		}
+		ev.Text = fmt.Sprintf("%s: %d %s: %s", s.Name.Name, n, d.Title, strings.Join(titles, ", "))
+		if faces == nil {
+			faces = []string{}
+		}
+		return faces, r.log(f, ev)
+	}
+	ev.Text = fmt.Sprintf("%s: %d %s: %s", s.Name.Name, n, d.Title, display(ints))
+	if ints == nil {
+		ints = []int{}
+	}
+	return ints, r.log(f, ev)
+}
+
+// diceOfSides is a plain die with n sides, for `roll x = one of list`.
+var diceOfSides sync.Map // int → *dsl.DiceInfo
+
+func sidedDice(n int) *dsl.DiceInfo {
+	if d, ok := diceOfSides.Load(n); ok {
+		return d.(*dsl.DiceInfo)
+	}
+	d := &dsl.DiceInfo{ID: fmt.Sprintf("d%d", n), Title: fmt.Sprintf("D%d", n), Kind: dsl.NumericDice, Sides: n, Total: n}
+	for i := 1; i <= n; i++ {
+		d.Faces = append(d.Faces, dsl.FaceInfo{Value: i, Count: 1})
+		d.Outcomes = append(d.Outcomes, dsl.Outcome{Value: i, Ways: 1})
+	}
+	diceOfSides.Store(n, d)
+	return d
+}
+
+func (r *runner) rollOneOf(s *dsl.Roll, f *frame) (any, error) {
+	lv, err := r.eval(f, s.OneOf)
+	if err != nil {
+		return nil, err
+	}
+	items, err := toList(lv)
+	if err != nil {
+		return nil, r.errorAt(f, s.OneOf.Pos, fmt.Errorf("roll %s = one of: %v", s.Name.Name, err))
+	}
+	if len(items) == 0 {
+		return nil, r.errorAt(f, s.OneOf.Pos, fmt.Errorf("roll %s = one of: the list is empty", s.Name.Name))
+	}
+	if len(items) == 1 {
+		return items[0], r.log(f, &Event{Kind: EventRoll, At: at(s.Pos), Name: s.Name.Name,
+			Text: fmt.Sprintf("%s: %s (the only one)", s.Name.Name, display(items[0]))})
+	}
+	d := sidedDice(len(items))
+	res, err := r.rollDice(d, s.Name.Name, f.rule, r.purpose(f))
+	if err != nil {
+		return nil, r.errorAt(f, s.Pos, err)
+	}
+	v := items[res.natural-1]
+	f.natural[s.Name.Name] = res.natural
+	f.rolled[s.Name.Name] = res.dice
+	natural := res.natural
+	return v, r.log(f, &Event{Kind: EventRoll, At: at(s.Pos), Name: s.Name.Name, Dice: d.Title, Rolled: res.dice, Natural: &natural,
+		Text: fmt.Sprintf("%s: %s %d → %s", s.Name.Name, d.Title, res.natural, display(v))})
+}
+
+// ---------------------------------------------------------------------------
+// Characteristic tests.
+
+func (r *runner) test(s *dsl.TestStmt, f *frame) (bool, error) {
+	ci := r.p.idx.Characteristics[s.Char.Name]
+	mv, err := r.eval(f, s.Model)
+	if err != nil {
+		return false, err
+	}
+	m, ok := mv.(*stdlib.Model)
+	if !ok || m == nil {
+		return false, r.errorAt(f, s.Model.Pos, fmt.Errorf("%s test: %s is not a model", ci.Title, display(mv)))
+	}
+	value := ci.Value(m)
+	if ci.Target && value <= 0 {
+		return false, r.errorAt(f, s.Model.Pos, fmt.Errorf("%s has no %s (%s) in the state", m.Name, ci.Title, ci.FieldName))
+	}
+	own := 0
+	if s.Mod != nil {
+		if own, err = r.evalInt(f, s.Mod); err != nil {
+			return false, err
+		}
+		if s.Sign == "-" {
+			own = -own
+		}
+	}
+	target := f.proc + "." + s.Name.Name
+	mod, mods, err := r.modifiers(target, f, own, "roll")
+	if err != nil {
+		return false, err
+	}
+	// Modifiers of every test of this characteristic see the model tested.
+	cf := r.charFrame(f, m)
+	charMod, charMods, err := r.modifiers(ci.ID, cf, 0, "")
+	if err != nil {
+		return false, err
+	}
+	mod += charMod
+	mods = append(mods, charMods...)
+
+	// Hooks on every test of the characteristic: an instead_of decides
+	// the test by setting `passed` (Inspirational's Leadership test).
+	cf.env["passed"] = false
+	if err := r.hooks(r.p.before[ci.ID], cf); err != nil {
+		return false, err
+	}
+	replaced, err := r.instead(r.p.instead[ci.ID], cf)
+	if err != nil {
+		return false, err
+	}
+	if replaced {
+		pass, _ := cf.env["passed"].(bool)
+		if err := r.logTest(f, s, m, ci, value, rolled{}, mod, mods, pass, "decided instead"); err != nil {
+			return false, err
+		}
+		return pass, r.afterTest(ci, cf, pass)
+	}
+
+	if dec, ok := r.opts.Dice.(TestDecider); ok && r.collapsible(target, ci.ID, s.Name.Name) {
+		pass, total := passChance(ci, value, mod)
+		req := &TestRequest{Name: s.Name.Name, Rule: f.rule, Char: ci, Target: value, Modifier: mod, Pass: pass, Total: total}
+		decided, ok, err := dec.DecideTest(req)
+		if err != nil {
+			return false, r.errorAt(f, s.Pos, err)
+		}
+		if ok {
+			if err := r.logTest(f, s, m, ci, value, rolled{}, mod, mods, decided, "decided"); err != nil {
+				return false, err
+			}
+			return decided, r.afterTest(ci, cf, decided)
+		}
+	}
+
+	res, err := r.rollKeeping(ci.Dice, target, s.Name.Name, f)
+	if err != nil {
+		return false, r.errorAt(f, s.Pos, err)
+	}
+	pass := passes(ci, value, res.natural, mod)
+	// A failed (or passed) test may be re-rolled by an effect that sees
+	// its outcome: under the test's name, or as `passed` for
+	// characteristic-wide re-rolls.
+	rerolled := ""
+	ef, err := r.wantsReroll(target, f, s.Name.Name, pass)
+	if err == nil && ef == nil {
+		ef, err = r.wantsReroll(ci.ID, cf, "passed", pass)
+	}
+	if err != nil {
+		return false, err
+	}
+	if ef != nil {
+		if err := r.logTest(f, s, m, ci, value, res, mod, mods, pass, "re-rolled by "+ef.owner); err != nil {
+			return false, err
+		}
+		if res, err = r.rollKeeping(ci.Dice, target, s.Name.Name, f); err != nil {
+			return false, r.errorAt(f, s.Pos, err)
+		}
+		pass = passes(ci, value, res.natural, mod)
+		rerolled = "re-roll"
+	}
+	f.natural[s.Name.Name] = res.natural
+	f.rolled[s.Name.Name] = res.dice
+	if err := r.logTest(f, s, m, ci, value, res, mod, mods, pass, rerolled); err != nil {
+		return false, err
+	}
+	return pass, r.afterTest(ci, cf, pass)
+}
+
+// afterTest runs the after hooks of a characteristic's tests.
+func (r *runner) afterTest(ci *dsl.CharInfo, cf *frame, pass bool) error {
+	cf.env["passed"] = pass
+	return r.hooks(r.p.after[ci.ID], cf)
+}
+
+// charFrame is what a characteristic-wide effect sees: the tested model.
+func (r *runner) charFrame(f *frame, m *stdlib.Model) *frame {
+	cf := &frame{env: make(map[string]any, 8), rule: f.rule, proc: f.proc, natural: f.natural, rolled: f.rolled}
+	for _, k := range []string{stdlib.StateVar, "battle", "gangs", "natural", "rolled"} {
+		cf.env[k] = f.env[k]
+	}
+	cf.env["model"] = m
+	return cf
+}
+
+// passes decides a test from its natural roll.
+func passes(ci *dsl.CharInfo, value, natural, mod int) bool {
+	if fixed, ok := ci.Naturals[natural]; ok {
+		return fixed
+	}
+	total := natural + mod
+	if ci.AtLeast {
+		return total >= value
+	}
+	return total <= value
+}
+
+// passChance counts the dice outcomes that pass: pass out of total.
+func passChance(ci *dsl.CharInfo, value, mod int) (int, int) {
+	pass := 0
+	for _, o := range ci.Dice.Outcomes {
+		if passes(ci, value, o.Value, mod) {
+			pass += o.Ways
+		}
+	}
+	return pass, ci.Dice.Total
+}
+
+// collapsible reports whether a test can be decided without its dice:
+// nothing re-rolls it or adds dice to it. (Rules reading natural.NAME
+// or rolled.NAME after a decided test read 0.)
+func (r *runner) collapsible(target, char, name string) bool {
+	return len(r.p.reroll[target]) == 0 && len(r.p.reroll[char]) == 0 && len(r.p.extra[target]) == 0
+}
+
+func (r *runner) logTest(f *frame, s *dsl.TestStmt, m *stdlib.Model, ci *dsl.CharInfo, value int, res rolled, mod int, mods []Modifier, pass bool, note string) error {
+	natural := res.natural
+	total := natural + mod
+	ev := &Event{Kind: EventTest, At: at(s.Pos), Name: s.Name.Name, Object: m.ID, Field: ci.FieldName,
+		Target: &value, Pass: &pass, Modifiers: mods, Rolled: res.dice}
+	var text strings.Builder
+	fmt.Fprintf(&text, "%s test for %s (%s): ", ci.Title, m.Name, showChar(ci, value))
+	if note == "decided" || note == "decided instead" {
+		fmt.Fprintf(&text, "%s without dice", note)
+	} else {
+		ev.Dice, ev.Natural, ev.Total = ci.Dice.Title, &natural, &total
+		fmt.Fprintf(&text, "%s %s", ci.Dice.Title, diceText(ci.Dice, res))
+		for _, m := range mods {
+			fmt.Fprintf(&text, " %+d", m.By)
+			if m.Owner != "roll" {
+				fmt.Fprintf(&text, " (%s)", m.Owner)
+			}
+		}
+		if len(mods) > 0 {
+			fmt.Fprintf(&text, " = %d", total)
+		}
+	}
+	if pass {
+		text.WriteString(": passed")
+	} else {
+		text.WriteString(": failed")
+	}
+	if note != "" && note != "decided" && note != "decided instead" {
+		text.WriteString(", " + note)
+	}
+	ev.Text = text.String()
+	return r.log(f, ev)
+}
+
+// ---------------------------------------------------------------------------
+// Tables.
+
+func (r *runner) apply(s *dsl.Apply, f *frame) error {
+	t := r.p.idx.Tables[s.Table.Name]
+	args, err := r.args(f, s.Args, t.Params)
+	if err != nil {
+		return err
+	}
+	var using any
+	if s.Using != nil {
+		if using, err = r.eval(f, s.Using); err != nil {
+			return err
+		}
+	}
+	row := ""
+	if s.Row != nil {
+		row = s.Row.Name
+	}
+	var reroll []string
+	for _, id := range s.Reroll {
+		reroll = append(reroll, id.Name)
+	}
+	_, err = r.applyTable(t, args, using, row, reroll, f)
+	return err
+}
+
+// applyTable finds a table's row (by rolling, from a given result, or by
+// id) and runs it. Rows listed in reroll are rolled again.
+func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, rowID string, reroll []string, caller *frame) (control, error) {
+	rule := "table " + t.ID
+	if err := r.enter(rule); err != nil {
+		return next, r.errorAt(caller, t.Decl.Pos, err)
+	}
+	defer r.leave()
+	f := r.newFrame(rule, t.Meta.Source, "")
+	for _, prm := range t.Params {
+		f.env[prm.Name] = args[prm.Name]
+	}
+	var row *dsl.RowInfo
+	var how string
+	for attempt := 0; ; attempt++ {
+		if attempt > r.limits.Rerolls {
+			return next, r.errorAt(f, t.Decl.Pos, fmt.Errorf("table %s was rolled again more than %d times (the limit)", t.ID, r.limits.Rerolls))
+		}
+		var value any
+		switch {
+		case rowID != "":
+			row = t.Row(rowID)
+			how = "row " + rowID
+			if t.Dice != nil && row.Ranged {
+				value = row.From
+			} else {
+				value = row.Face
+			}
+		case using != nil:
+			value = using
+			how = "result " + display(using)
+		default:
+			v, text, err := r.rollTable(t, f)
+			if err != nil {
+				return next, err
+			}
+			value, how = v, text
+		}
+		if row == nil || rowID == "" {
+			var err error
+			if row, err = findRow(t, value); err != nil {
+				return next, r.errorAt(f, t.Decl.Pos, err)
+			}
+		}
+		f.env[t.ID] = value
+		if contains(reroll, row.ID) && rowID == "" && using == nil {
+			if err := r.log(f, &Event{Kind: EventApply, Name: t.ID, Row: row.ID,
+				Text: fmt.Sprintf("%s: %s → %s, rolled again", t.Title, how, row.Title)}); err != nil {
+				return next, err
+			}
+			row = nil
+			continue
+		}
+		break
+	}
+	source := t.Meta.Source
+	if row.Meta.Source != "" {
+		source = row.Meta.Source
+	}
+	text := fmt.Sprintf("%s: %s → %s", t.Title, how, row.Title)
+	if row.ReplacedBy != "" {
+		text += " (house rule " + row.ReplacedBy + ")"
+	}
+	if err := r.log(f, &Event{Kind: EventApply, Name: t.ID, Row: row.ID, Source: source, At: at(row.Row.Pos), Text: text}); err != nil {
+		return next, err
+	}
+	if row.Row.Body == nil {
+		return next, nil
+	}
+	f.rule = rule + " row " + row.ID
+	return r.block(row.Row.Body, f)
+}
+
+// rollTable rolls a table's dice with its standing modifier and any
+// modifiers in force on the table.
+func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, error) {
+	d := t.Dice
+	own := 0
+	if t.Roll.Mod != nil {
+		n, err := r.evalInt(f, t.Roll.Mod)
+		if err != nil {
+			return nil, "", err
+		}
+		if t.Roll.Sign == "-" {
+			n = -n
+		}
+		own = n
+	}
+	mod, mods, err := r.modifiers(t.ID, f, own, "roll")
+	if err != nil {
+		return nil, "", err
+	}
+	if d.Symbolic() && mod != 0 {
+		return nil, "", r.errorAt(f, t.Decl.Pos, fmt.Errorf("table %s rolls %s, whose faces cannot be modified by a number", t.ID, d.Title))
+	}
+	res, err := r.rollKeeping(d, t.ID, t.ID, f)
+	if err != nil {
+		return nil, "", r.errorAt(f, t.Decl.Pos, err)
+	}
+	value := r.rollValue(d, res, mod)
+	if ef, err := r.wantsReroll(t.ID, f, t.ID, value); err != nil {
+		return nil, "", err
+	} else if ef != nil {
+		if err := r.logRoll(f, t.Decl.Pos, t.ID, d, res, mod, mods, "re-rolled by "+ef.owner); err != nil {
+			return nil, "", err
+		}
+		if res, err = r.rollKeeping(d, t.ID, t.ID, f); err != nil {
+			return nil, "", r.errorAt(f, t.Decl.Pos, err)
+		}
+		value = r.rollValue(d, res, mod)
+	}
+	f.natural[t.ID] = res.natural
+	f.rolled[t.ID] = res.dice
+	if err := r.logRoll(f, t.Decl.Pos, t.ID, d, res, mod, mods, ""); err != nil {
+		return nil, "", err
+	}
+	how := d.Title + " " + display(value)
+	return value, how, nil
+}
+
+// findRow finds the row for a result.
+func findRow(t *dsl.TableInfo, value any) (*dsl.RowInfo, error) {
+	switch v := value.(type) {
+	case string:
+		if row := t.RowForFace(v); row != nil {
+			return row, nil
+		}
+		return nil, fmt.Errorf("table %s has no row for %q", t.ID, v)
+	default:
+		n, err := toInt(v)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %v", t.ID, err)
+		}
+		if row := t.RowFor(n); row != nil {
+			return row, nil
+		}
+		return nil, fmt.Errorf("table %s has no row for %d", t.ID, n)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,211 @@
+package interpreter
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/stdlib"
+)
+
+// Limits bound a run, so no rule pack can run forever or flood the log.
+type Limits struct {
+	Steps       int // statements executed
+	Depth       int // nested procedure calls, table applications and effects
+	DicePerRoll int // dice in one roll (a pool, extra dice)
+	Rerolls     int // rolls again on one table application (apply … reroll)
+	Events      int // events logged
+}
+
+// DefaultLimits are generous for any real End Phase or attack.
+var DefaultLimits = Limits{Steps: 1_000_000, Depth: 64, DicePerRoll: 100, Rerolls: 1000, Events: 100_000}
+
+// Options say where a run's dice, choices and events go.
+type Options struct {
+	Dice    DiceSource
+	Choices ChoiceSource // nil: every choice takes its default
+	Log     Log          // nil: events are not kept
+	Limits  Limits       // zero: DefaultLimits
+}
+
+// Error is a run that stopped: a rule's require failed, a bound was hit,
+// dice ran out, or an expression failed at run time. It names the rule
+// and the place in the rule file.
+type Error struct {
+	At    string // file:line:col
+	Rule  string // "procedure bottle_check"
+	Msg   string
+	Stack []string // the rules that were running, innermost first
+	Err   error    // the cause, if any (a *ScriptError for dice)
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.At != "" {
+		b.WriteString(e.At + ": ")
+	}
+	if e.Rule != "" {
+		b.WriteString("in " + e.Rule + ": ")
+	}
+	b.WriteString(e.Msg)
+	if len(e.Stack) > 1 {
+		b.WriteString(" (called from " + strings.Join(e.Stack[1:], ", from ") + ")")
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Run runs a procedure on the state, changing it in place (clone it first
+// to keep the original). args maps each parameter to its value: *Gang,
+// *Model, *Weapon, int, bool or string (BindArgs builds them from text).
+func (p *Program) Run(st *stdlib.State, procName string, args map[string]any, opts Options) error {
+	proc, err := p.Procedure(procName)
+	if err != nil {
+		return err
+	}
+	r := newRunner(p, st, opts)
+	for _, prm := range proc.Params {
+		if _, ok := args[prm.Name]; !ok {
+			return fmt.Errorf("procedure %s needs %s", proc.ID, prm.Name)
+		}
+	}
+	_, err = r.callProc(proc, args, nil)
+	return err
+}
+
+// Apply rolls on a table (or applies one result) with the given
+// arguments, as `apply` does: "roll me a Lasting Injury".
+func (p *Program) Apply(st *stdlib.State, tableName string, args map[string]any, using any, opts Options) error {
+	t, err := p.Table(tableName)
+	if err != nil {
+		return err
+	}
+	r := newRunner(p, st, opts)
+	_, err = r.applyTable(t, args, using, "", nil, nil)
+	return err
+}
+
+// runner is one run in progress.
+type runner struct {
+	p      *Program
+	st     *stdlib.State
+	opts   Options
+	limits Limits
+	steps  int
+	depth  int
+	seq    int
+	stack  []string // rules running, innermost last
+	base   map[string]any
+}
+
+func newRunner(p *Program, st *stdlib.State, opts Options) *runner {
+	if opts.Choices == nil {
+		opts.Choices = Defaults{}
+	}
+	lim := opts.Limits
+	if lim == (Limits{}) {
+		lim = DefaultLimits
+	}
+	return &runner{p: p, st: st, opts: opts, limits: lim}
+}
+
+// frame is the variables of one procedure call, table application or
+// effect body.
+type frame struct {
+	env     map[string]any
+	natural map[string]int
+	rolled  map[string][]int
+	rule    string // for events and errors
+	source  string
+	proc    string // the procedure id, for effect targets "proc.roll"
+}
+
+func (r *runner) newFrame(rule, source, proc string) *frame {
+	f := &frame{env: dsl.BaseEnv(r.st), rule: rule, source: source, proc: proc}
+	f.natural = f.env["natural"].(map[string]int)
+	f.rolled = f.env["rolled"].(map[string][]int)
+	return f
+}
+
+// control says how a statement ended.
+type control int
+
+const (
+	next control = iota
+	stopped
+)
+
+// errorAt wraps a problem with the place and rule it happened in.
+func (r *runner) errorAt(f *frame, pos lexer.Position, err error) error {
+	var re *Error
+	if errors.As(err, &re) {
+		return err
+	}
+	e := &Error{Msg: err.Error(), Err: err}
+	if f != nil {
+		e.Rule = f.rule
+	}
+	if pos.Filename != "" {
+		e.At = fmt.Sprintf("%s:%d:%d", pos.Filename, pos.Line, pos.Column)
+	}
+	for i := len(r.stack) - 1; i >= 0; i-- {
+		e.Stack = append(e.Stack, r.stack[i])
+	}
+	return e
+}
+
+// log records an event.
+func (r *runner) log(f *frame, e *Event) error {
+	r.seq++
+	if r.seq > r.limits.Events {
+		return fmt.Errorf("the run logged more than %d events (the limit)", r.limits.Events)
+	}
+	if r.opts.Log == nil {
+		return nil
+	}
+	e.Seq = r.seq
+	// A rule's own line (its call, its row, its effect) heads what it
+	// does, which is indented under it.
+	e.Depth = len(r.stack)
+	switch e.Kind {
+	case EventCall, EventSkip, EventApply, EventEffect:
+		e.Depth--
+	}
+	if e.Depth < 0 {
+		e.Depth = 0
+	}
+	if f != nil {
+		if e.Rule == "" {
+			e.Rule = f.rule
+		}
+		if e.Source == "" && (e.Kind == EventCall || e.Kind == EventApply) {
+			e.Source = f.source
+		}
+	}
+	r.opts.Log.Event(e)
+	return nil
+}
+
+// enter and leave track the rules running, bounding their depth.
+func (r *runner) enter(rule string) error {
+	if len(r.stack) >= r.limits.Depth {
+		return fmt.Errorf("rules nested more than %d deep (the limit): a procedure or table may be calling itself without end", r.limits.Depth)
+	}
+	r.stack = append(r.stack, rule)
+	return nil
+}
+
+func (r *runner) leave() { r.stack = r.stack[:len(r.stack)-1] }
+
+// step counts a statement against the step limit.
+func (r *runner) step() error {
+	r.steps++
+	if r.steps > r.limits.Steps {
+		return fmt.Errorf("the run took more than %d steps (the limit): a loop may not end", r.limits.Steps)
+	}
+	return nil
+}

@@ -1,0 +1,189 @@
+package interpreter
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/stdlib"
+)
+
+// TestResult is the outcome of one `test` block.
+type TestResult struct {
+	Name     string
+	At       string // file:line of the test
+	Passed   bool
+	Failures []string
+	Events   []*Event
+}
+
+// ProgramFor gives the program a test runs under when it names a ruleset
+// or house rules of its own (see RunTests).
+type ProgramFor func(base string, houses []string) (*Program, error)
+
+// RunTests runs test blocks. A test that names `rules` or `house` runs
+// under the program programFor returns for them; the others under p.
+func RunTests(p *Program, tests []*dsl.TestInfo, programFor ProgramFor) []TestResult {
+	var out []TestResult
+	for _, t := range tests {
+		out = append(out, runTest(p, t, programFor))
+	}
+	return out
+}
+
+func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor) TestResult {
+	res := TestResult{Name: t.Name, At: at(t.Decl.Pos)}
+	fail := func(format string, args ...any) TestResult {
+		res.Failures = append(res.Failures, fmt.Sprintf(format, args...))
+		return res
+	}
+	if t.Rules != "" || len(t.Houses) > 0 {
+		if programFor == nil {
+			return fail("this test names rules or house rules, which cannot be loaded here")
+		}
+		var err error
+		if p, err = programFor(t.Rules, t.Houses); err != nil {
+			return fail("cannot load its rules: %v", err)
+		}
+	}
+	st, err := testState(t)
+	if err != nil {
+		return fail("%v", err)
+	}
+	proc, err := p.Procedure(t.Run.Proc.Name)
+	if err != nil {
+		return fail("%v", err)
+	}
+	env := dsl.BaseEnv(st)
+	args := map[string]any{}
+	for i, a := range t.Run.Args {
+		name := ""
+		if a.Name != nil {
+			name = a.Name.Name
+		} else if i < len(proc.Params) {
+			name = proc.Params[i].Name
+		}
+		v, err := dsl.Eval(a.Value, env)
+		if err != nil {
+			return fail("argument %s: %v", name, err)
+		}
+		for _, prm := range proc.Params {
+			if prm.Name == name {
+				if s, ok := v.(string); ok && prm.Type != reflect.TypeOf("") {
+					bound, err := BindArgs(st, []dsl.ParamInfo{prm}, "procedure "+proc.ID, map[string]string{name: s})
+					if err != nil {
+						return fail("%v", err)
+					}
+					v = bound[name]
+				}
+			}
+		}
+		args[name] = v
+	}
+	var dice DiceSource
+	var script *Scripted
+	switch {
+	case t.Seed != nil:
+		dice = NewSeeded(uint64(*t.Seed))
+	default:
+		script = &Scripted{}
+		for _, d := range t.Dice {
+			if d.Face != nil {
+				script.values = append(script.values, d.Face.Name)
+			} else {
+				script.values = append(script.values, strconv.Itoa(d.Number.Value()))
+			}
+		}
+		dice = script
+	}
+	choices := testChoices{}
+	for name, e := range t.Choices {
+		v, err := dsl.Eval(e, env)
+		if err != nil {
+			return fail("choice %s: %v", name, err)
+		}
+		choices[name] = v
+	}
+	var events Events
+	runErr := p.Run(st, proc.ID, args, Options{Dice: dice, Choices: choices, Log: &events})
+	res.Events = events
+	switch {
+	case len(t.ExpectError) > 0 && runErr == nil:
+		res.Failures = append(res.Failures, fmt.Sprintf("expected an error containing %q, but the run succeeded", t.ExpectError[0]))
+	case len(t.ExpectError) > 0:
+		for _, want := range t.ExpectError {
+			if !strings.Contains(runErr.Error(), want) {
+				res.Failures = append(res.Failures, fmt.Sprintf("expected an error containing %q, got: %v", want, runErr))
+			}
+		}
+	case runErr != nil:
+		res.Failures = append(res.Failures, fmt.Sprintf("the run failed: %v", runErr))
+	}
+	if runErr == nil && script != nil && script.Remaining() > 0 {
+		res.Failures = append(res.Failures, fmt.Sprintf("%d scripted dice were not used", script.Remaining()))
+	}
+	for _, want := range t.ExpectEmit {
+		found := false
+		for _, e := range events {
+			if e.Kind == EventEmit && strings.Contains(e.Text, want) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			res.Failures = append(res.Failures, fmt.Sprintf("expected a message containing %q", want))
+		}
+	}
+	if runErr == nil {
+		after := dsl.BaseEnv(st)
+		for _, e := range t.Expects {
+			v, err := dsl.Eval(e, after)
+			switch {
+			case err != nil:
+				res.Failures = append(res.Failures, fmt.Sprintf("%s: expect %s: %v", at(e.Pos), e.Text, err))
+			case v != true:
+				res.Failures = append(res.Failures, fmt.Sprintf("%s: expected %s", at(e.Pos), e.Text))
+			}
+		}
+	}
+	res.Passed = len(res.Failures) == 0
+	return res
+}
+
+// testState decodes a test's state, from its file or inline.
+func testState(t *dsl.TestInfo) (*stdlib.State, error) {
+	if t.InlineState != "" {
+		st, err := stdlib.Decode(at(t.Decl.Pos)+" (inline state)", []byte(t.InlineState))
+		if err != nil {
+			return nil, err
+		}
+		return st, nil
+	}
+	data, err := t.Pack.Pack.ReadFile(t.StatePath)
+	if err != nil {
+		return nil, err
+	}
+	return stdlib.Decode(t.Pack.Pack.DisplayPath(t.StatePath), data)
+}
+
+// testChoices answers a test's `choose` lines with their values.
+type testChoices map[string]any
+
+// Choose implements ChoiceSource.
+func (c testChoices) Choose(req *ChoiceRequest) (any, bool, error) {
+	v, ok := c[req.Name]
+	if !ok {
+		return nil, false, nil
+	}
+	if req.Options == nil {
+		return v, true, nil
+	}
+	for _, o := range req.Options {
+		if reflect.DeepEqual(o, v) || identify(o) != "" && identify(o) == fmt.Sprint(v) {
+			return o, true, nil
+		}
+	}
+	return nil, false, fmt.Errorf("choose %s = %s: not one of the options %s", req.Name, display(v), display(req.Options))
+}
