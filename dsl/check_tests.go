@@ -92,12 +92,24 @@ func (c *checker) checkTests() {
 					continue
 				}
 				t.Run = it
-				proc, ok := c.lookup(nsCore, it.Proc.Name).(*Procedure)
-				if !ok {
-					c.unknown(identRange(it.Proc), "procedure", it.Proc.Name, c.ofKind("procedure"))
-					continue
+				// A test runs a procedure, or applies a table (rolling on it).
+				switch d := c.lookup(nsCore, it.Proc.Name).(type) {
+				case *Procedure:
+					c.args(it.Args, c.procParams[d].Params, sc, "procedure "+d.ID.Name, rangeOf(it.Pos, it.EndPos), true)
+				case *Table:
+					if info := c.tableInfo[d]; info != nil {
+						if info.Lookup {
+							c.diags.errorf(CodeTestError, identRange(it.Proc), "table %s gives a value; test it with expect %s(…) instead", d.ID.Name, d.ID.Name)
+						}
+						c.usedDecl[d] = true
+						c.args(it.Args, info.Params, sc, "table "+d.ID.Name, rangeOf(it.Pos, it.EndPos), true)
+					}
+				default:
+					var cands []string
+					cands = append(cands, c.ofKind("procedure")...)
+					cands = append(cands, c.ofKind("table")...)
+					c.unknown(identRange(it.Proc), "procedure or table", it.Proc.Name, cands)
 				}
-				c.args(it.Args, c.procParams[proc].Params, sc, "procedure "+proc.ID.Name, rangeOf(it.Pos, it.EndPos), true)
 			case *TestExpect:
 				t.Expects = append(t.Expects, it.Cond)
 				c.compile(it.Cond, sc, typeBool, "an expectation")

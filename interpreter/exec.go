@@ -96,6 +96,9 @@ func (r *runner) instead(list []*effect, f *frame) (bool, error) {
 
 // effectApplies evaluates an effect's when (true when it has none).
 func (r *runner) effectApplies(ef *effect, when *dsl.Expr, f *frame) (bool, error) {
+	if r.running[ef] {
+		return false, nil
+	}
 	if when == nil {
 		return true, nil
 	}
@@ -116,7 +119,11 @@ func (r *runner) runEffectBody(ef *effect, body *dsl.Block, f *frame, what strin
 	}
 	saved := f.rule
 	f.rule = rule
-	defer func() { f.rule = saved }()
+	r.running[ef] = true
+	defer func() {
+		f.rule = saved
+		delete(r.running, ef)
+	}()
 	_, err := r.block(body, f)
 	return err
 }

@@ -303,6 +303,11 @@ func (r *runner) rollValue(d *dsl.DiceInfo, res rolled, mod int) any {
 }
 
 func (r *runner) logRoll(f *frame, pos lexer.Position, name string, d *dsl.DiceInfo, res rolled, mod int, mods []Modifier, note string) error {
+	return r.log(f, rollEvent(pos, name, d, res, mod, mods, note))
+}
+
+// rollEvent describes a roll: "check: D6 4 +2 = 6".
+func rollEvent(pos lexer.Position, name string, d *dsl.DiceInfo, res rolled, mod int, mods []Modifier, note string) *Event {
 	natural := res.natural
 	ev := &Event{Kind: EventRoll, At: at(pos), Name: name, Dice: d.Title, Rolled: res.dice, Faces: res.faces,
 		Natural: &natural, Modifiers: mods}
@@ -330,7 +335,7 @@ func (r *runner) logRoll(f *frame, pos lexer.Position, name string, d *dsl.DiceI
 		text.WriteString(", " + note)
 	}
 	ev.Text = text.String()
-	return r.log(f, ev)
+	return ev
 }
 
 // diceText shows the dice of a roll: "4", "3+5 = 8", "3,6 = 36".
@@ -665,11 +670,18 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 	}
 	defer r.leave()
 	f := r.newFrame(rule, t.Meta.Source, "")
+	var shown []string
 	for _, prm := range t.Params {
 		f.env[prm.Name] = args[prm.Name]
+		shown = append(shown, prm.Name+": "+display(args[prm.Name]))
+	}
+	title := t.Title
+	if len(shown) > 0 {
+		title += " (" + strings.Join(shown, ", ") + ")"
 	}
 	var row *dsl.RowInfo
 	var how string
+	var ev *Event // the roll, when the table is rolled
 	for attempt := 0; ; attempt++ {
 		if attempt > r.limits.Rerolls {
 			return next, r.errorAt(f, t.Decl.Pos, fmt.Errorf("table %s was rolled again more than %d times (the limit)", t.ID, r.limits.Rerolls))
@@ -688,11 +700,11 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 			value = using
 			how = "result " + display(using)
 		default:
-			v, text, err := r.rollTable(t, f)
+			v, text, rollEv, err := r.rollTable(t, f)
 			if err != nil {
 				return next, err
 			}
-			value, how = v, text
+			value, how, ev = v, text, rollEv
 		}
 		if row == nil || rowID == "" {
 			var err error
@@ -702,8 +714,9 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 		}
 		f.env[t.ID] = value
 		if contains(reroll, row.ID) && rowID == "" && using == nil {
-			if err := r.log(f, &Event{Kind: EventApply, Name: t.ID, Row: row.ID,
-				Text: fmt.Sprintf("%s: %s → %s, rolled again", t.Title, how, row.Title)}); err != nil {
+			again := withRoll(&Event{Kind: EventApply, Name: t.ID, Row: row.ID, Args: shown,
+				Text: fmt.Sprintf("%s: %s → %s, rolled again", title, how, row.Title)}, ev)
+			if err := r.log(f, again); err != nil {
 				return next, err
 			}
 			row = nil
@@ -715,11 +728,12 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 	if row.Meta.Source != "" {
 		source = row.Meta.Source
 	}
-	text := fmt.Sprintf("%s: %s → %s", t.Title, how, row.Title)
+	text := fmt.Sprintf("%s: %s → %s", title, how, row.Title)
 	if row.ReplacedBy != "" {
 		text += " (house rule " + row.ReplacedBy + ")"
 	}
-	if err := r.log(f, &Event{Kind: EventApply, Name: t.ID, Row: row.ID, Source: source, At: at(row.Row.Pos), Text: text}); err != nil {
+	applied := withRoll(&Event{Kind: EventApply, Name: t.ID, Row: row.ID, Args: shown, Source: source, At: at(row.Row.Pos), Text: text}, ev)
+	if err := r.log(f, applied); err != nil {
 		return next, err
 	}
 	if row.Row.Body == nil {
@@ -730,14 +744,15 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 }
 
 // rollTable rolls a table's dice with its standing modifier and any
-// modifiers in force on the table.
-func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, error) {
+// modifiers in force on the table. The roll is not logged on its own: its
+// details go on the event of the row it lands on.
+func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, *Event, error) {
 	d := t.Dice
 	own := 0
 	if t.Roll.Mod != nil {
 		n, err := r.evalInt(f, t.Roll.Mod)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		if t.Roll.Sign == "-" {
 			n = -n
@@ -746,34 +761,41 @@ func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, error) {
 	}
 	mod, mods, err := r.modifiers(t.ID, f, own, "roll")
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	if d.Symbolic() && mod != 0 {
-		return nil, "", r.errorAt(f, t.Decl.Pos, fmt.Errorf("table %s rolls %s, whose faces cannot be modified by a number", t.ID, d.Title))
+		return nil, "", nil, r.errorAt(f, t.Decl.Pos, fmt.Errorf("table %s rolls %s, whose faces cannot be modified by a number", t.ID, d.Title))
 	}
 	res, err := r.rollKeeping(d, t.ID, t.ID, f)
 	if err != nil {
-		return nil, "", r.errorAt(f, t.Decl.Pos, err)
+		return nil, "", nil, r.errorAt(f, t.Decl.Pos, err)
 	}
 	value := r.rollValue(d, res, mod)
 	if ef, err := r.wantsReroll(t.ID, f, t.ID, value); err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	} else if ef != nil {
 		if err := r.logRoll(f, t.Decl.Pos, t.ID, d, res, mod, mods, "re-rolled by "+ef.owner); err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
 		if res, err = r.rollKeeping(d, t.ID, t.ID, f); err != nil {
-			return nil, "", r.errorAt(f, t.Decl.Pos, err)
+			return nil, "", nil, r.errorAt(f, t.Decl.Pos, err)
 		}
 		value = r.rollValue(d, res, mod)
 	}
 	f.natural[t.ID] = res.natural
 	f.rolled[t.ID] = res.dice
-	if err := r.logRoll(f, t.Decl.Pos, t.ID, d, res, mod, mods, ""); err != nil {
-		return nil, "", err
+	ev := rollEvent(t.Decl.Pos, t.ID, d, res, mod, mods, "")
+	how := strings.TrimPrefix(ev.Text, t.ID+": ")
+	return value, how, ev, nil
+}
+
+// withRoll copies a roll's details onto the event of the row it chose.
+func withRoll(e, roll *Event) *Event {
+	if roll != nil {
+		e.Dice, e.Rolled, e.Faces, e.Natural, e.Modifiers, e.Total, e.Face =
+			roll.Dice, roll.Rolled, roll.Faces, roll.Natural, roll.Modifiers, roll.Total, roll.Face
 	}
-	how := d.Title + " " + display(value)
-	return value, how, nil
+	return e
 }
 
 // findRow finds the row for a result.

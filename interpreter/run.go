@@ -99,7 +99,9 @@ type runner struct {
 	depth  int
 	seq    int
 	stack  []string // rules running, innermost last
-	base   map[string]any
+	// effects whose bodies are running: an effect never applies to the
+	// rolls and tests of its own body (Inspirational's own Cool test).
+	running map[*effect]bool
 }
 
 func newRunner(p *Program, st *stdlib.State, opts Options) *runner {
@@ -110,7 +112,7 @@ func newRunner(p *Program, st *stdlib.State, opts Options) *runner {
 	if lim == (Limits{}) {
 		lim = DefaultLimits
 	}
-	return &runner{p: p, st: st, opts: opts, limits: lim}
+	return &runner{p: p, st: st, opts: opts, limits: lim, running: map[*effect]bool{}}
 }
 
 // frame is the variables of one procedure call, table application or

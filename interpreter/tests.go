@@ -52,8 +52,15 @@ func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor) TestResult {
 	if err != nil {
 		return fail("%v", err)
 	}
-	proc, err := p.Procedure(t.Run.Proc.Name)
-	if err != nil {
+	// A test runs a procedure, or applies a table.
+	var params []dsl.ParamInfo
+	var what string
+	var table *dsl.TableInfo
+	if proc, err := p.Procedure(t.Run.Proc.Name); err == nil {
+		params, what = proc.Params, "procedure "+proc.ID
+	} else if table, err = p.Table(t.Run.Proc.Name); err == nil {
+		params, what = table.Params, "table "+table.ID
+	} else {
 		return fail("%v", err)
 	}
 	env := dsl.BaseEnv(st)
@@ -62,17 +69,17 @@ func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor) TestResult {
 		name := ""
 		if a.Name != nil {
 			name = a.Name.Name
-		} else if i < len(proc.Params) {
-			name = proc.Params[i].Name
+		} else if i < len(params) {
+			name = params[i].Name
 		}
 		v, err := dsl.Eval(a.Value, env)
 		if err != nil {
 			return fail("argument %s: %v", name, err)
 		}
-		for _, prm := range proc.Params {
+		for _, prm := range params {
 			if prm.Name == name {
 				if s, ok := v.(string); ok && prm.Type != reflect.TypeOf("") {
-					bound, err := BindArgs(st, []dsl.ParamInfo{prm}, "procedure "+proc.ID, map[string]string{name: s})
+					bound, err := BindArgs(st, []dsl.ParamInfo{prm}, what, map[string]string{name: s})
 					if err != nil {
 						return fail("%v", err)
 					}
@@ -107,7 +114,13 @@ func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor) TestResult {
 		choices[name] = v
 	}
 	var events Events
-	runErr := p.Run(st, proc.ID, args, Options{Dice: dice, Choices: choices, Log: &events})
+	opts := Options{Dice: dice, Choices: choices, Log: &events}
+	var runErr error
+	if table != nil {
+		runErr = p.Apply(st, table.ID, args, nil, opts)
+	} else {
+		runErr = p.Run(st, t.Run.Proc.Name, args, opts)
+	}
 	res.Events = events
 	switch {
 	case len(t.ExpectError) > 0 && runErr == nil:

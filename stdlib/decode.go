@@ -39,7 +39,9 @@ type StateError struct {
 	Problems []Problem
 }
 
-// Error prints one problem a line, as name:line:col: path: msg.
+// Error prints one problem a line, as name:line:col: path: msg (leaving
+// out what is unknown: the YAML parser gives lines without columns, and
+// Validate on a state in memory gives neither).
 func (e *StateError) Error() string {
 	var b strings.Builder
 	for i, p := range e.Problems {
@@ -55,7 +57,10 @@ func (e *StateError) format(p Problem) string {
 	var b strings.Builder
 	b.WriteString(e.Name)
 	if p.Line > 0 {
-		fmt.Fprintf(&b, ":%d:%d", p.Line, p.Column)
+		fmt.Fprintf(&b, ":%d", p.Line)
+		if p.Column > 0 {
+			fmt.Fprintf(&b, ":%d", p.Column)
+		}
 	}
 	if b.Len() > 0 {
 		b.WriteString(": ")
@@ -243,15 +248,8 @@ func (d *decoder) yamlError(err error) {
 			}
 		}
 	}
-	d.err.Problems = append(d.err.Problems, Problem{Line: line, Column: boolInt(line > 0), Msg: "invalid YAML: " + msg})
+	d.err.Problems = append(d.err.Problems, Problem{Line: line, Msg: "invalid YAML: " + msg})
 	d.stop = true
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // checkNodes counts the nodes and refuses aliases, so that no alias can
@@ -583,8 +581,8 @@ func (d *decoder) decodeField(n *yaml.Node, parent reflect.Value, si *structInfo
 
 // str reads a string scalar.
 func (d *decoder) str(n *yaml.Node) (string, bool) {
-	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
-		return n.Value, true
+	if n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!str" || n.ShortTag() == "!!merge" && n.Value == "<<") {
+		return n.Value, true // a plain << is only a merge key as a key
 	}
 	msg := "want a string, got " + describe(n)
 	if n.Kind == yaml.ScalarNode && n.ShortTag() != "!!null" && n.Style == 0 {
@@ -819,6 +817,7 @@ func locate(root *yaml.Node, path string) (int, int) {
 	}
 	return line, col
 }
+
 // The state-file schema is read from the structs in state.go: a field's
 // name is its `json` tag, and its `state` tag says how the file writes it:
 //

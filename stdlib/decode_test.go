@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 // base is a small valid state; the error cases edit it.
@@ -196,11 +198,13 @@ func errorCases(t testing.TB) []errorCase {
 		{"zero base", edit(t, "base: 60", "base: 0"),
 			[]string{`~gangs[0].models[1].base: want a base diameter in millimetres, more than 0 and at most 1000, got 0`}},
 		{"negative wounds", edit(t, "base: 60", "base: 60\n        wounds_lost: -1"),
-			[]string{`~gangs[0].models[1].wounds_lost: want 0 or more, got -1`}},
+			[]string{`~gangs[0].models[1].wounds_lost: want 0 to 1000000, got -1`}},
 		{"negative crew", edit(t, "starting_crew: 1", "starting_crew: -1"),
-			[]string{`~gangs[1].starting_crew: want 0 or more, got -1`}},
+			[]string{`~gangs[1].starting_crew: want 0 to 10000, got -1`}},
 		{"negative eligible models", edit(t, "eligible_models: 1", "eligible_models: -3"),
-			[]string{`~gangs[1].eligible_models: want 0 or more, got -3`}},
+			[]string{`~gangs[1].eligible_models: want 0 to 10000, got -3`}},
+		{"huge xp", edit(t, "base: 60", "base: 60\n        xp: 9223372036854775807"),
+			[]string{`~gangs[0].models[1].xp: want 0 to 1000000, got 9223372036854775807`}},
 		{"positive ap", edit(t, "ap: -1", "ap: 1"),
 			[]string{`~weapons[0].ap: want 0 or a negative AP down to -10, got 1`}},
 		{"no damage with damage", edit(t, "d: 1}", "d: 2, no_damage: true}"),
@@ -210,8 +214,8 @@ func errorCases(t testing.TB) []errorCase {
 		{"empty file", "", []string{`x.yaml: empty file: want a mapping with battle and gangs`}},
 		{"comment only", "# nothing\n", []string{`x.yaml: empty file: want a mapping with battle and gangs`}},
 		{"scalar document", "hello\n", []string{`x.yaml:1:1: want a mapping of fields, got "hello"`}},
-		{"invalid YAML", "battle: {round: 1\ngangs: []\n", []string{`~invalid YAML`}},
-		{"tab indentation", "battle:\n\tround: 1\n", []string{`~invalid YAML`}},
+		{"invalid YAML", "battle: {round: 1\ngangs: []\n", []string{`x.yaml:1: invalid YAML: did not find expected ',' or '}'`}},
+		{"tab indentation", "battle:\n\tround: 1\n", []string{`x.yaml:2: invalid YAML: found character that cannot start any token`}},
 		{"binary junk", "\x00\x01\x02\xff\xfe", []string{`~invalid YAML`}},
 		{"two documents", base + "---\n" + base, []string{`x.yaml:32:1: more than one YAML document: a state file holds one`}},
 		{"alias", edit(t, "  - id: b\n    name: B", "  - id: b\n    name: &n B\n    house: *n"),
@@ -298,11 +302,11 @@ func TestStateErrorFormat(t *testing.T) {
 	e := &StateError{Name: "states/x.yaml", Problems: []Problem{
 		{Path: "gangs[1].models[3].stats.cl", Line: 14, Column: 9, Msg: "want a target number"},
 		{Path: "battle.priority", Msg: "no gang"},
-		{Line: 2, Column: 1, Msg: "invalid YAML"},
+		{Line: 2, Msg: "invalid YAML"},
 	}}
 	want := "states/x.yaml:14:9: gangs[1].models[3].stats.cl: want a target number\n" +
 		"states/x.yaml: battle.priority: no gang\n" +
-		"states/x.yaml:2:1: invalid YAML"
+		"states/x.yaml:2: invalid YAML"
 	if e.Error() != want {
 		t.Errorf("got\n%s\nwant\n%s", e.Error(), want)
 	}
@@ -556,6 +560,55 @@ func TestDidYouMean(t *testing.T) {
 	for in, want := range map[string]string{"modles": "", "secondery": "secondary", "stauts": "stats", "x": "", "weapon": "weapons", "xyzzy": "", "bsae": "base", strings.Repeat("a", 1000): ""} {
 		if got := didYouMean(in, names); got != want {
 			t.Errorf("didYouMean(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func mustRead(t testing.TB, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestDocExample checks the complete example in docs/state-format.md reads,
+// and that the document mentions, and the example uses, every field.
+func TestDocExample(t *testing.T) {
+	doc := string(mustRead(t, "../docs/state-format.md"))
+	_, rest, ok := strings.Cut(doc, "## A complete example")
+	if !ok {
+		t.Fatal("no complete example")
+	}
+	_, rest, _ = strings.Cut(rest, "```yaml\n")
+	example, _, _ := strings.Cut(rest, "```")
+	if _, err := Decode("docs/state-format.md", []byte(example)); err != nil {
+		t.Fatal(err)
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal([]byte(example), &root); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		for i, c := range n.Content {
+			if n.Kind == yaml.MappingNode && i%2 == 0 {
+				keys[c.Value] = true
+			}
+			walk(c)
+		}
+	}
+	walk(&root)
+	for _, si := range []*structInfo{stateSchema, battleSchema, markerSchema, gangSchema, modelSchema, statsSchema, weaponSchema, armourSchema} {
+		for _, f := range si.fields {
+			if !strings.Contains(doc, "`"+f.name+"`") {
+				t.Errorf("docs/state-format.md does not describe %s.%s", si.typ.Name(), f.name)
+			}
+			if !keys[f.name] {
+				t.Errorf("the complete example does not use %s.%s", si.typ.Name(), f.name)
+			}
 		}
 	}
 }

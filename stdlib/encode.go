@@ -203,7 +203,20 @@ func (e *encoder) str(s string) *yaml.Node {
 	if !utf8.ValidString(s) {
 		e.fail("invalid UTF-8 in %q", s)
 	}
-	return strNode(s)
+	n := strNode(s)
+	if s == "<<" { // the YAML writer leaves it plain, where it reads as a merge key
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	for _, r := range s {
+		if r < 0x20 || r >= 0x7f && r < 0xa0 || r == 0x2028 || r == 0x2029 || r == 0xfeff {
+			// Line breaks and control characters go in double quotes, as
+			// escapes: the YAML writer's block styles lose leading line
+			// breaks and break on tabs.
+			n.Style = yaml.DoubleQuotedStyle
+			break
+		}
+	}
+	return n
 }
 
 // formatFloat writes the shortest decimal that reads back as x.

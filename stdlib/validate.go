@@ -45,17 +45,18 @@ var statusOrder = map[string][]string{
 const (
 	maxStat     = 20
 	maxTarget   = 12
-	maxRange    = 100  // inches
-	maxAcc      = 6    // ± accuracy modifier
-	maxAP       = 10   // AP is 0 down to -maxAP
-	maxDamage   = 10   // Damage
-	maxBase     = 1000 // millimetres
-	maxPosition = 1e6  // inches from the origin
+	maxRange    = 100       // inches
+	maxAcc      = 6         // ± accuracy modifier
+	maxAP       = 10        // AP is 0 down to -maxAP
+	maxDamage   = 10        // Damage
+	maxBase     = 1000      // millimetres
+	maxPosition = 1e6       // inches from the origin
+	maxCount    = 1_000_000 // rounds, costs, XP, credits: room for any campaign, none for overflow
 )
 
 type validator struct {
 	st       *State
-	models   map[string]string // id → path of the first model with it
+	models   map[string]where // id → the first model with it
 	problems []Problem
 	stop     bool
 }
@@ -86,33 +87,39 @@ func (v *validator) state(st *State) {
 		}
 	}
 	v.battle(&st.Battle, gangs)
-	v.models = map[string]string{}
+	v.models = make(map[string]where, 16)
 	for gi, g := range st.Gangs {
-		gp := fmt.Sprintf("gangs[%d]", gi)
+		gw := where{g: gi, m: -1}
 		if g == nil {
-			v.add(gp, "want a gang, got null")
+			v.add(gw.at(""), "want a gang, got null")
 			continue
 		}
 		if g.ID == "" {
-			v.add(gp+".id", "required field is missing")
+			v.add(gw.at("id"), "required field is missing")
 		} else if first := gangs[g.ID]; first != gi {
-			v.add(gp+".id", "duplicate gang id %q (also gangs[%d])", g.ID, first)
+			v.add(gw.at("id"), "duplicate gang id %q (also gangs[%d])", g.ID, first)
 		}
-		if g.StartingCrew < 0 {
-			v.add(gp+".starting_crew", "want 0 or more, got %d", g.StartingCrew)
+		if g.StartingCrew < 0 || g.StartingCrew > MaxModels {
+			v.add(gw.at("starting_crew"), "want 0 to %d, got %d", MaxModels, g.StartingCrew)
 		}
-		if g.EligibleModels < 0 {
-			v.add(gp+".eligible_models", "want 0 or more, got %d", g.EligibleModels)
+		if g.EligibleModels < 0 || g.EligibleModels > MaxModels {
+			v.add(gw.at("eligible_models"), "want 0 to %d, got %d", MaxModels, g.EligibleModels)
+		}
+		if g.Reputation < -maxCount || g.Reputation > maxCount {
+			v.add(gw.at("reputation"), "want -%d to %d, got %d", maxCount, maxCount, g.Reputation)
+		}
+		if g.Credits < -maxCount || g.Credits > maxCount {
+			v.add(gw.at("credits"), "want -%d to %d, got %d", maxCount, maxCount, g.Credits)
 		}
 		for mi, m := range g.Models {
-			v.model(fmt.Sprintf("%s.models[%d]", gp, mi), m, g)
+			v.model(where{g: gi, m: mi}, m, g)
 		}
 	}
 }
 
 func (v *validator) battle(b *Battle, gangs map[string]int) {
-	if b.Round < 0 {
-		v.add("battle.round", "want 0 or more, got %d", b.Round)
+	if b.Round < 0 || b.Round > maxCount {
+		v.add("battle.round", "want 0 to %d, got %d", maxCount, b.Round)
 	}
 	if _, ok := gangs[b.Priority]; b.Priority != "" && !ok {
 		v.add("battle.priority", "no gang has the id %q%s", b.Priority, suggestKey(b.Priority, gangs))
@@ -120,94 +127,97 @@ func (v *validator) battle(b *Battle, gangs map[string]int) {
 	if _, ok := gangs[b.Winner]; b.Winner != "" && !ok {
 		v.add("battle.winner", "no gang has the id %q%s", b.Winner, suggestKey(b.Winner, gangs))
 	}
-	ids := map[string]int{}
+	var ids map[string]int
+	if len(b.Markers) > 0 {
+		ids = make(map[string]int, len(b.Markers))
+	}
 	for i, mk := range b.Markers {
-		p := fmt.Sprintf("battle.markers[%d]", i)
+		w := where{g: -1, m: -1, list: "battle.markers", i: i}
 		if mk == nil {
-			v.add(p, "want a marker, got null")
+			v.add(w.at(""), "want a marker, got null")
 			continue
 		}
 		if first, dup := ids[mk.ID]; dup && mk.ID != "" {
-			v.add(p+".id", "duplicate marker id %q (also battle.markers[%d])", mk.ID, first)
+			v.add(w.at("id"), "duplicate marker id %q (also battle.markers[%d])", mk.ID, first)
 		} else {
 			ids[mk.ID] = i
 		}
-		v.position(p, mk.X, mk.Y)
+		v.position(w, mk.X, mk.Y)
 		if !finite(mk.Radius) || mk.Radius < 0 || mk.Radius > maxPosition {
-			v.add(p+".radius", "want a radius in inches, 0 or more, got %v", mk.Radius)
+			v.add(w.at("radius"), "want a radius in inches, 0 or more, got %v", mk.Radius)
 		}
 	}
 }
 
-func (v *validator) model(p string, m *Model, g *Gang) {
+func (v *validator) model(w where, m *Model, g *Gang) {
 	if m == nil {
-		v.add(p, "want a model, got null")
+		v.add(w.at(""), "want a model, got null")
 		return
 	}
 	if first, dup := v.models[m.ID]; m.ID == "" {
-		v.add(p+".id", "required field is missing")
+		v.add(w.at("id"), "required field is missing")
 	} else if dup {
-		v.add(p+".id", "duplicate model id %q (also %s)", m.ID, first)
+		v.add(w.at("id"), "duplicate model id %q (also %s)", m.ID, first.at(""))
 	} else {
-		v.models[m.ID] = p
+		v.models[m.ID] = w
 	}
 	pairs, ok := statusPairs[m.Kind]
 	if !ok {
-		v.add(p+".kind", "want fighter or vehicle, got %q", m.Kind)
+		v.add(w.at("kind"), "want fighter or vehicle, got %q", m.Kind)
 	} else if seconds, ok := pairs[m.Status]; !ok {
-		v.add(p+".status", "a %s's status is %s, got %q", m.Kind, orList(statusOrder[m.Kind]), m.Status)
+		v.add(w.at("status"), "a %s's status is %s, got %q", m.Kind, orList(statusOrder[m.Kind]), m.Status)
 	} else if !contains(seconds, m.Secondary) {
 		switch {
 		case seconds[0] == "":
-			v.add(p+".secondary", "a %s that is %s has no secondary status, got %q", m.Kind, statusWord(m.Status), m.Secondary)
+			v.add(w.at("secondary"), "a %s that is %s has no secondary status, got %q", m.Kind, statusWord(m.Status), m.Secondary)
 		case m.Secondary == "":
-			v.add(p+".secondary", "a %s that is %s needs a secondary status: %s", m.Kind, statusWord(m.Status), orList(seconds))
+			v.add(w.at("secondary"), "a %s that is %s needs a secondary status: %s", m.Kind, statusWord(m.Status), orList(seconds))
 		default:
-			v.add(p+".secondary", "a %s that is %s is %s, got %q", m.Kind, statusWord(m.Status), orList(seconds), m.Secondary)
+			v.add(w.at("secondary"), "a %s that is %s is %s, got %q", m.Kind, statusWord(m.Status), orList(seconds), m.Secondary)
 		}
 	}
-	v.stats(p+".stats", &m.Stats)
+	v.stats(w, &m.Stats)
 	for _, c := range []struct {
 		name string
 		n    int
 	}{{"cost", m.Cost}, {"wounds_lost", m.WoundsLost}, {"flesh_wounds", m.FleshWounds}, {"hull_points_lost", m.HullPointsLost}, {"xp", m.XP}, {"advancements", m.Advancements}} {
-		if c.n < 0 {
-			v.add(p+"."+c.name, "want 0 or more, got %d", c.n)
+		if c.n < 0 || c.n > maxCount {
+			v.add(w.at(c.name), "want 0 to %d, got %d", maxCount, c.n)
 		}
 	}
-	v.position(p, m.X, m.Y)
+	v.position(w, m.X, m.Y)
 	if !finite(m.Base) || m.Base <= 0 || m.Base > maxBase {
-		v.add(p+".base", "want a base diameter in millimetres, more than 0 and at most %d, got %v", maxBase, m.Base)
+		v.add(w.at("base"), "want a base diameter in millimetres, more than 0 and at most %d, got %v", maxBase, m.Base)
 	}
 	if m.Aboard != "" {
-		v.aboard(p, m, g)
+		v.aboard(w, m, g)
 	}
-	for i, w := range m.Weapons {
-		v.weapon(fmt.Sprintf("%s.weapons[%d]", p, i), w)
+	for i, wp := range m.Weapons {
+		v.weapon(where{g: w.g, m: w.m, list: "weapons", i: i}, wp)
 	}
 	for i, a := range m.Armour {
-		ap := fmt.Sprintf("%s.armour[%d]", p, i)
+		aw := where{g: w.g, m: w.m, list: "armour", i: i}
 		if a == nil {
-			v.add(ap, "want armour, got null")
-		} else {
-			v.target(ap+".save", a.Save)
+			v.add(aw.at(""), "want armour, got null")
+		} else if a.Save < 0 || a.Save > maxTarget {
+			v.target(aw, "save", a.Save)
 		}
 	}
 }
 
-func (v *validator) aboard(p string, m *Model, g *Gang) {
+func (v *validator) aboard(w where, m *Model, g *Gang) {
 	switch {
 	case m.Kind == "vehicle":
-		v.add(p+".aboard", "a vehicle cannot be aboard another")
+		v.add(w.at("aboard"), "a vehicle cannot be aboard another")
 		return
 	case m.Aboard == m.ID:
-		v.add(p+".aboard", "a model cannot be aboard itself")
+		v.add(w.at("aboard"), "a model cannot be aboard itself")
 		return
 	}
 	for _, o := range g.Models {
 		if o != nil && o.ID == m.Aboard {
 			if o.Kind != "vehicle" {
-				v.add(p+".aboard", "%q is a %s, not a vehicle", m.Aboard, o.Kind)
+				v.add(w.at("aboard"), "%q is a %s, not a vehicle", m.Aboard, o.Kind)
 			}
 			return
 		}
@@ -218,7 +228,7 @@ func (v *validator) aboard(p string, m *Model, g *Gang) {
 		}
 		for _, o := range og.Models {
 			if o != nil && o.ID == m.Aboard {
-				v.add(p+".aboard", "%q belongs to gang %q; fighters ride only their own gang's vehicles", m.Aboard, og.ID)
+				v.add(w.at("aboard"), "%q belongs to gang %q; fighters ride only their own gang's vehicles", m.Aboard, og.ID)
 				return
 			}
 		}
@@ -233,10 +243,10 @@ func (v *validator) aboard(p string, m *Model, g *Gang) {
 	if s := didYouMean(m.Aboard, ids); s != "" {
 		msg += "; did you mean " + s + "?"
 	}
-	v.add(p+".aboard", "%s", msg)
+	v.add(w.at("aboard"), "%s", msg)
 }
 
-func (v *validator) stats(p string, s *Stats) {
+func (v *validator) stats(w where, s *Stats) {
 	rv := reflect.ValueOf(s).Elem()
 	for i := range statsSchema.fields {
 		f := &statsSchema.fields[i]
@@ -245,67 +255,97 @@ func (v *validator) stats(p string, s *Stats) {
 		}
 		x := int(rv.Field(f.index).Int())
 		if f.format == formatTarget {
-			v.target(p+"."+f.name, x)
+			if x < 0 || x > maxTarget {
+				v.target(w, "stats."+f.name, x)
+			}
 		} else if x < 0 || x > maxStat {
-			v.add(p+"."+f.name, "want 0 to %d, got %d", maxStat, x)
+			v.add(w.at("stats."+f.name), "want 0 to %d, got %d", maxStat, x)
 		}
 	}
 }
 
-// target checks a target number: 0 (none) or 1+ to 12+.
-func (v *validator) target(p string, x int) {
-	if x < 0 || x > maxTarget {
-		v.add(p, "want a target number from 1+ to %d+ (or 0 for none), got %d", maxTarget, x)
-	}
+// target reports a target number out of bounds: they are 0 (none) or 1+
+// to 12+.
+func (v *validator) target(w where, field string, x int) {
+	v.add(w.at(field), "want a target number from 1+ to %d+ (or 0 for none), got %d", maxTarget, x)
 }
 
-func (v *validator) weapon(p string, w *Weapon) {
-	if w == nil {
-		v.add(p, "want a weapon, got null")
+func (v *validator) weapon(w where, wp *Weapon) {
+	if wp == nil {
+		v.add(w.at(""), "want a weapon, got null")
 		return
 	}
-	for _, r := range []struct {
-		name string
-		n    int
-	}{{"range_short", w.RangeShort}, {"range_long", w.RangeLong}} {
-		if r.n < 0 || r.n > maxRange {
-			v.add(p+"."+r.name, "want a range from 0 to %d inches, got %d", maxRange, r.n)
-		}
+	if wp.RangeShort < 0 || wp.RangeShort > maxRange {
+		v.add(w.at("range_short"), "want a range from 0 to %d inches, got %d", maxRange, wp.RangeShort)
 	}
-	for _, a := range []struct {
-		name string
-		n    int
-	}{{"acc_short", w.AccShort}, {"acc_long", w.AccLong}} {
-		if a.n < -maxAcc || a.n > maxAcc {
-			v.add(p+"."+a.name, "want an accuracy modifier from -%d to +%d, got %d", maxAcc, maxAcc, a.n)
-		}
+	if wp.RangeLong < 0 || wp.RangeLong > maxRange {
+		v.add(w.at("range_long"), "want a range from 0 to %d inches, got %d", maxRange, wp.RangeLong)
 	}
-	if w.UserStrength {
-		if w.S < -maxStat/2 || w.S > maxStat/2 {
-			v.add(p+".s", "want a Strength bonus from S-%d to S+%d, got %d", maxStat/2, maxStat/2, w.S)
-		}
-	} else if w.S < 0 || w.S > maxStat {
-		v.add(p+".s", "want a Strength from 0 to %d, got %d", maxStat, w.S)
+	if wp.AccShort < -maxAcc || wp.AccShort > maxAcc {
+		v.add(w.at("acc_short"), "want an accuracy modifier from -%d to +%d, got %d", maxAcc, maxAcc, wp.AccShort)
 	}
-	if w.AP > 0 || w.AP < -maxAP {
-		v.add(p+".ap", "want 0 or a negative AP down to -%d, got %d", maxAP, w.AP)
+	if wp.AccLong < -maxAcc || wp.AccLong > maxAcc {
+		v.add(w.at("acc_long"), "want an accuracy modifier from -%d to +%d, got %d", maxAcc, maxAcc, wp.AccLong)
+	}
+	if wp.UserStrength {
+		if wp.S < -maxStat/2 || wp.S > maxStat/2 {
+			v.add(w.at("s"), "want a Strength bonus from S-%d to S+%d, got %d", maxStat/2, maxStat/2, wp.S)
+		}
+	} else if wp.S < 0 || wp.S > maxStat {
+		v.add(w.at("s"), "want a Strength from 0 to %d, got %d", maxStat, wp.S)
+	}
+	if wp.AP > 0 || wp.AP < -maxAP {
+		v.add(w.at("ap"), "want 0 or a negative AP down to -%d, got %d", maxAP, wp.AP)
 	}
 	switch {
-	case w.NoDamage && w.D != 0:
-		v.add(p+".d", "a weapon with no Damage (no_damage, written \"-\") has d 0, got %d", w.D)
-	case w.D < 0 || w.D > maxDamage:
-		v.add(p+".d", "want a Damage from 0 to %d, got %d", maxDamage, w.D)
+	case wp.NoDamage && wp.D != 0:
+		v.add(w.at("d"), "a weapon with no Damage (no_damage, written \"-\") has d 0, got %d", wp.D)
+	case wp.D < 0 || wp.D > maxDamage:
+		v.add(w.at("d"), "want a Damage from 0 to %d, got %d", maxDamage, wp.D)
 	}
-	v.target(p+".am", w.Am)
+	if wp.Am < 0 || wp.Am > maxTarget {
+		v.target(w, "am", wp.Am)
+	}
 }
 
-func (v *validator) position(p string, x, y float64) {
+func (v *validator) position(w where, x, y float64) {
 	if !finite(x) || math.Abs(x) > maxPosition {
-		v.add(p+".x", "want a position in inches, got %v", x)
+		v.add(w.at("x"), "want a position in inches, got %v", x)
 	}
 	if !finite(y) || math.Abs(y) > maxPosition {
-		v.add(p+".y", "want a position in inches, got %v", y)
+		v.add(w.at("y"), "want a position in inches, got %v", y)
 	}
+}
+
+// where is a place in a state, turned into a path only for a problem:
+// gangs[g].models[m].list[i] (g, m -1 when not in a gang or model).
+type where struct {
+	g, m int
+	list string
+	i    int
+}
+
+func (w where) at(field string) string {
+	var b strings.Builder
+	if w.g >= 0 {
+		fmt.Fprintf(&b, "gangs[%d]", w.g)
+		if w.m >= 0 {
+			fmt.Fprintf(&b, ".models[%d]", w.m)
+		}
+	}
+	if w.list != "" {
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		fmt.Fprintf(&b, "%s[%d]", w.list, w.i)
+	}
+	if field != "" {
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(field)
+	}
+	return b.String()
 }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
