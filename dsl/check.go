@@ -156,8 +156,9 @@ type checker struct {
 	scopes []*scope
 	// "namespace:id" → the house rule that replaced it ("" for a ruleset).
 	replaced map[string]string
-	// compiles every expression.
-	exprc *Compiler
+	// compiles every expression, inlining declared functions.
+	exprc  *Compiler
+	inline *inliner
 }
 
 func newChecker(rules *Rules) *checker {
@@ -188,6 +189,7 @@ func newChecker(rules *Rules) *checker {
 		usedDecl:    map[Decl]bool{},
 		replaced:    map[string]string{},
 		exprc:       NewCompiler(),
+		inline:      &inliner{bodies: map[string]*inlineBody{}},
 	}
 }
 

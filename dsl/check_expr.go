@@ -52,7 +52,12 @@ func (c *checker) compile(e *Expr, sc *scope, want reflect.Type, what string) re
 	e.Program = program
 	t := resultType(program.Node())
 	e.Type = t
-	c.markUses(e, program.Node(), sc)
+	// Uses are read from the expression as written: the compiled tree has
+	// declared functions inlined, which would hide their calls and bring
+	// in their parameters' names.
+	if tree, perr := exprparser.Parse(e.Text); perr == nil {
+		c.markUses(e, tree.Node, sc)
+	}
 	if want != nil && !assignable(t, want) {
 		if !(want == typeFloat && isNumber(t)) {
 			c.diags.errorf(CodeTypeError, rangeOf(e.Pos, e.EndPos), "%s must be %s, but this is %s", what, TypeName(want), TypeName(t))

@@ -488,7 +488,9 @@ type callable struct {
 
 func (c *checker) checkCallables() {
 	c.statePatch = stdlib.StatePatch{Names: stdlib.StateFunctions()}
-	c.idx.ExprOptions = append(stdlib.ExprOptions(), expr.Patch(c.statePatch))
+	// The inliner goes first, so the state patch sees the calls that the
+	// inlined bodies make.
+	c.idx.ExprOptions = append(stdlib.ExprOptions(), expr.Patch(c.inline), expr.Patch(c.statePatch))
 	c.idx.ExprOptions = append(c.idx.ExprOptions, c.characteristicFunctions()...)
 	c.exprc.With(c.idx.ExprOptions...)
 
@@ -586,6 +588,13 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 		info.Params = c.params(cl.fn.Params, sc)
 		info.Function = cl.fn
 		info.Result = c.compile(cl.fn.Body, sc, nil, "")
+		if inForce && cl.fn.Body.Program != nil {
+			body := &inlineBody{text: cl.fn.Body.Text}
+			for _, p := range info.Params {
+				body.params = append(body.params, p.Name)
+			}
+			c.inline.bodies[cl.name] = body
+		}
 		body := cl.fn.Body
 		info.eval = func(st *stdlib.State, args []any) (any, error) {
 			return runProgram(body.Program, callEnv(st, info.Params, args))

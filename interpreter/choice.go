@@ -12,9 +12,19 @@ import (
 type ChoiceRequest struct {
 	Name    string // the choice's name in the rules: voluntary, which, …
 	Rule    string
-	Prompt  string // the question, with its {…} filled in
+	Prompt  string // the question, if known already (see Question)
 	Options []any  // the allowed answers; nil means yes or no
 	Default any    // what the rules choose when nobody answers
+
+	render func() string // fills in the question's {…}, only when asked
+}
+
+// Question is the question to put to a person, with its {…} filled in.
+func (req *ChoiceRequest) Question() string {
+	if req.Prompt == "" && req.render != nil {
+		req.Prompt = req.render()
+	}
+	return req.Prompt
 }
 
 // ChoiceSource answers choices. ok=false means "no answer: use the default".
@@ -117,7 +127,7 @@ func NewChoicePrompt(in *bufio.Reader, out io.Writer) *ChoicePrompt {
 // Choose implements ChoiceSource.
 func (p *ChoicePrompt) Choose(req *ChoiceRequest) (any, bool, error) {
 	for attempt := 0; attempt < 20; attempt++ {
-		fmt.Fprintf(p.out, "%s", req.Prompt)
+		fmt.Fprintf(p.out, "%s", req.Question())
 		if req.Options != nil {
 			for i, o := range req.Options {
 				fmt.Fprintf(p.out, "\n  %d) %s", i+1, display(o))

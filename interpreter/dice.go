@@ -16,12 +16,12 @@ import (
 // die, so every die a player would roll is one request, and naturals such
 // as a double 1 can be seen.
 type DieRequest struct {
-	Roll    string         // the roll's name in the rules: check, injury, lasting_injury
-	Rule    string         // who rolls: "procedure bottle_check", "table lasting_injury"
-	For     string         // what it is for, for people: "Bottle check (Goliaths)"
-	Dice    *dsl.DiceInfo  // the kind of die: numeric or symbolic faces
-	Index   int            // which die of the roll (1-based)
-	Of      int            // how many dice the roll has
+	Roll  string        // the roll's name in the rules: check, injury, lasting_injury
+	Rule  string        // who rolls: "procedure bottle_check", "table lasting_injury"
+	For   string        // what it is for, for people: "Bottle check (Goliaths)"
+	Dice  *dsl.DiceInfo // the kind of die: numeric or symbolic faces
+	Index int           // which die of the roll (1-based)
+	Of    int           // how many dice the roll has
 }
 
 // Die is the face a die landed on.

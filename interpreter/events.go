@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -108,7 +109,7 @@ func WriteJSON(w io.Writer, events []*Event) error {
 func display(v any) string {
 	switch v := v.(type) {
 	case nil:
-		return "nothing"
+		return "none"
 	case *stdlib.Model:
 		if v == nil {
 			return "nobody"
@@ -125,6 +126,9 @@ func display(v any) string {
 		}
 		return v.Name
 	case string:
+		if v == "" {
+			return "—"
+		}
 		return v
 	case bool:
 		return strconv.FormatBool(v)
@@ -152,6 +156,20 @@ func display(v any) string {
 			parts[i] = display(x)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
+	case *stdlib.Battle:
+		return "the battle"
+	case *stdlib.Marker:
+		if v == nil {
+			return "no marker"
+		}
+		return v.Kind + " " + v.ID
+	case *stdlib.Armour:
+		if v == nil {
+			return "no armour"
+		}
+		return v.Name
+	case *stdlib.State:
+		return "the state"
 	case map[string]any:
 		keys := make([]string, 0, len(v))
 		for k := range v {
@@ -163,6 +181,14 @@ func display(v any) string {
 			parts[i] = k + ": " + display(v[k])
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	// Any other list: its elements, each shown as above.
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice {
+		parts := make([]string, rv.Len())
+		for i := range parts {
+			parts[i] = display(rv.Index(i).Interface())
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
 	}
 	return fmt.Sprint(v)
 }

@@ -26,7 +26,9 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame
 	var shown []string
 	for _, prm := range proc.Params {
 		f.env[prm.Name] = args[prm.Name]
-		shown = append(shown, prm.Name+": "+display(args[prm.Name]))
+		if r.logging() {
+			shown = append(shown, prm.Name+": "+display(args[prm.Name]))
+		}
 	}
 	d := proc.Decl
 	if d.When != nil {
@@ -35,15 +37,17 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame
 			return next, err
 		}
 		if !ok {
-			return next, r.log(f, &Event{Kind: EventSkip, Name: proc.ID, Args: shown,
-				Text: fmt.Sprintf("%s (%s): not needed", proc.Title, strings.Join(shown, ", "))})
+			return next, r.logLazy(f, func() *Event {
+				return &Event{Kind: EventSkip, Name: proc.ID, Args: shown,
+					Text: fmt.Sprintf("%s (%s): not needed", proc.Title, strings.Join(shown, ", "))}
+			})
 		}
 	}
 	text := proc.Title
 	if len(shown) > 0 {
 		text += " (" + strings.Join(shown, ", ") + ")"
 	}
-	if err := r.log(f, &Event{Kind: EventCall, Name: proc.ID, Args: shown, At: at(d.Pos), Text: text}); err != nil {
+	if err := r.logLazy(f, func() *Event { return &Event{Kind: EventCall, Name: proc.ID, Args: shown, At: at(d.Pos), Text: text} }); err != nil {
 		return next, r.errorAt(f, d.Pos, err)
 	}
 	if err := r.hooks(r.p.before[proc.ID], f); err != nil {
@@ -113,8 +117,10 @@ func (r *runner) runEffectBody(ef *effect, body *dsl.Block, f *frame, what strin
 		return r.errorAt(f, body.Pos, err)
 	}
 	defer r.leave()
-	if err := r.log(f, &Event{Kind: EventEffect, Rule: rule, Source: ef.source, At: at(body.Pos),
-		Text: fmt.Sprintf("%s: %s", titleOf(ef.owner), what)}); err != nil {
+	if err := r.logLazy(f, func() *Event {
+		return &Event{Kind: EventEffect, Rule: rule, Source: ef.source, At: at(body.Pos),
+			Text: fmt.Sprintf("%s: %s", titleOf(ef.owner), what)}
+	}); err != nil {
 		return err
 	}
 	saved := f.rule
@@ -235,11 +241,15 @@ func (r *runner) stmt(st dsl.Stmt, f *frame, declare func(string, any)) (control
 		}
 		declare(s.Name.Name, v)
 	case *dsl.Emit:
+		// Messages are for people: without a log they are not rendered.
+		if !r.logging() {
+			return next, r.count()
+		}
 		text, err := r.template(f, s.Parts)
 		if err != nil {
 			return next, err
 		}
-		return next, r.log(f, &Event{Kind: EventEmit, At: at(s.Pos), Text: text})
+		return next, r.logLazy(f, func() *Event { return &Event{Kind: EventEmit, At: at(s.Pos), Text: text} })
 	case *dsl.Signal:
 		return next, r.signal(s, f)
 	case *dsl.Stop:
@@ -267,7 +277,9 @@ func (r *runner) runStep(s *dsl.Step, f *frame) (control, error) {
 	if s.Title != nil {
 		title = s.Title.Value()
 	}
-	if err := r.log(f, &Event{Kind: EventStep, Name: s.ID.Name, At: at(s.Pos), Text: "— " + title + " —"}); err != nil {
+	if err := r.logLazy(f, func() *Event {
+		return &Event{Kind: EventStep, Name: s.ID.Name, At: at(s.Pos), Text: "— " + title + " —"}
+	}); err != nil {
 		return next, err
 	}
 	if err := r.hooks(r.p.before[target], f); err != nil {
@@ -304,8 +316,10 @@ func (r *runner) letValue(s *dsl.Let, f *frame) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := r.log(f, &Event{Kind: EventEffect, Rule: ef.owner, Source: ef.source, At: at(o.Pos), Name: s.Name.Name,
-			Value: jsonValue(v), Text: fmt.Sprintf("%s: %s = %s", titleOf(ef.owner), s.Name.Name, display(v))}); err != nil {
+		if err := r.logLazy(f, func() *Event {
+			return &Event{Kind: EventEffect, Rule: ef.owner, Source: ef.source, At: at(o.Pos), Name: s.Name.Name,
+				Value: jsonValue(v), Text: fmt.Sprintf("%s: %s = %s", titleOf(ef.owner), s.Name.Name, display(v))}
+		}); err != nil {
 			return nil, err
 		}
 		return r.modifyLet(s, f, v)
@@ -333,8 +347,10 @@ func (r *runner) modifyLet(s *dsl.Let, f *frame, v any) (any, error) {
 		return nil, err
 	}
 	for _, m := range mods {
-		if err := r.log(f, &Event{Kind: EventEffect, Rule: m.Owner, Name: s.Name.Name,
-			Text: fmt.Sprintf("%s: %s %+d", titleOf(m.Owner), s.Name.Name, m.By)}); err != nil {
+		if err := r.logLazy(f, func() *Event {
+			return &Event{Kind: EventEffect, Rule: m.Owner, Name: s.Name.Name,
+				Text: fmt.Sprintf("%s: %s %+d", titleOf(m.Owner), s.Name.Name, m.By)}
+		}); err != nil {
 			return nil, err
 		}
 	}
@@ -458,11 +474,16 @@ func (r *runner) set(s *dsl.Set, f *frame) error {
 	if err != nil {
 		return r.errorAt(f, s.Value.Pos, fmt.Errorf("set %s: %v", s.Target, err))
 	}
+	if reflect.DeepEqual(old, nv.Interface()) {
+		return nil // nothing changes, nothing to log
+	}
 	field.Set(nv)
 	name := parts[len(parts)-1].Name
-	return r.log(f, &Event{Kind: EventSet, At: at(s.Pos), Object: identify(holder), Field: name,
-		Old: jsonValue(old), New: jsonValue(nv.Interface()),
-		Text: fmt.Sprintf("%s %s: %s → %s", display(holder), name, display(old), display(nv.Interface()))})
+	return r.logLazy(f, func() *Event {
+		return &Event{Kind: EventSet, At: at(s.Pos), Object: identify(holder), Field: name,
+			Old: jsonValue(old), New: jsonValue(nv.Interface()),
+			Text: fmt.Sprintf("%s %s: %s → %s", display(holder), name, display(old), display(nv.Interface()))}
+	})
 }
 
 // fieldOf follows fields (by their expr names) from a value of the state
@@ -572,21 +593,23 @@ func (r *runner) listEdit(f *frame, path *dsl.Path, item string, add bool, pos l
 	switch {
 	case add && (idx < 0 || multiset):
 		list = append(append([]string(nil), list...), item)
-		text = fmt.Sprintf("%s %s: +%s", display(holder), name, item)
+		text = "+" + item
 	case !add && idx >= 0:
 		list = append(append([]string(nil), list[:idx]...), list[idx+1:]...)
-		text = fmt.Sprintf("%s %s: -%s", display(holder), name, item)
+		text = "-" + item
 	default:
 		return nil // already there, or not there to remove
 	}
 	field.Set(reflect.ValueOf(list))
-	ev := &Event{Kind: EventSet, Object: identify(holder), Field: name, Text: text}
-	if add {
-		ev.New = item
-	} else {
-		ev.Old = item
-	}
-	return r.log(f, ev)
+	return r.logLazy(f, func() *Event {
+		ev := &Event{Kind: EventSet, Object: identify(holder), Field: name, Text: display(holder) + " " + name + ": " + text}
+		if add {
+			ev.New = item
+		} else {
+			ev.Old = item
+		}
+		return ev
+	})
 }
 
 func isRowList(holder any, field string) bool {
@@ -623,12 +646,16 @@ func (r *runner) change(s *dsl.Change, f *frame) error {
 	old := ci.Value(m)
 	nv, ok := ci.Changed(m, s.Dir == "improve", by)
 	if !ok {
-		return r.log(f, &Event{Kind: EventSet, At: at(s.Pos), Object: m.ID, Field: ci.FieldName,
-			Text: fmt.Sprintf("%s %s: not %sd, it would pass its limit (%s)", m.Name, ci.Title, s.Dir, showChar(ci, old))})
+		return r.logLazy(f, func() *Event {
+			return &Event{Kind: EventSet, At: at(s.Pos), Object: m.ID, Field: ci.FieldName,
+				Text: fmt.Sprintf("%s %s: not %sd, it would pass its limit (%s)", m.Name, ci.Title, s.Dir, showChar(ci, old))}
+		})
 	}
 	ci.SetValue(m, nv)
-	return r.log(f, &Event{Kind: EventSet, At: at(s.Pos), Object: m.ID, Field: ci.FieldName, Old: old, New: nv,
-		Text: fmt.Sprintf("%s %s: %s → %s", m.Name, ci.Title, showChar(ci, old), showChar(ci, nv))})
+	return r.logLazy(f, func() *Event {
+		return &Event{Kind: EventSet, At: at(s.Pos), Object: m.ID, Field: ci.FieldName, Old: old, New: nv,
+			Text: fmt.Sprintf("%s %s: %s → %s", m.Name, ci.Title, showChar(ci, old), showChar(ci, nv))}
+	})
 }
 
 // showChar writes a characteristic as on a fighter card: 7+ or 4.
@@ -666,15 +693,13 @@ func (r *runner) choose(s *dsl.Choose, f *frame) (any, error) {
 			return nil, err
 		}
 		if !offered {
-			return def, r.log(f, &Event{Kind: EventChoice, At: at(s.Pos), Name: s.Name.Name, Value: jsonValue(def),
-				Text: fmt.Sprintf("%s: %s (not offered)", s.Name.Name, display(def))})
+			return def, r.logLazy(f, func() *Event {
+				return &Event{Kind: EventChoice, At: at(s.Pos), Name: s.Name.Name, Value: jsonValue(def),
+					Text: fmt.Sprintf("%s: %s (no choice to make)", s.Name.Name, display(def))}
+			})
 		}
 	}
-	prompt, err := r.renderPrompt(f, s.Prompt)
-	if err != nil {
-		return nil, err
-	}
-	req.Prompt = prompt
+	req.render = func() string { return r.renderPrompt(f, s.Prompt) }
 	v, ok, err := r.opts.Choices.Choose(req)
 	if err != nil {
 		return nil, r.errorAt(f, s.Pos, err)
@@ -683,13 +708,15 @@ func (r *runner) choose(s *dsl.Choose, f *frame) (any, error) {
 	if !ok {
 		v, how = def, "default"
 	}
-	return v, r.log(f, &Event{Kind: EventChoice, At: at(s.Pos), Name: s.Name.Name, Value: jsonValue(v),
-		Text: fmt.Sprintf("%s: %s (%s)", s.Name.Name, display(v), how)})
+	return v, r.logLazy(f, func() *Event {
+		return &Event{Kind: EventChoice, At: at(s.Pos), Name: s.Name.Name, Value: jsonValue(v),
+			Text: fmt.Sprintf("%s: %s (%s)", s.Name.Name, display(v), how)}
+	})
 }
 
 // renderPrompt fills {…} in a choice's prompt from the frame (the prompt
 // is plain text to the checker, so names it cannot find stay as written).
-func (r *runner) renderPrompt(f *frame, s *dsl.Str) (string, error) {
+func (r *runner) renderPrompt(f *frame, s *dsl.Str) string {
 	text := s.Value()
 	var b strings.Builder
 	for {
@@ -697,7 +724,7 @@ func (r *runner) renderPrompt(f *frame, s *dsl.Str) (string, error) {
 		j := strings.IndexByte(text, '}')
 		if i < 0 || j < i {
 			b.WriteString(text)
-			return b.String(), nil
+			return b.String()
 		}
 		b.WriteString(text[:i])
 		name := strings.TrimSpace(text[i+1 : j])
@@ -763,8 +790,10 @@ func (r *runner) signal(s *dsl.Signal, f *frame) error {
 	for _, p := range params {
 		shown = append(shown, p.Name+": "+display(args[p.Name]))
 	}
-	if err := r.log(f, &Event{Kind: EventSignal, At: at(s.Pos), Name: ev.ID.Name, Args: shown,
-		Text: fmt.Sprintf("%s (%s)", ev.Title.Value(), strings.Join(shown, ", "))}); err != nil {
+	if err := r.logLazy(f, func() *Event {
+		return &Event{Kind: EventSignal, At: at(s.Pos), Name: ev.ID.Name, Args: shown,
+			Text: fmt.Sprintf("%s (%s)", ev.Title.Value(), strings.Join(shown, ", "))}
+	}); err != nil {
 		return err
 	}
 	for _, ef := range r.p.on[ev.ID.Name] {

@@ -286,9 +286,11 @@ func (r *runner) rollKeeping(d *dsl.DiceInfo, target, name string, f *frame) (ro
 	for _, x := range all {
 		shown = append(shown, display(r.rollValue(d, x, 0)))
 	}
-	if err := r.log(f, &Event{Kind: EventEffect, Rule: ef.owner, Source: ef.source, Name: name,
-		Text: fmt.Sprintf("%s: %d extra %s for %s: %s, keeps %s", titleOf(ef.owner), n, d.Title, name,
-			strings.Join(shown, ", "), shown[keep])}); err != nil {
+	if err := r.logLazy(f, func() *Event {
+		return &Event{Kind: EventEffect, Rule: ef.owner, Source: ef.source, Name: name,
+			Text: fmt.Sprintf("%s: %d extra %s for %s: %s, keeps %s", titleOf(ef.owner), n, d.Title, name,
+				strings.Join(shown, ", "), shown[keep])}
+	}); err != nil {
 		return res, err
 	}
 	return all[keep], nil
@@ -303,7 +305,7 @@ func (r *runner) rollValue(d *dsl.DiceInfo, res rolled, mod int) any {
 }
 
 func (r *runner) logRoll(f *frame, pos lexer.Position, name string, d *dsl.DiceInfo, res rolled, mod int, mods []Modifier, note string) error {
-	return r.log(f, rollEvent(pos, name, d, res, mod, mods, note))
+	return r.logLazy(f, func() *Event { return rollEvent(pos, name, d, res, mod, mods, note) })
 }
 
 // rollEvent describes a roll: "check: D6 4 +2 = 6".
@@ -382,6 +384,18 @@ func (r *runner) rollPool(s *dsl.Roll, f *frame, d *dsl.DiceInfo) (any, error) {
 		}
 	}
 	f.rolled[s.Name.Name] = ints
+	if ints == nil {
+		ints = []int{}
+	}
+	if faces == nil && d.Symbolic() {
+		faces = []string{}
+	}
+	if !r.logging() {
+		if d.Symbolic() {
+			return faces, r.count()
+		}
+		return ints, r.count()
+	}
 	ev := &Event{Kind: EventRoll, At: at(s.Pos), Name: s.Name.Name, Dice: fmt.Sprintf("%d×%s", n, d.Title), Rolled: ints, Faces: faces}
 	if d.Symbolic() {
 		var titles []string
@@ -431,8 +445,10 @@ func (r *runner) rollOneOf(s *dsl.Roll, f *frame) (any, error) {
 		return nil, r.errorAt(f, s.OneOf.Pos, fmt.Errorf("roll %s = one of: the list is empty", s.Name.Name))
 	}
 	if len(items) == 1 {
-		return items[0], r.log(f, &Event{Kind: EventRoll, At: at(s.Pos), Name: s.Name.Name,
-			Text: fmt.Sprintf("%s: %s (the only one)", s.Name.Name, display(items[0]))})
+		return items[0], r.logLazy(f, func() *Event {
+			return &Event{Kind: EventRoll, At: at(s.Pos), Name: s.Name.Name,
+				Text: fmt.Sprintf("%s: %s (the only one)", s.Name.Name, display(items[0]))}
+		})
 	}
 	d := sidedDice(len(items))
 	res, err := r.rollDice(d, s.Name.Name, f.rule, r.purpose(f))
@@ -443,8 +459,10 @@ func (r *runner) rollOneOf(s *dsl.Roll, f *frame) (any, error) {
 	f.natural[s.Name.Name] = res.natural
 	f.rolled[s.Name.Name] = res.dice
 	natural := res.natural
-	return v, r.log(f, &Event{Kind: EventRoll, At: at(s.Pos), Name: s.Name.Name, Dice: d.Title, Rolled: res.dice, Natural: &natural,
-		Text: fmt.Sprintf("%s: %s %d → %s", s.Name.Name, d.Title, res.natural, display(v))})
+	return v, r.logLazy(f, func() *Event {
+		return &Event{Kind: EventRoll, At: at(s.Pos), Name: s.Name.Name, Dice: d.Title, Rolled: res.dice, Natural: &natural,
+			Text: fmt.Sprintf("%s: %s %d → %s", s.Name.Name, d.Title, res.natural, display(v))}
+	})
 }
 
 // ---------------------------------------------------------------------------
@@ -601,6 +619,9 @@ func (r *runner) collapsible(target, char, name string) bool {
 }
 
 func (r *runner) logTest(f *frame, s *dsl.TestStmt, m *stdlib.Model, ci *dsl.CharInfo, value int, res rolled, mod int, mods []Modifier, pass bool, note string) error {
+	if !r.logging() {
+		return r.count()
+	}
 	natural := res.natural
 	total := natural + mod
 	ev := &Event{Kind: EventTest, At: at(s.Pos), Name: s.Name.Name, Object: m.ID, Field: ci.FieldName,
@@ -673,7 +694,9 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 	var shown []string
 	for _, prm := range t.Params {
 		f.env[prm.Name] = args[prm.Name]
-		shown = append(shown, prm.Name+": "+display(args[prm.Name]))
+		if r.logging() {
+			shown = append(shown, prm.Name+": "+display(args[prm.Name]))
+		}
 	}
 	title := t.Title
 	if len(shown) > 0 {
@@ -714,6 +737,13 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 		}
 		f.env[t.ID] = value
 		if contains(reroll, row.ID) && rowID == "" && using == nil {
+			if !r.logging() {
+				if err := r.count(); err != nil {
+					return next, err
+				}
+				row = nil
+				continue
+			}
 			again := withRoll(&Event{Kind: EventApply, Name: t.ID, Row: row.ID, Args: shown,
 				Text: fmt.Sprintf("%s: %s → %s, rolled again", title, how, row.Title)}, ev)
 			if err := r.log(f, again); err != nil {
@@ -728,12 +758,13 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 	if row.Meta.Source != "" {
 		source = row.Meta.Source
 	}
-	text := fmt.Sprintf("%s: %s → %s", title, how, row.Title)
-	if row.ReplacedBy != "" {
-		text += " (house rule " + row.ReplacedBy + ")"
-	}
-	applied := withRoll(&Event{Kind: EventApply, Name: t.ID, Row: row.ID, Args: shown, Source: source, At: at(row.Row.Pos), Text: text}, ev)
-	if err := r.log(f, applied); err != nil {
+	if err := r.logLazy(f, func() *Event {
+		text := fmt.Sprintf("%s: %s → %s", title, how, row.Title)
+		if row.ReplacedBy != "" {
+			text += " (house rule " + row.ReplacedBy + ")"
+		}
+		return withRoll(&Event{Kind: EventApply, Name: t.ID, Row: row.ID, Args: shown, Source: source, At: at(row.Row.Pos), Text: text}, ev)
+	}); err != nil {
 		return next, err
 	}
 	if row.Row.Body == nil {
@@ -784,6 +815,9 @@ func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, *Event, err
 	}
 	f.natural[t.ID] = res.natural
 	f.rolled[t.ID] = res.dice
+	if !r.logging() {
+		return value, "", nil, nil
+	}
 	ev := rollEvent(t.Decl.Pos, t.ID, d, res, mod, mods, "")
 	how := strings.TrimPrefix(ev.Text, t.ID+": ")
 	return value, how, ev, nil

@@ -160,11 +160,31 @@ func (r *runner) errorAt(f *frame, pos lexer.Position, err error) error {
 	return e
 }
 
-// log records an event.
-func (r *runner) log(f *frame, e *Event) error {
+// logLazy records an event, building it only if someone listens: runs
+// without a log (odds, simulations, benchmarks) skip the narration.
+func (r *runner) logLazy(f *frame, build func() *Event) error {
+	if r.opts.Log == nil {
+		return r.count()
+	}
+	return r.log(f, build())
+}
+
+// logging reports whether events are kept.
+func (r *runner) logging() bool { return r.opts.Log != nil }
+
+// count counts an event against the limit.
+func (r *runner) count() error {
 	r.seq++
 	if r.seq > r.limits.Events {
 		return fmt.Errorf("the run logged more than %d events (the limit)", r.limits.Events)
+	}
+	return nil
+}
+
+// log records an event.
+func (r *runner) log(f *frame, e *Event) error {
+	if err := r.count(); err != nil {
+		return err
 	}
 	if r.opts.Log == nil {
 		return nil

@@ -3,7 +3,9 @@ package stdlib
 import (
 	"bytes"
 	"errors"
+	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +27,14 @@ func FuzzDecode(f *testing.F) {
 		f.Add(js)
 	}
 	f.Add([]byte(base))
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 20 {
+		out, err := Encode(randState(r), []string{"yaml", "json"}[i%2])
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(out)
+	}
 	for _, c := range errorCases(f) {
 		if len(c.input) <= 1<<16 {
 			f.Add([]byte(c.input))
@@ -39,6 +49,11 @@ func FuzzDecode(f *testing.F) {
 			}
 			if st != nil {
 				t.Fatal("a state with an error")
+			}
+			for _, p := range se.Problems {
+				if strings.HasPrefix(p.Msg, "internal error") {
+					t.Fatalf("Decode recovered from a panic: %v", err)
+				}
 			}
 			return
 		}

@@ -67,7 +67,7 @@ func randState(r *rand.Rand) *State {
 		var vehicle string
 		for range r.IntN(4) {
 			m := &Model{ID: next(), Name: randString(r), Kind: "fighter", Category: randString(r), Type: randString(r), Group: randString(r),
-				Cost: r.IntN(300), Starting: r.IntN(2) == 0, Conditions: randStrings(r), Skills: randStrings(r), Rules: randStrings(r),
+				Cost: r.IntN(300), Joined: r.IntN(2) == 0, Conditions: randStrings(r), Skills: randStrings(r), Rules: randStrings(r),
 				Marks: randStrings(r), Terrain: randStrings(r), X: randFloat(r), Y: randFloat(r), Base: 25 + float64(r.IntN(4))*7.5,
 				XP: r.IntN(30), LastingInjuries: randStrings(r), Enmities: randStrings(r), Dead: r.IntN(5) == 0, CapturedBy: randString(r)}
 			m.Stats = Stats{M: r.IntN(9), WS: r.IntN(13), BS: r.IntN(13), S: r.IntN(7), T: r.IntN(7), W: r.IntN(4), I: r.IntN(13), A: r.IntN(4),

@@ -8,6 +8,10 @@
 package stdlib
 
 // State is one battle in progress: the battle itself and the gangs in it.
+//
+// In state files (see Decode, Encode and docs/state-format.md) a field's
+// name is its `json` tag; `state` tags say which fields are required and
+// which numbers are written as on a card ("4+", '5"', "S+1", "-").
 type State struct {
 	Battle Battle  `expr:"battle" json:"battle"`
 	Gangs  []*Gang `expr:"gangs" json:"gangs" munda:"fixed"`
@@ -65,7 +69,7 @@ type Model struct {
 	Type     string `expr:"type" json:"type,omitempty"`         // e.g. "Orlock Gunner"
 	Group    string `expr:"group" json:"group,omitempty"`       // alliance or sub-group, for rules about "the same group"
 	Cost     int    `expr:"cost" json:"cost,omitempty"`         // credits value
-	Starting bool   `expr:"starting" json:"starting"`           // part of the starting crew
+	Joined   bool   `expr:"joined" json:"joined,omitempty"`     // joined after the battle began (not part of the starting crew)
 
 	Stats Stats `expr:"stats" json:"stats"`
 

@@ -56,7 +56,7 @@ const (
 
 type validator struct {
 	st       *State
-	models   map[string]where // id → the first model with it
+	models   map[string]modelRef // id → the first model with it
 	problems []Problem
 	stop     bool
 }
@@ -86,8 +86,20 @@ func (v *validator) state(st *State) {
 			}
 		}
 	}
+	v.models = make(map[string]modelRef)
+	for gi, g := range st.Gangs {
+		if g == nil {
+			continue
+		}
+		for mi, m := range g.Models {
+			if m != nil && m.ID != "" {
+				if _, dup := v.models[m.ID]; !dup {
+					v.models[m.ID] = modelRef{where{g: gi, m: mi}, m, g}
+				}
+			}
+		}
+	}
 	v.battle(&st.Battle, gangs)
-	v.models = make(map[string]where, 16)
 	for gi, g := range st.Gangs {
 		gw := where{g: gi, m: -1}
 		if g == nil {
@@ -154,12 +166,10 @@ func (v *validator) model(w where, m *Model, g *Gang) {
 		v.add(w.at(""), "want a model, got null")
 		return
 	}
-	if first, dup := v.models[m.ID]; m.ID == "" {
+	if m.ID == "" {
 		v.add(w.at("id"), "required field is missing")
-	} else if dup {
-		v.add(w.at("id"), "duplicate model id %q (also %s)", m.ID, first.at(""))
-	} else {
-		v.models[m.ID] = w
+	} else if first := v.models[m.ID]; first.w != w {
+		v.add(w.at("id"), "duplicate model id %q (also %s)", m.ID, first.w.at(""))
 	}
 	pairs, ok := statusPairs[m.Kind]
 	if !ok {
@@ -214,24 +224,14 @@ func (v *validator) aboard(w where, m *Model, g *Gang) {
 		v.add(w.at("aboard"), "a model cannot be aboard itself")
 		return
 	}
-	for _, o := range g.Models {
-		if o != nil && o.ID == m.Aboard {
-			if o.Kind != "vehicle" {
-				v.add(w.at("aboard"), "%q is a %s, not a vehicle", m.Aboard, o.Kind)
-			}
-			return
+	if o, ok := v.models[m.Aboard]; ok {
+		switch {
+		case o.g != g:
+			v.add(w.at("aboard"), "%q belongs to gang %q; fighters ride only their own gang's vehicles", m.Aboard, o.g.ID)
+		case o.m.Kind != "vehicle":
+			v.add(w.at("aboard"), "%q is a %s, not a vehicle", m.Aboard, o.m.Kind)
 		}
-	}
-	for _, og := range v.st.Gangs {
-		if og == nil || og == g {
-			continue
-		}
-		for _, o := range og.Models {
-			if o != nil && o.ID == m.Aboard {
-				v.add(w.at("aboard"), "%q belongs to gang %q; fighters ride only their own gang's vehicles", m.Aboard, og.ID)
-				return
-			}
-		}
+		return
 	}
 	var ids []string
 	for _, o := range g.Models {
@@ -315,6 +315,13 @@ func (v *validator) position(w where, x, y float64) {
 	if !finite(y) || math.Abs(y) > maxPosition {
 		v.add(w.at("y"), "want a position in inches, got %v", y)
 	}
+}
+
+// modelRef is a model, its gang and where it is.
+type modelRef struct {
+	w where
+	m *Model
+	g *Gang
 }
 
 // where is a place in a state, turned into a path only for a problem:

@@ -1,0 +1,82 @@
+package dsl
+
+import (
+	"fmt"
+
+	"github.com/expr-lang/expr/ast"
+	exprparser "github.com/expr-lang/expr/parser"
+)
+
+// inliner replaces calls of function declarations by their bodies, with
+// the arguments bound by expr's `let`:
+//
+//	casualty(#)  →  let m = #; (is_fighter(m) and …) or is_wrecked(m)
+//
+// Rules call small functions everywhere (on_battlefield, casualty), often
+// inside filters over every model; a real call costs an environment and a
+// VM run each time, an inlined body costs nothing. `let` keeps the
+// meaning of a call: each argument is evaluated once, in the caller's
+// scope, and a `#` passed in stays the caller's element.
+type inliner struct {
+	bodies map[string]*inlineBody // by function name, filled as functions are checked
+	serial int                    // numbers the names of inlined parameters
+}
+
+type inlineBody struct {
+	params []string
+	text   string
+}
+
+// maxInlineDepth bounds inlining, whatever the declarations (a function
+// calling itself is reported by the checker, but must not hang it).
+const maxInlineDepth = 32
+
+// Visit implements ast.Visitor.
+func (in *inliner) Visit(node *ast.Node) { in.visit(node, 0) }
+
+func (in *inliner) visit(node *ast.Node, depth int) {
+	call, ok := (*node).(*ast.CallNode)
+	if !ok {
+		return
+	}
+	ident, ok := call.Callee.(*ast.IdentifierNode)
+	if !ok {
+		return
+	}
+	body, ok := in.bodies[ident.Value]
+	if !ok || len(call.Arguments) != len(body.params) || depth >= maxInlineDepth {
+		return
+	}
+	tree, err := exprparser.Parse(body.text)
+	if err != nil {
+		return
+	}
+	inlined := tree.Node
+	// Calls inside the body are inlined too, before it goes in.
+	ast.Walk(&inlined, visitFunc(func(n *ast.Node) { in.visit(n, depth+1) }))
+	// Parameters get names of their own: expr's lets may not shadow one
+	// another, and a body inlined into itself's caller would.
+	in.serial++
+	renamed := make(map[string]string, len(body.params))
+	for _, p := range body.params {
+		renamed[p] = fmt.Sprintf("_%s_%d", p, in.serial)
+	}
+	ast.Walk(&inlined, visitFunc(func(n *ast.Node) {
+		if id, ok := (*n).(*ast.IdentifierNode); ok {
+			if to, ok := renamed[id.Value]; ok {
+				id.Value = to
+			}
+		}
+	}))
+	for i := len(body.params) - 1; i >= 0; i-- {
+		inlined = &ast.VariableDeclaratorNode{Name: renamed[body.params[i]], Value: call.Arguments[i], Expr: inlined}
+	}
+	// Run-time errors inside the body point at the call.
+	loc := call.Location()
+	ast.Walk(&inlined, visitFunc(func(n *ast.Node) { (*n).SetLocation(loc) }))
+	*node = inlined
+}
+
+type visitFunc func(*ast.Node)
+
+func (f visitFunc) Visit(n *ast.Node) { f(n) }

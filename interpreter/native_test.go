@@ -1,0 +1,552 @@
+package interpreter_test
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/interpreter"
+	"github.com/munda-rules/munda/stdlib"
+)
+
+// This file is the speed baseline of issue 3: the 2023 End Phase of
+// rulesets/core-2023/end_phase.munda written by hand in Go, as a tool
+// without munda would. It is never used by munda itself. It rolls the
+// same dice in the same order as the rules, with every choice at its
+// default, so TestNativeMatchesRules can check that the two agree: the
+// benchmark compares like with like.
+
+type native struct {
+	st   *stdlib.State
+	dice interpreter.DiceSource
+	d6   *dsl.DiceInfo
+	inj  *dsl.DiceInfo
+}
+
+func (n *native) roll(d *dsl.DiceInfo) interpreter.Die {
+	die, err := n.dice.Roll(&interpreter.DieRequest{Dice: d})
+	if err != nil {
+		panic(err)
+	}
+	return die
+}
+
+func (n *native) d6v() int   { return n.roll(n.d6).Value }
+func (n *native) twoD6() int { return n.d6v() + n.d6v() }
+
+func isFighter(m *stdlib.Model) bool { return m.Kind == "fighter" }
+func isVehicle(m *stdlib.Model) bool { return m.Kind == "vehicle" }
+func seriously(m *stdlib.Model) bool {
+	return m.Status == "prone" && m.Secondary == "seriously_injured"
+}
+func outOfAction(m *stdlib.Model) bool { return m.Status == "out_of_action" }
+func wreckedV(m *stdlib.Model) bool    { return m.Kind == "vehicle" && m.Secondary == "wrecked" }
+func onField(m *stdlib.Model) bool     { return !m.Fled && !outOfAction(m) && !wreckedV(m) }
+func casualtyN(m *stdlib.Model) bool {
+	return (isFighter(m) && (seriously(m) || outOfAction(m))) || wreckedV(m)
+}
+func has(list []string, s string) bool { return slices.Contains(list, s) }
+func remove(list []string, s string) []string {
+	if i := slices.Index(list, s); i >= 0 {
+		return append(append([]string(nil), list[:i]...), list[i+1:]...)
+	}
+	return list
+}
+func addSet(list []string, s string) []string {
+	if has(list, s) {
+		return list
+	}
+	return append(append([]string(nil), list...), s)
+}
+func hierarchy(m *stdlib.Model) float64 {
+	switch {
+	case has(m.Rules, "gang_hierarchy_leader"):
+		return 12
+	case has(m.Rules, "gang_hierarchy_champion"):
+		return 6
+	}
+	return 0
+}
+func friendsOf(m *stdlib.Model) []*stdlib.Model {
+	var out []*stdlib.Model
+	for _, o := range m.Gang.Models {
+		if o != m {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func (n *native) gangsInPriority() []*stdlib.Gang {
+	out := append([]*stdlib.Gang(nil), n.st.Gangs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		return out[i].ID == n.st.Battle.Priority && out[j].ID != n.st.Battle.Priority
+	})
+	return out
+}
+
+func (n *native) endPhase() {
+	// Remove temporary effects.
+	for _, cloud := range slices.Clone(n.st.Battle.Markers) {
+		if cloud.Kind == "smoke" && n.d6v() <= 4 {
+			n.st.Battle.Markers = slices.DeleteFunc(slices.Clone(n.st.Battle.Markers), func(m *stdlib.Marker) bool { return m.ID == cloud.ID })
+		}
+	}
+	n.st.Battle.Markers = slices.DeleteFunc(n.st.Battle.Markers, func(m *stdlib.Marker) bool { return m.Kind == "graviton_pulse" })
+	for _, g := range n.st.Gangs {
+		for _, m := range g.Models {
+			if isFighter(m) && m.Status == "prone" && onField(m) && has(m.Terrain, "toxic_sludge") && n.d6v() < 2 {
+				n.outOfAction(m)
+			}
+		}
+	}
+	for _, g := range n.gangsInPriority() {
+		n.bottleCheck(g)
+	}
+	for _, g := range n.gangsInPriority() {
+		if g.Bottled {
+			n.fleeTests(g)
+		}
+	}
+	for _, g := range n.gangsInPriority() {
+		n.recoverAndRestart(g)
+	}
+	for _, g := range n.gangsInPriority() {
+		n.rally(g)
+	}
+	for _, g := range n.st.Gangs {
+		for _, m := range g.Models {
+			m.Marks = remove(m.Marks, "assisted")
+		}
+	}
+}
+
+func (n *native) bottleCheck(g *stdlib.Gang) {
+	casualties := 0
+	for _, m := range g.Models {
+		if casualtyN(m) {
+			casualties++
+		}
+	}
+	if g.Bottled || casualties == 0 {
+		return
+	}
+	threshold := g.StartingCrew
+	if has(n.st.Battle.Rules, "reinforcements") {
+		threshold = g.EligibleModels
+	}
+	check := n.d6v() + casualties
+	for _, m := range g.Models {
+		if has(m.Skills, "iron_will") && onField(m) && !seriously(m) {
+			check--
+			break
+		}
+	}
+	if check > threshold {
+		g.Bottled = true
+	}
+}
+
+func (n *native) fleeTests(g *stdlib.Gang) {
+	var order []*stdlib.Model
+	for _, m := range g.Models {
+		if onField(m) {
+			order = append(order, m)
+		}
+	}
+	sort.SliceStable(order, func(i, j int) bool { return hierarchy(order[i]) > hierarchy(order[j]) })
+	held := map[string]bool{}
+	for _, m := range order {
+		if held[m.ID] {
+			continue
+		}
+		if n.twoD6() >= m.Stats.Cl {
+			if r := hierarchy(m); r > 0 {
+				for _, f := range friendsOf(m) {
+					if stdlib.Distance(m, f) <= r {
+						held[f.ID] = true
+					}
+				}
+			}
+			continue
+		}
+		if isVehicle(m) {
+			m.Status, m.Secondary = "stationary", "wrecked"
+			m.Marks = addSet(m.Marks, "abandoned")
+			continue
+		}
+		if seriously(m) {
+			m.SuccumbTest = true
+		}
+		m.Fled = true
+		m.Conditions = remove(m.Conditions, "ready")
+	}
+}
+
+func (n *native) recoverAndRestart(g *stdlib.Gang) {
+	for _, m := range slices.Clone(g.Models) {
+		if isFighter(m) && seriously(m) && onField(m) {
+			n.recovery(m)
+		}
+	}
+	for _, v := range g.Models {
+		if isVehicle(v) && v.Status == "stationary" && v.Secondary == "stalled" && onField(v) && !has(v.Conditions, "driver_black_out") {
+			bonus := 1
+			if v.Stats.HP-v.HullPointsLost == 1 {
+				bonus = 0
+			}
+			if n.twoD6()+bonus-v.FleshWounds >= v.Stats.Hnd {
+				v.Status, v.Secondary = "mobile", ""
+			}
+		}
+	}
+	var blackedOut, wounded []*stdlib.Model
+	for _, v := range g.Models {
+		if isVehicle(v) && onField(v) {
+			if has(v.Conditions, "driver_black_out") {
+				blackedOut = append(blackedOut, v)
+			} else if v.FleshWounds > 0 {
+				wounded = append(wounded, v)
+			}
+		}
+	}
+	for _, v := range blackedOut {
+		if n.d6v() >= 4 {
+			v.Conditions = remove(v.Conditions, "driver_black_out")
+			v.FleshWounds++
+		}
+	}
+	for _, v := range wounded {
+		switch r := n.d6v(); {
+		case r == 1:
+			panic("the benchmark state has no drivers who black out")
+		case r >= 4:
+			v.FleshWounds--
+		}
+	}
+}
+
+func (n *native) recovery(m *stdlib.Model) {
+	var helper *stdlib.Model
+	for _, f := range friendsOf(m) {
+		if isFighter(f) && f.Status == "standing" && f.Secondary == "active" && onField(f) && stdlib.Distance(m, f) <= 1 && !has(f.Marks, "assisted") {
+			helper = f
+			break
+		}
+	}
+	dice := 1
+	if helper != nil {
+		helper.Marks = addSet(helper.Marks, "assisted")
+		dice = 2
+	}
+	if has(m.Skills, "fast_healing") {
+		dice++
+	}
+	kept := "out_of_action"
+	for i := 0; i < dice; i++ {
+		switch f := n.roll(n.inj).Face; {
+		case f == "flesh_wound":
+			kept = f
+		case f == "serious_injury" && kept != "flesh_wound":
+			kept = f
+		}
+	}
+	switch kept {
+	case "out_of_action":
+		n.outOfAction(m)
+	case "serious_injury":
+		if helper == nil {
+			n.fleshWound(m)
+		}
+	default:
+		m.Status, m.Secondary = "prone", "pinned"
+		if helper != nil {
+			helper.XP++
+		} else {
+			n.fleshWound(m)
+		}
+	}
+}
+
+func (n *native) fleshWound(m *stdlib.Model) {
+	m.FleshWounds++
+	if m.Stats.T-m.FleshWounds <= 0 {
+		n.outOfAction(m)
+	}
+}
+
+func (n *native) outOfAction(m *stdlib.Model) {
+	m.Status, m.Secondary = "out_of_action", ""
+	m.Conditions = remove(m.Conditions, "ready")
+	n.lastingInjury(m, nil, nil)
+}
+
+// worsen applies a characteristic reduction within the fighter limits.
+func worsen(v *int, target bool, worst int) {
+	switch {
+	case target && *v+1 <= worst:
+		*v++
+	case !target && *v-1 >= worst:
+		*v--
+	}
+}
+
+func (n *native) lastingInjury(m, attacker *stdlib.Model, reroll []string) {
+	for {
+		roll := n.d6v()*10 + n.d6v()
+		row := lastingRow(roll)
+		if slices.Contains(reroll, row) {
+			continue
+		}
+		n.applyLasting(m, attacker, row)
+		return
+	}
+}
+
+func lastingRow(v int) string {
+	switch {
+	case v == 11:
+		return "lesson_learned"
+	case v == 12:
+		return "impressive_scars"
+	case v == 13:
+		return "horrid_scars"
+	case v == 14:
+		return "bitter_enmity"
+	case v <= 26:
+		return "out_cold"
+	case v <= 36:
+		return "convalescence"
+	case v == 41:
+		return "old_battle_wound"
+	case v == 42:
+		return "partially_deafened"
+	case v == 43:
+		return "humiliated"
+	case v == 44:
+		return "eye_injury"
+	case v == 45:
+		return "hand_injury"
+	case v == 46:
+		return "hobbled"
+	case v == 51:
+		return "spinal_injury"
+	case v == 52:
+		return "enfeebled"
+	case v == 53:
+		return "head_injury"
+	case v == 54:
+		return "multiple_injuries"
+	case v <= 56:
+		return "captured"
+	case v <= 65:
+		return "critical_injury"
+	}
+	return "memorable_death"
+}
+
+func (n *native) applyLasting(m, attacker *stdlib.Model, row string) {
+	note := func() { m.LastingInjuries = append(append([]string(nil), m.LastingInjuries...), row) }
+	outCold := func() { n.applyLasting(m, attacker, "out_cold") }
+	s := &m.Stats
+	switch row {
+	case "lesson_learned":
+		xp := (n.d6v() + 1) / 2
+		m.Convalescence = true
+		m.XP += xp
+		note()
+	case "impressive_scars":
+		if has(m.LastingInjuries, row) {
+			outCold()
+			return
+		}
+		if s.Cl-1 >= 3 {
+			s.Cl--
+		}
+		note()
+	case "horrid_scars":
+		if has(m.Skills, "fearsome") {
+			outCold()
+			return
+		}
+		m.Skills = addSet(m.Skills, "fearsome")
+		note()
+	case "bitter_enmity":
+		if has(m.Skills, "berserker") || has(m.LastingInjuries, row) {
+			outCold()
+			return
+		}
+		note()
+	case "out_cold":
+	case "convalescence":
+		m.Convalescence = true
+		note()
+	case "old_battle_wound", "captured", "critical_injury":
+		note()
+	case "partially_deafened":
+		if has(m.LastingInjuries, row) {
+			worsen(&s.Ld, true, 10)
+		}
+		note()
+	case "humiliated":
+		m.Convalescence = true
+		worsen(&s.Ld, true, 10)
+		worsen(&s.Cl, true, 10)
+		note()
+	case "eye_injury":
+		m.InRecovery = true
+		worsen(&s.BS, true, 6)
+		note()
+	case "hand_injury":
+		m.InRecovery = true
+		worsen(&s.WS, true, 6)
+		note()
+	case "hobbled":
+		m.InRecovery = true
+		worsen(&s.M, false, 1)
+		note()
+	case "spinal_injury":
+		m.InRecovery = true
+		worsen(&s.S, false, 1)
+		note()
+	case "enfeebled":
+		m.InRecovery = true
+		worsen(&s.T, false, 1)
+		note()
+	case "head_injury":
+		m.InRecovery = true
+		worsen(&s.Int, true, 10)
+		worsen(&s.Wil, true, 10)
+		note()
+	case "multiple_injuries":
+		times := (n.d6v() + 1) / 2
+		for i := 0; i < times; i++ {
+			n.lastingInjury(m, attacker, []string{"captured", "multiple_injuries", "memorable_death", "critical_injury", "out_cold"})
+		}
+	case "memorable_death":
+		m.Dead = true
+		note()
+	}
+}
+
+func (n *native) rally(g *stdlib.Gang) {
+	for _, m := range g.Models {
+		if !has(m.Conditions, "broken") || !onField(m) {
+			continue
+		}
+		bonus := 0
+		for _, f := range friendsOf(m) {
+			if onField(f) && stdlib.Distance(m, f) <= 3 && !has(f.Conditions, "broken") && !seriously(f) {
+				bonus++
+			}
+		}
+		if n.twoD6()+bonus >= m.Stats.Cl {
+			m.Conditions = remove(m.Conditions, "broken")
+			m.XP++
+		}
+	}
+}
+
+// benchState is a 2-gang, 20-model End phase: each gang has a Leader and
+// a Champion, Seriously Injured fighters with and without a friend to
+// assist, Broken fighters, one Out of Action, and Ganger stat lines.
+func benchState() *stdlib.State {
+	st := &stdlib.State{Battle: stdlib.Battle{Round: 3, Priority: "g0"}}
+	for gi := 0; gi < 2; gi++ {
+		g := &stdlib.Gang{ID: fmt.Sprintf("g%d", gi), Name: fmt.Sprintf("Gang %d", gi), StartingCrew: 7, EligibleModels: 7}
+		for mi := 0; mi < 10; mi++ {
+			m := &stdlib.Model{
+				ID: fmt.Sprintf("g%dm%d", gi, mi), Name: fmt.Sprintf("Fighter %d-%d", gi, mi),
+				Kind: "fighter", Category: "ganger", Status: "standing", Secondary: "active",
+				X: float64(gi*40 + (mi%5)*2), Y: float64((mi / 5) * 2), Base: 25,
+				Stats: stdlib.Stats{M: 5, WS: 4, BS: 4, S: 3, T: 3, W: 1, I: 4, A: 1, Ld: 7, Cl: 7, Wil: 7, Int: 7},
+			}
+			switch mi {
+			case 0:
+				m.Category, m.Rules = "leader", []string{"gang_hierarchy_leader"}
+				m.Stats.Cl, m.Stats.Ld = 5, 5
+			case 1:
+				m.Category, m.Rules = "champion", []string{"gang_hierarchy_champion"}
+				m.Stats.Cl = 6
+			case 2, 3, 7:
+				m.Status, m.Secondary = "prone", "seriously_injured"
+			case 4, 8:
+				m.Conditions = []string{"broken"}
+			case 9:
+				m.Status, m.Secondary = "out_of_action", ""
+			}
+			m.Gang = g
+			g.Models = append(g.Models, m)
+		}
+		g.State = st
+		st.Gangs = append(st.Gangs, g)
+	}
+	return st
+}
+
+// The hand-written End Phase and the rules agree on the final state for
+// many seeds: the baseline really does the same work.
+func TestNativeMatchesRules(t *testing.T) {
+	p := coreProgram(t)
+	idx := p.Index()
+	bottled, fled, injured := 0, 0, 0
+	for seed := uint64(0); seed < 300; seed++ {
+		a, b := benchState(), benchState()
+		if err := p.Run(a, "end_phase", nil, interpreter.Options{Dice: interpreter.NewSeeded(seed)}); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		nat := &native{st: b, dice: interpreter.NewSeeded(seed), d6: idx.Dice["d6"], inj: idx.Dice["injury"]}
+		nat.endPhase()
+		ea, _ := stdlib.Encode(a, "json")
+		eb, _ := stdlib.Encode(b, "json")
+		if !reflect.DeepEqual(ea, eb) {
+			t.Fatalf("seed %d: the rules and the native End Phase disagree\nrules:  %s\nnative: %s", seed, ea, eb)
+		}
+		for _, g := range a.Gangs {
+			if g.Bottled {
+				bottled++
+			}
+			for _, m := range g.Models {
+				if m.Fled {
+					fled++
+				}
+				if len(m.LastingInjuries) > 0 {
+					injured++
+				}
+			}
+		}
+	}
+	// The seeds must have taken every branch that matters.
+	if bottled == 0 || fled == 0 || injured == 0 {
+		t.Errorf("the seeds did not exercise the End Phase: %d bottled, %d fled, %d lasting injuries", bottled, fled, injured)
+	}
+}
+
+func BenchmarkEndPhaseInterpreted(b *testing.B) {
+	p := coreProgram(b)
+	st := benchState()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		s := st.Clone()
+		if err := p.Run(s, "end_phase", nil, interpreter.Options{Dice: interpreter.NewSeeded(uint64(i))}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEndPhaseNative(b *testing.B) {
+	idx := coreProgram(b).Index()
+	st := benchState()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		s := st.Clone()
+		n := &native{st: s, dice: interpreter.NewSeeded(uint64(i)), d6: idx.Dice["d6"], inj: idx.Dice["injury"]}
+		n.endPhase()
+	}
+}
+
+var _ = math.Inf
