@@ -23,6 +23,7 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame
 	}
 	defer r.leave()
 	f := r.newFrame(rule, proc.Meta.Source, proc.ID)
+	defer r.release(f)
 	var shown []string
 	for _, prm := range proc.Params {
 		f.env[prm.Name] = args[prm.Name]
@@ -803,13 +804,12 @@ func (r *runner) signal(s *dsl.Signal, f *frame) error {
 			hf.env[k] = v
 		}
 		ok, err := r.effectApplies(ef, on.When, hf)
+		if err == nil && ok {
+			err = r.runEffectBody(ef, on.Body, hf, "on "+ev.ID.Name)
+		}
+		r.release(hf)
 		if err != nil {
 			return err
-		}
-		if ok {
-			if err := r.runEffectBody(ef, on.Body, hf, "on "+ev.ID.Name); err != nil {
-				return err
-			}
 		}
 	}
 	return nil

@@ -498,6 +498,7 @@ func (r *runner) test(s *dsl.TestStmt, f *frame) (bool, error) {
 	}
 	// Modifiers of every test of this characteristic see the model tested.
 	cf := r.charFrame(f, m)
+	defer r.release(cf)
 	charMod, charMods, err := r.modifiers(ci.ID, cf, 0, "")
 	if err != nil {
 		return false, err
@@ -580,10 +581,7 @@ func (r *runner) afterTest(ci *dsl.CharInfo, cf *frame, pass bool) error {
 
 // charFrame is what a characteristic-wide effect sees: the tested model.
 func (r *runner) charFrame(f *frame, m *stdlib.Model) *frame {
-	cf := &frame{env: make(map[string]any, 8), rule: f.rule, proc: f.proc, natural: f.natural, rolled: f.rolled}
-	for _, k := range []string{stdlib.StateVar, "battle", "gangs", "natural", "rolled"} {
-		cf.env[k] = f.env[k]
-	}
+	cf := r.newFrame(f.rule, f.source, f.proc)
 	cf.env["model"] = m
 	return cf
 }
@@ -691,6 +689,7 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 	}
 	defer r.leave()
 	f := r.newFrame(rule, t.Meta.Source, "")
+	defer r.release(f)
 	var shown []string
 	for _, prm := range t.Params {
 		f.env[prm.Name] = args[prm.Name]

@@ -7,7 +7,6 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
-	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/stdlib"
 )
 
@@ -102,6 +101,7 @@ type runner struct {
 	// effects whose bodies are running: an effect never applies to the
 	// rolls and tests of its own body (Inspirational's own Cool test).
 	running map[*effect]bool
+	frames  []*frame // released frames, for reuse
 }
 
 func newRunner(p *Program, st *stdlib.State, opts Options) *runner {
@@ -126,11 +126,31 @@ type frame struct {
 	proc    string // the procedure id, for effect targets "proc.roll"
 }
 
+// newFrame starts a frame, reusing a released one: a run makes a frame for
+// every procedure call and table roll, and their maps are most of a run's
+// garbage otherwise.
 func (r *runner) newFrame(rule, source, proc string) *frame {
-	f := &frame{env: dsl.BaseEnv(r.st), rule: rule, source: source, proc: proc}
-	f.natural = f.env["natural"].(map[string]int)
-	f.rolled = f.env["rolled"].(map[string][]int)
+	var f *frame
+	if n := len(r.frames); n > 0 {
+		f, r.frames = r.frames[n-1], r.frames[:n-1]
+	} else {
+		f = &frame{env: make(map[string]any, 16), natural: map[string]int{}, rolled: map[string][]int{}}
+	}
+	f.rule, f.source, f.proc = rule, source, proc
+	f.env[stdlib.StateVar] = r.st
+	f.env["battle"] = &r.st.Battle
+	f.env["gangs"] = r.st.Gangs
+	f.env["natural"] = f.natural
+	f.env["rolled"] = f.rolled
 	return f
+}
+
+// release gives a frame back for reuse once nothing refers to it.
+func (r *runner) release(f *frame) {
+	clear(f.env)
+	clear(f.natural)
+	clear(f.rolled)
+	r.frames = append(r.frames, f)
 }
 
 // control says how a statement ended.

@@ -387,6 +387,7 @@ func (s *State) Clone() *State {
 			p.models = p.models[1:]
 			*nm = *m
 			nm.Gang = ng
+			nm.friends = nil
 			nm.Conditions = p.strs(m.Conditions)
 			nm.Skills = p.strs(m.Skills)
 			nm.Powers = p.strs(m.Powers)

@@ -84,16 +84,7 @@ var Functions = []Function{
 		Name: "friends", Doc: "friends(m) are the other models of m's gang.",
 		Types: []any{new(func(*Model) []*Model)},
 		Fn: func(args ...any) (any, error) {
-			m := args[0].(*Model)
-			var out []*Model
-			if m != nil && m.Gang != nil {
-				for _, o := range m.Gang.Models {
-					if o != m {
-						out = append(out, o)
-					}
-				}
-			}
-			return out, nil
+			return args[0].(*Model).Friends(), nil
 		},
 	},
 	{
@@ -301,4 +292,24 @@ func toFloat(v any) float64 {
 		return v
 	}
 	return 0
+}
+
+// Friends are the other models of m's gang, in the gang's order. The list
+// is computed once per model and reused: rules ask for it inside loops
+// over every model. (A gang's models do not change during a run.)
+func (m *Model) Friends() []*Model {
+	if m == nil || m.Gang == nil {
+		return nil
+	}
+	if m.friends != nil && len(m.friends) == len(m.Gang.Models)-1 && (len(m.friends) == 0 || m.friends[0].Gang == m.Gang) {
+		return m.friends
+	}
+	out := make([]*Model, 0, len(m.Gang.Models))
+	for _, o := range m.Gang.Models {
+		if o != m {
+			out = append(out, o)
+		}
+	}
+	m.friends = out
+	return out
 }

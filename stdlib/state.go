@@ -111,6 +111,8 @@ type Model struct {
 	LastingDamage   []string `expr:"lasting_damage" json:"lasting_damage,omitempty" munda:"row"`
 
 	Gang *Gang `expr:"gang" json:"-"` // back-pointer, set when the state is loaded
+
+	friends []*Model `json:"-" expr:"-"` // cache of Friends()
 }
 
 // Stats are a model's characteristics. Target numbers (WS, BS, I, Ld, Cl,
