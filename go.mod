@@ -1,6 +1,6 @@
 module github.com/munda-rules/munda
 
-go 1.26.8
+go 1.25
 
 require (
 	github.com/alecthomas/participle/v2 v2.1.4

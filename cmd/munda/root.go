@@ -77,6 +77,7 @@ recompile.`),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -87,6 +88,7 @@ recompile.`),
 		newCheckCmd(),
 		newFmtCmd(),
 		newRunCmd(),
+		newRollCmd(),
 		newTestCmd(),
 	)
 	return root
