@@ -151,7 +151,6 @@ type checker struct {
 	// what was used, for unused warnings.
 	called    map[string]bool
 	signalled map[string]bool
-	usedDecl  map[Decl]bool
 	// every block scope, for unused warnings at the end.
 	scopes []*scope
 	// "namespace:id" → the house rule that replaced it ("" for a ruleset).
@@ -186,7 +185,6 @@ func newChecker(rules *Rules) *checker {
 		rowIDs:      map[string]bool{},
 		called:      map[string]bool{},
 		signalled:   map[string]bool{},
-		usedDecl:    map[Decl]bool{},
 		replaced:    map[string]string{},
 		exprc:       NewCompiler(),
 		inline:      &inliner{bodies: map[string]*inlineBody{}},
@@ -377,13 +375,6 @@ func keys[V any](m map[string]V) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// active reports whether a declaration or item is in force: everything
-// outside house rules is; a house rule's items only while it is on.
-func (c *checker) active(item any) bool {
-	rid, ok := c.ruleOf[item]
-	return !ok || c.rules.Active[rid]
 }
 
 func quoteList(ids []string) string { return strings.Join(ids, ", ") }

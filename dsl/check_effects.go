@@ -349,13 +349,12 @@ func (c *checker) sites(ref *Ref, kinds ...symbolKind) []*Site {
 // hookScope finds what a before/after/instead_of body sees: a procedure's
 // parameters, or everything in scope at one of its steps.
 func (c *checker) hookScope(ref *Ref, timing string) (*scope, string) {
-	if ch, ok := c.lookup(nsCore, ref.Name.Name).(*Characteristic); ok && ref.Member == nil {
+	if _, ok := c.lookup(nsCore, ref.Name.Name).(*Characteristic); ok && ref.Member == nil {
 		// A hook on every test of a characteristic sees the model tested
 		// and the outcome, `passed`, which an instead_of sets.
 		sc := newScope(c.globals)
 		sc.define(&symbol{name: "model", kind: symParam, typ: typeModel, used: true})
 		sc.define(&symbol{name: "passed", kind: symLet, typ: typeBool, used: true})
-		c.usedDecl[ch] = true
 		return sc, "characteristic"
 	}
 	proc, ok := c.lookup(nsCore, ref.Name.Name).(*Procedure)

@@ -182,9 +182,7 @@ func (c *checker) stmt(st Stmt, sc *scope, b *bodyCtx) {
 	case *TestStmt:
 		c.testStmt(s, sc, b)
 	case *Change:
-		if ch, ok := c.lookup(nsCore, s.Char.Name).(*Characteristic); ok {
-			c.usedDecl[ch] = true
-		} else {
+		if _, ok := c.lookup(nsCore, s.Char.Name).(*Characteristic); !ok {
 			c.unknown(identRange(s.Char), "characteristic", s.Char.Name, c.ofKind("characteristic"))
 		}
 		c.compile(s.Model, sc, typeModel, "the model changed")
@@ -448,7 +446,6 @@ func (c *checker) testStmt(s *TestStmt, sc *scope, b *bodyCtx) {
 	if !ok {
 		c.unknown(identRange(s.Char), "characteristic", s.Char.Name, c.ofKind("characteristic"))
 	} else {
-		c.usedDecl[ch] = true
 		if info := c.idx.Characteristics[ch.ID.Name]; info != nil && info.Dice == nil {
 			c.diags.errorf(CodeInvalid, identRange(s.Char), "%s is never tested: its declaration has no check line", ch.ID.Name)
 		}
@@ -531,7 +528,6 @@ func (c *checker) apply(s *Apply, sc *scope) {
 	if info == nil {
 		return
 	}
-	c.usedDecl[t] = true
 	c.args(s.Args, info.Params, sc, "table "+t.ID.Name, rangeOf(s.Pos, s.EndPos), false)
 	if info.Kind == ConditionTable || info.Lookup {
 		c.diags.errorf(CodeInvalid, identRange(s.Table), "table %s gives a value: call it as %s(…) in an expression instead of applying it", t.ID.Name, t.ID.Name)

@@ -101,7 +101,6 @@ func (c *checker) checkTests() {
 						if info.Lookup {
 							c.diags.errorf(CodeTestError, identRange(it.Proc), "table %s gives a value; test it with expect %s(…) instead", d.ID.Name, d.ID.Name)
 						}
-						c.usedDecl[d] = true
 						c.args(it.Args, info.Params, sc, "table "+d.ID.Name, rangeOf(it.Pos, it.EndPos), true)
 					}
 				default:

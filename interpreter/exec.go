@@ -40,11 +40,11 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame
 		if !ok {
 			return next, r.logLazy(f, func() *Event {
 				return &Event{Kind: EventSkip, Name: proc.ID, Args: shown,
-					Text: fmt.Sprintf("%s (%s): not needed", proc.Title, strings.Join(shown, ", "))}
+					Text: fmt.Sprintf("%s (%s): not needed", r.title(proc.Meta, proc.Title), strings.Join(shown, ", "))}
 			})
 		}
 	}
-	text := proc.Title
+	text := r.title(proc.Meta, proc.Title)
 	if len(shown) > 0 {
 		text += " (" + strings.Join(shown, ", ") + ")"
 	}
@@ -649,13 +649,13 @@ func (r *runner) change(s *dsl.Change, f *frame) error {
 	if !ok {
 		return r.logLazy(f, func() *Event {
 			return &Event{Kind: EventSet, At: at(s.Pos), Object: m.ID, Field: ci.FieldName,
-				Text: fmt.Sprintf("%s %s: not %sd, it would pass its limit (%s)", m.Name, ci.Title, s.Dir, showChar(ci, old))}
+				Text: fmt.Sprintf("%s %s: not %sd, it would pass its limit (%s)", m.Name, r.charTitle(ci), s.Dir, showChar(ci, old))}
 		})
 	}
 	ci.SetValue(m, nv)
 	return r.logLazy(f, func() *Event {
 		return &Event{Kind: EventSet, At: at(s.Pos), Object: m.ID, Field: ci.FieldName, Old: old, New: nv,
-			Text: fmt.Sprintf("%s %s: %s → %s", m.Name, ci.Title, showChar(ci, old), showChar(ci, nv))}
+			Text: fmt.Sprintf("%s %s: %s → %s", m.Name, r.charTitle(ci), showChar(ci, old), showChar(ci, nv))}
 	})
 }
 

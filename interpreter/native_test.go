@@ -2,7 +2,6 @@ package interpreter_test
 
 import (
 	"fmt"
-	"math"
 	"reflect"
 	"slices"
 	"sort"
@@ -549,4 +548,3 @@ func BenchmarkEndPhaseNative(b *testing.B) {
 	}
 }
 
-var _ = math.Inf

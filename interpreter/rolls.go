@@ -305,16 +305,16 @@ func (r *runner) rollValue(d *dsl.DiceInfo, res rolled, mod int) any {
 }
 
 func (r *runner) logRoll(f *frame, pos lexer.Position, name string, d *dsl.DiceInfo, res rolled, mod int, mods []Modifier, note string) error {
-	return r.logLazy(f, func() *Event { return rollEvent(pos, name, d, res, mod, mods, note) })
+	return r.logLazy(f, func() *Event { return rollEvent(pos, name, d, r.diceTitle(d), res, mod, mods, note) })
 }
 
 // rollEvent describes a roll: "check: D6 4 +2 = 6".
-func rollEvent(pos lexer.Position, name string, d *dsl.DiceInfo, res rolled, mod int, mods []Modifier, note string) *Event {
+func rollEvent(pos lexer.Position, name string, d *dsl.DiceInfo, title string, res rolled, mod int, mods []Modifier, note string) *Event {
 	natural := res.natural
 	ev := &Event{Kind: EventRoll, At: at(pos), Name: name, Dice: d.Title, Rolled: res.dice, Faces: res.faces,
 		Natural: &natural, Modifiers: mods}
 	var text strings.Builder
-	fmt.Fprintf(&text, "%s: %s ", name, d.Title)
+	fmt.Fprintf(&text, "%s: %s ", name, title)
 	if d.Symbolic() {
 		ev.Face = res.faces[0]
 		face, _ := d.Face(res.faces[0])
@@ -625,7 +625,7 @@ func (r *runner) logTest(f *frame, s *dsl.TestStmt, m *stdlib.Model, ci *dsl.Cha
 	ev := &Event{Kind: EventTest, At: at(s.Pos), Name: s.Name.Name, Object: m.ID, Field: ci.FieldName,
 		Target: &value, Pass: &pass, Modifiers: mods, Rolled: res.dice}
 	var text strings.Builder
-	fmt.Fprintf(&text, "%s test for %s (%s): ", ci.Title, m.Name, showChar(ci, value))
+	fmt.Fprintf(&text, "%s test for %s (%s): ", r.charTitle(ci), m.Name, showChar(ci, value))
 	if note == "decided" || note == "decided instead" {
 		fmt.Fprintf(&text, "%s without dice", note)
 	} else {
@@ -697,7 +697,7 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 			shown = append(shown, prm.Name+": "+display(args[prm.Name]))
 		}
 	}
-	title := t.Title
+	title := r.title(t.Meta, t.Title)
 	if len(shown) > 0 {
 		title += " (" + strings.Join(shown, ", ") + ")"
 	}
@@ -744,7 +744,7 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 				continue
 			}
 			again := withRoll(&Event{Kind: EventApply, Name: t.ID, Row: row.ID, Args: shown,
-				Text: fmt.Sprintf("%s: %s → %s, rolled again", title, how, row.Title)}, ev)
+				Text: fmt.Sprintf("%s: %s → %s, rolled again", title, how, r.title(row.Meta, row.Title))}, ev)
 			if err := r.log(f, again); err != nil {
 				return next, err
 			}
@@ -758,7 +758,7 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 		source = row.Meta.Source
 	}
 	if err := r.logLazy(f, func() *Event {
-		text := fmt.Sprintf("%s: %s → %s", title, how, row.Title)
+		text := fmt.Sprintf("%s: %s → %s", title, how, r.title(row.Meta, row.Title))
 		if row.ReplacedBy != "" {
 			text += " (house rule " + row.ReplacedBy + ")"
 		}
@@ -817,7 +817,7 @@ func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, *Event, err
 	if !r.logging() {
 		return value, "", nil, nil
 	}
-	ev := rollEvent(t.Decl.Pos, t.ID, d, res, mod, mods, "")
+	ev := rollEvent(t.Decl.Pos, t.ID, d, r.diceTitle(d), res, mod, mods, "")
 	how := strings.TrimPrefix(ev.Text, t.ID+": ")
 	return value, how, ev, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
+	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/stdlib"
 )
 
@@ -28,6 +29,9 @@ type Options struct {
 	Choices ChoiceSource // nil: every choice takes its default
 	Log     Log          // nil: events are not kept
 	Limits  Limits       // zero: DefaultLimits
+	// Lang picks translated titles for the narration ("cs"), where the
+	// rules give them (`title cs "…"`).
+	Lang string
 }
 
 // Error is a run that stopped: a rule's require failed, a bound was hit,
@@ -250,4 +254,22 @@ func (r *runner) step() error {
 		return fmt.Errorf("the run took more than %d steps (the limit): a loop may not end", r.limits.Steps)
 	}
 	return nil
+}
+
+// title is a declaration's title in the narration's language.
+func (r *runner) title(m dsl.Meta, fallback string) string { return m.Title(r.opts.Lang, fallback) }
+
+// charTitle and diceTitle translate what has no Meta of its own.
+func (r *runner) charTitle(ci *dsl.CharInfo) string {
+	if r.opts.Lang == "" || ci.Decl == nil {
+		return ci.Title
+	}
+	return r.title(dsl.MetaOf(ci.Decl.Items), ci.Title)
+}
+
+func (r *runner) diceTitle(d *dsl.DiceInfo) string {
+	if r.opts.Lang == "" || d.Decl == nil {
+		return d.Title
+	}
+	return r.title(dsl.MetaOf(d.Decl.Items), d.Title)
 }

@@ -107,7 +107,7 @@ rolling.`,
 				return err
 			}
 			events := &printer{w: cmd.OutOrStdout(), json: f.jsonOut}
-			runErr := prog.Apply(st, table.ID, bound, result, interpreter.Options{Dice: dice, Choices: choices, Log: events})
+			runErr := prog.Apply(st, table.ID, bound, result, interpreter.Options{Dice: dice, Choices: choices, Log: events, Lang: f.lang})
 			if events.err != nil {
 				return events.err
 			}

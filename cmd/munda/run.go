@@ -4,7 +4,6 @@ import (
 	"bufio"
 	crand "crypto/rand"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,6 +30,7 @@ type runFlags struct {
 	out      string
 	inPlace  bool
 	jsonOut  bool
+	lang     string
 	maxSteps int
 }
 
@@ -44,6 +44,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&f.out, "output", "o", "", "write the new state to this file (atomically)")
 	cmd.Flags().BoolVar(&f.inPlace, "in-place", false, "write the new state over the state file (atomically)")
 	cmd.Flags().BoolVar(&f.jsonOut, "json", false, "print events as JSON lines instead of a narration")
+	cmd.Flags().StringVar(&f.lang, "lang", "", `narrate with the rules' titles in this language where they have one (e.g. "cs")`)
 	cmd.Flags().IntVar(&f.maxSteps, "max-steps", interpreter.DefaultLimits.Steps, "stop a run after this many statements")
 }
 
@@ -190,7 +191,7 @@ if the run fails.`,
 			events := &printer{w: cmd.OutOrStdout(), json: f.jsonOut}
 			limits := interpreter.DefaultLimits
 			limits.Steps = f.maxSteps
-			runErr := prog.Run(st, proc.ID, bound, interpreter.Options{Dice: dice, Choices: choices, Log: events, Limits: limits})
+			runErr := prog.Run(st, proc.ID, bound, interpreter.Options{Dice: dice, Choices: choices, Log: events, Limits: limits, Lang: f.lang})
 			if events.err != nil {
 				return events.err
 			}
@@ -271,4 +272,3 @@ func (p *printer) Event(e *interpreter.Event) {
 	}
 }
 
-var _ = errors.New
