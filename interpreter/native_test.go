@@ -547,4 +547,3 @@ func BenchmarkEndPhaseNative(b *testing.B) {
 		n.endPhase()
 	}
 }
-

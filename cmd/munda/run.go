@@ -271,4 +271,3 @@ func (p *printer) Event(e *interpreter.Event) {
 		p.err = interpreter.WriteText(p.w, events)
 	}
 }
-
