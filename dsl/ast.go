@@ -84,12 +84,14 @@ func (i *Int) Value() int {
 }
 
 // Param is a parameter of a procedure, table, function or event:
-// `gang` (its type is its name) or `attacker: model`.
+// `gang` (its type is its name), `attacker: model`, or with a default
+// value for when a call leaves it out: `range: string = "short"`.
 type Param struct {
-	Pos    lexer.Position
-	Name   *Ident `parser:"@@"`
-	Type   *Ident `parser:"( ':' @@ )?"`
-	EndPos lexer.Position
+	Pos     lexer.Position
+	Name    *Ident `parser:"@@"`
+	Type    *Ident `parser:"( ':' @@ )?"`
+	Default *Expr  `parser:"( '=' @@ )?"`
+	EndPos  lexer.Position
 }
 
 // TypeName is the declared type, defaulting to the parameter's name.

@@ -110,6 +110,7 @@ func Check(rules *Rules) Diagnostics {
 	c.prepareTables()
 	c.prepareProcedures()
 	c.checkCallables()
+	c.checkDefaults()
 	c.checkTableBodies()
 	c.checkProcedureBodies()
 	c.checkFeatures()
@@ -153,6 +154,8 @@ type checker struct {
 	signalled map[string]bool
 	// every block scope, for unused warnings at the end.
 	scopes []*scope
+	// parameters' defaults, compiled after the functions.
+	defaults []pendingDefault
 	// "namespace:id" → the house rule that replaced it ("" for a ruleset).
 	replaced map[string]string
 	// compiles every expression, inlining declared functions.

@@ -10,8 +10,9 @@ import (
 
 // ParamInfo is a checked parameter.
 type ParamInfo struct {
-	Name string
-	Type reflect.Type
+	Name    string
+	Type    reflect.Type
+	Default *Expr // nil: the parameter must be given
 }
 
 // ProcInfo is a checked procedure.
@@ -65,8 +66,13 @@ func (c *checker) params(ps []*Param, sc *scope) []ParamInfo {
 			c.diags.errorf(CodeDuplicateID, identRange(p.Name), "parameter %s is declared twice", p.Name.Name)
 			continue
 		}
+		if p.Default != nil {
+			// A default sees only the state, not the other parameters. It
+			// is compiled once every function is known.
+			c.defaults = append(c.defaults, pendingDefault{p, t})
+		}
 		sc.define(&symbol{name: p.Name.Name, kind: symParam, typ: t, at: p.Name, used: true})
-		out = append(out, ParamInfo{Name: p.Name.Name, Type: t})
+		out = append(out, ParamInfo{Name: p.Name.Name, Type: t, Default: p.Default})
 	}
 	return out
 }
@@ -85,6 +91,18 @@ func (c *checker) prepareProcedures() {
 		if c.lookup(nsCore, p.ID.Name) == p {
 			c.idx.Procedures[p.ID.Name] = info
 		}
+	}
+}
+
+// pendingDefault is a parameter's default, waiting to be compiled.
+type pendingDefault struct {
+	param *Param
+	typ   reflect.Type
+}
+
+func (c *checker) checkDefaults() {
+	for _, d := range c.defaults {
+		c.compile(d.param.Default, c.globals, d.typ, "the default of "+d.param.Name.Name)
 	}
 }
 
@@ -509,7 +527,7 @@ func (c *checker) args(args []*Arg, params []ParamInfo, sc *scope, callee string
 	}
 	var missing []string
 	for _, p := range params {
-		if !given[p.Name] {
+		if !given[p.Name] && p.Default == nil {
 			missing = append(missing, p.Name)
 		}
 	}

@@ -498,6 +498,10 @@ func (p *printer) params(ps []*Param) {
 			p.glued(":")
 			p.ident(pr.Type, true)
 		}
+		if pr.Default != nil {
+			p.kw("=")
+			p.expr(pr.Default, true)
+		}
 	}
 	p.glued(")")
 }

@@ -24,12 +24,9 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame
 	defer r.leave()
 	f := r.newFrame(rule, proc.Meta.Source, proc.ID)
 	defer r.release(f)
-	var shown []string
-	for _, prm := range proc.Params {
-		f.env[prm.Name] = args[prm.Name]
-		if r.logging() {
-			shown = append(shown, prm.Name+": "+display(args[prm.Name]))
-		}
+	shown, err := r.bindParams(f, proc.Params, args)
+	if err != nil {
+		return next, err
 	}
 	d := proc.Decl
 	if d.When != nil {
@@ -64,6 +61,26 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame
 		}
 	}
 	return next, r.hooks(r.p.after[proc.ID], f)
+}
+
+// bindParams puts arguments into a new frame, evaluating the defaults of
+// those not given, and returns them as shown in the narration.
+func (r *runner) bindParams(f *frame, params []dsl.ParamInfo, args map[string]any) ([]string, error) {
+	var shown []string
+	for _, prm := range params {
+		v, ok := args[prm.Name]
+		if !ok && prm.Default != nil {
+			var err error
+			if v, err = r.eval(f, prm.Default); err != nil {
+				return nil, err
+			}
+		}
+		f.env[prm.Name] = v
+		if r.logging() {
+			shown = append(shown, prm.Name+": "+display(v))
+		}
+	}
+	return shown, nil
 }
 
 // hooks runs before/after hooks whose when holds, in the target's frame.
@@ -781,11 +798,18 @@ func (r *runner) signal(s *dsl.Signal, f *frame) error {
 	ev := r.p.idx.Events[s.Event.Name]
 	params := make([]dsl.ParamInfo, len(ev.Params))
 	for i, p := range ev.Params {
-		params[i] = dsl.ParamInfo{Name: p.Name.Name}
+		params[i] = dsl.ParamInfo{Name: p.Name.Name, Default: p.Default}
 	}
 	args, err := r.args(f, s.Args, params)
 	if err != nil {
 		return err
+	}
+	for _, p := range params {
+		if _, ok := args[p.Name]; !ok && p.Default != nil {
+			if args[p.Name], err = r.eval(f, p.Default); err != nil {
+				return err
+			}
+		}
 	}
 	var shown []string
 	for _, p := range params {

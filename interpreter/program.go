@@ -173,6 +173,9 @@ func BindArgs(st *stdlib.State, params []dsl.ParamInfo, what string, given map[s
 	}
 	for _, prm := range params {
 		raw, ok := given[prm.Name]
+		if !ok && prm.Default != nil {
+			continue // the rules' default applies
+		}
 		if !ok {
 			return nil, fmt.Errorf("%s needs --arg %s=… (%s)", what, prm.Name, dsl.TypeName(prm.Type))
 		}

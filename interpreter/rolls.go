@@ -690,12 +690,9 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 	defer r.leave()
 	f := r.newFrame(rule, t.Meta.Source, "")
 	defer r.release(f)
-	var shown []string
-	for _, prm := range t.Params {
-		f.env[prm.Name] = args[prm.Name]
-		if r.logging() {
-			shown = append(shown, prm.Name+": "+display(args[prm.Name]))
-		}
+	shown, err := r.bindParams(f, t.Params, args)
+	if err != nil {
+		return next, err
 	}
 	title := r.title(t.Meta, t.Title)
 	if len(shown) > 0 {

@@ -72,7 +72,7 @@ func (p *Program) Run(st *stdlib.State, procName string, args map[string]any, op
 	}
 	r := newRunner(p, st, opts)
 	for _, prm := range proc.Params {
-		if _, ok := args[prm.Name]; !ok {
+		if _, ok := args[prm.Name]; !ok && prm.Default == nil {
 			return fmt.Errorf("procedure %s needs %s", proc.ID, prm.Name)
 		}
 	}
