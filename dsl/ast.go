@@ -830,11 +830,15 @@ type Step struct {
 
 // Require ends the run with an error unless the condition holds: the rules'
 // way to reject impossible input ("the target is already Out of Action").
+// The message is a template, like emit's. In a table, requires are checked
+// before anything is rolled, with only the parameters in scope.
 type Require struct {
 	Pos     lexer.Position
 	Cond    *Expr `parser:"'require' @@"`
 	Message *Str  `parser:"'else' @@"`
 	EndPos  lexer.Position
+
+	Parts []*TemplatePart // set by the checker
 }
 
 func (*Ruleset) node()         {}

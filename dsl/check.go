@@ -25,6 +25,9 @@ type Index struct {
 	HouseRules      map[string]*HouseRule // "house.rule"
 	Tests           []*TestInfo
 	Effects         []*EffectInfo // from features and switched-on house rules
+	// Choices are the names of every choice the rules can ask for, so a
+	// --choose or a test's choose naming none is caught.
+	Choices map[string]bool
 
 	// ExprOptions compile an expression with every built-in and declared
 	// function available; Compiler is a compiler made with them.
@@ -176,6 +179,7 @@ func newChecker(rules *Rules) *checker {
 			Features:        map[string]map[string]*Feature{},
 			Houses:          map[string]*House{},
 			HouseRules:      map[string]*HouseRule{},
+			Choices:         map[string]bool{},
 			replacedBy:      map[Decl]string{},
 		},
 		decls:       map[string]map[string]Decl{},

@@ -196,6 +196,14 @@ func (c *checker) effect(item FeatureItem) (string, string) {
 			}
 		})
 	case *ExtraDice:
+		if e.Pick == "choice" {
+			// The player picks which die to keep: a choice named after the roll.
+			name := e.Target.Name.Name
+			if e.Target.Member != nil {
+				name = e.Target.Member.Name
+			}
+			c.idx.Choices[name+"_pick"] = true
+		}
 		if n := e.Count.Value(); n < 1 || n > 10 {
 			c.diags.errorf(CodeInvalid, rangeOf(e.Count.Pos, e.Count.EndPos), "extra_dice adds 1 to 10 dice, not %d", n)
 		}

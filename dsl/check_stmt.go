@@ -263,6 +263,7 @@ func (c *checker) stmt(st Stmt, sc *scope, b *bodyCtx) {
 		if s.When != nil {
 			c.compile(s.When, sc, typeBool, "a choice's when")
 		}
+		c.idx.Choices[s.Name.Name] = true
 		c.declare(sc, s.Name, symChoose, t)
 	case *Emit:
 		s.Parts = c.parseTemplate(s.Message)
@@ -291,7 +292,7 @@ func (c *checker) stmt(st Stmt, sc *scope, b *bodyCtx) {
 		}
 		c.block(s.Body, newScope(sc), b)
 	case *Require:
-		c.compile(s.Cond, sc, typeBool, "a require condition")
+		c.require(s, sc)
 	default:
 		c.diags.errorf(CodeInvalid, nil, "internal: unhandled statement %T", st)
 	}
@@ -600,3 +601,15 @@ type FuncInfo struct {
 
 // evalFunc runs a callable with the state and its arguments.
 type evalFunc func(st *stdlib.State, args []any) (any, error)
+
+// require checks a require statement or table item: a bool condition and a
+// message template.
+func (c *checker) require(s *Require, sc *scope) {
+	c.compile(s.Cond, sc, typeBool, "a require condition")
+	s.Parts = c.parseTemplate(s.Message)
+	for _, p := range s.Parts {
+		if p.Expr != nil && strings.TrimSpace(p.Expr.Text) != "" {
+			c.compile(p.Expr, sc, nil, "")
+		}
+	}
+}

@@ -35,6 +35,9 @@ type TableInfo struct {
 	Roll   *TableRoll
 	By     *Expr // band tables
 	Rows   []*RowInfo
+	// Requires are checked on entry, before the roll: a wrong kind of model
+	// is refused before any die is spent.
+	Requires []*Require
 	// Lookup tables (band or condition tables whose rows give values) can
 	// be called from expressions; ValueType is what they return.
 	Lookup    bool
@@ -184,6 +187,8 @@ func (c *checker) buildTable(t *Table, replacements map[string]*Replace) *TableI
 	var roll *TableRoll
 	for _, it := range t.Items {
 		switch it := it.(type) {
+		case *Require:
+			info.Requires = append(info.Requires, it)
 		case *TableRoll:
 			if roll != nil || info.By != nil {
 				c.diags.errorf(CodeInvalid, rangeOf(it.Pos, it.EndPos), "a table has one roll or one by, not both or two")
@@ -449,8 +454,23 @@ func (c *checker) checkTableBodies() {
 			continue
 		}
 		info := c.tableInfo[t]
-		if info == nil || info.Lookup {
+		if info == nil {
 			continue
+		}
+		if info.Lookup {
+			for _, req := range info.Requires {
+				c.diags.errorf(CodeInvalid, rangeOf(req.Pos, req.EndPos),
+					"table %s gives a value, so it cannot require: it is evaluated inside expressions", info.ID)
+			}
+			continue
+		}
+		if len(info.Requires) > 0 {
+			// Checked before the roll exists: they are checked before it.
+			sc := newScope(c.globals)
+			c.params(t.Params, sc)
+			for _, req := range info.Requires {
+				c.require(req, sc)
+			}
 		}
 		if info.By != nil {
 			c.compile(info.By, info.RollScope, typeInt, "the key of a band table")

@@ -29,6 +29,7 @@ type TestInfo struct {
 
 func (c *checker) checkTests() {
 	names := map[string]*TestDecl{}
+	choices := keys(c.idx.Choices)
 	for _, t := range c.idx.Tests {
 		d := t.Decl
 		t.Name = d.Name.Value()
@@ -81,6 +82,9 @@ func (c *checker) checkTests() {
 				n := it.Seed.Value()
 				t.Seed = &n
 			case *TestChoose:
+				if !c.idx.Choices[it.Name.Name] {
+					c.unknown(identRange(it.Name), "choice", it.Name.Name, choices)
+				}
 				if _, dup := t.Choices[it.Name.Name]; dup {
 					c.diags.errorf(CodeTestError, identRange(it.Name), "choice %s is answered twice", it.Name.Name)
 				}

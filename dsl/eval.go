@@ -3,7 +3,11 @@ package dsl
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/expr-lang/expr/file"
 
 	"github.com/expr-lang/expr/vm"
 
@@ -95,4 +99,25 @@ func (idx *Index) Call(st *stdlib.State, name string, args ...any) (any, error) 
 		return nil, fmt.Errorf("no function %s", name)
 	}
 	return f.eval(st, args)
+}
+
+// ExprError turns an expr run-time error into a plain message and the
+// place in the rule file where it happened (expr reports places inside
+// the expression, with its own snippet).
+func ExprError(e *Expr, err error) (string, lexer.Position) {
+	var ferr *file.Error
+	if !errors.As(err, &ferr) {
+		return err.Error(), e.Pos
+	}
+	msg := ferr.Message
+	switch {
+	case strings.Contains(msg, "memory budget exceeded"):
+		msg = "the expression builds too large a value (expr's memory budget is the limit)"
+	case strings.Contains(msg, "on zero Value"), strings.Contains(msg, "invalid memory address or nil pointer"):
+		msg = "a field of nothing was read: a value here is empty (a model, gang or weapon not given?)"
+	}
+	if ferr.Prev != nil && ferr.Prev.Error() != ferr.Message && !strings.Contains(msg, ferr.Prev.Error()) {
+		msg += ": " + ferr.Prev.Error()
+	}
+	return msg, exprPosition(e, ferr.From)
 }

@@ -741,6 +741,11 @@ func (p *printer) node(n any) {
 	case *TableBy:
 		p.kw("by")
 		p.expr(n.Key, true)
+	case *Require:
+		p.kw("require")
+		p.expr(n.Cond, true)
+		p.kw("else")
+		p.str(n.Message)
 	case *Row:
 		p.row(n)
 

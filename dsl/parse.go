@@ -29,7 +29,7 @@ var parser = participle.MustBuild[File](
 	participle.Union[CharItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &CharCheck{}, &CharNatural{},
 		&CharTarget{}, &CharField{}, &CharLimits{}),
 	// Metadata before rows: `source "…"` would also read as a row keyed "source".
-	participle.Union[TableItem](&TextItem{}, &SourceItem{}, &TitleItem{}, &TableRoll{}, &TableBy{}, &Row{}),
+	participle.Union[TableItem](&TextItem{}, &SourceItem{}, &TitleItem{}, &TableRoll{}, &TableBy{}, &Require{}, &Row{}),
 	participle.Union[RowKey](&RangeKey{}, &FaceKey{}),
 	participle.Union[FeatureItem](&TextItem{}, &SourceItem{}, &Property{}, &Modify{}, &Hook{}, &On{},
 		&Reroll{}, &ExtraDice{}, &Override{}, &Flag{}, &Replace{}, &TitleItem{}),

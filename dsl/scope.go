@@ -251,42 +251,10 @@ func fieldNames(t reflect.Type) []string {
 	return out
 }
 
-// didYouMean returns the candidate closest to name (edit distance < 3), or "".
+// didYouMean is stdlib.DidYouMean: one notion of a typo for the whole tool.
 func didYouMean(name string, candidates []string) string {
-	best, bestDist := "", 3
-	for _, c := range candidates {
-		if c == name {
-			continue
-		}
-		if d := editDistance(name, c); d < bestDist || (d == bestDist && best != "" && c < best) {
-			best, bestDist = c, d
-		}
-	}
-	return best
+	return stdlib.DidYouMean(name, candidates)
 }
 
-func editDistance(a, b string) int {
-	if a == b {
-		return 0
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-// DidYouMean returns the candidate closest to name (edit distance < 3), or "".
+// DidYouMean returns the candidate closest to name, or "" (see stdlib.DidYouMean).
 func DidYouMean(name string, candidates []string) string { return didYouMean(name, candidates) }

@@ -135,14 +135,14 @@ func (s *Scripted) Remaining() int { return len(s.values) - s.next }
 // Roll implements DiceSource.
 func (s *Scripted) Roll(req *DieRequest) (Die, error) {
 	if s.next >= len(s.values) {
-		return Die{}, &ScriptError{Msg: fmt.Sprintf("the dice script ran out after %d dice: %s needed a %s for %s",
-			len(s.values), describeRoll(req), req.Dice.Title, req.For)}
+		return Die{}, &ScriptError{Msg: fmt.Sprintf("the dice script ran out after %s: %s needed %s for %s",
+			pluralDice(len(s.values)), describeRoll(req), article(req.Dice.Title), req.For)}
 	}
 	v := s.values[s.next]
 	s.next++
 	d, err := parseDie(req.Dice, v)
 	if err != nil {
-		return Die{}, &ScriptError{Msg: fmt.Sprintf("die %d of the script: %v (%s needed a %s for %s)", s.next, err, describeRoll(req), req.Dice.Title, req.For)}
+		return Die{}, &ScriptError{Msg: fmt.Sprintf("die %d of the script: %v (%s needed %s for %s)", s.next, err, describeRoll(req), article(req.Dice.Title), req.For)}
 	}
 	return d, nil
 }
@@ -224,7 +224,7 @@ func (p *Prompt) Roll(req *DieRequest) (Die, error) {
 		if req.Of > 1 {
 			which = fmt.Sprintf(" (die %d of %d)", req.Index, req.Of)
 		}
-		fmt.Fprintf(p.out, "Roll a %s%s for %s [%s]: ", req.Dice.Title, which, req.For, req.Roll)
+		fmt.Fprintf(p.out, "Roll %s%s for %s [%s]: ", article(req.Dice.Title), which, req.For, req.Roll)
 		line, err := p.readLine()
 		if err != nil {
 			return Die{}, &ScriptError{Msg: fmt.Sprintf("no answer for %s: %v", describeRoll(req), err)}
@@ -252,4 +252,19 @@ func (p *Prompt) readLine() (string, error) {
 		line = line[:256]
 	}
 	return strings.TrimSpace(line), nil
+}
+
+// article puts "a" or "an" before a dice's title: "a D6", "an Injury dice".
+func article(title string) string {
+	if title != "" && strings.ContainsRune("AEIOUaeiou", rune(title[0])) {
+		return "an " + title
+	}
+	return "a " + title
+}
+
+func pluralDice(n int) string {
+	if n == 1 {
+		return "1 die"
+	}
+	return fmt.Sprintf("%d dice", n)
 }

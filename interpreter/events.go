@@ -50,6 +50,7 @@ type Event struct {
 	Target    *int       `json:"target,omitempty"`    // a test's characteristic value
 	Pass      *bool      `json:"pass,omitempty"`      // a test's outcome
 	Row       string     `json:"row,omitempty"`       // a table's row id
+	Rerolled  bool       `json:"rerolled,omitempty"`  // the row was rolled again (apply … reroll)
 	Object    string     `json:"object,omitempty"`    // what was changed: a model, gang or weapon id
 	Field     string     `json:"field,omitempty"`
 	Old       any        `json:"old,omitempty"`
@@ -112,7 +113,7 @@ func display(v any) string {
 		return "none"
 	case *stdlib.Model:
 		if v == nil {
-			return "nobody"
+			return "none"
 		}
 		return v.Name
 	case *stdlib.Gang:

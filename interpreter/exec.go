@@ -1,6 +1,7 @@
 package interpreter
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -19,7 +20,7 @@ import (
 func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame) (control, error) {
 	rule := "procedure " + proc.ID
 	if err := r.enter(rule); err != nil {
-		return next, r.errorAt(caller, proc.Decl.Pos, err)
+		return next, r.errorAt(caller, callSite(r.cur, proc.Decl.Pos), err)
 	}
 	defer r.leave()
 	f := r.newFrame(rule, proc.Meta.Source, proc.ID)
@@ -61,6 +62,17 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame
 		}
 	}
 	return next, r.hooks(r.p.after[proc.ID], f)
+}
+
+// callSite is where the statement that calls something is, or else where
+// the thing called is declared.
+func callSite(st dsl.Stmt, fallback lexerPos) lexerPos {
+	if st != nil {
+		if p := stmtPos(st); p.Filename != "" {
+			return p
+		}
+	}
+	return fallback
 }
 
 // bindParams puts arguments into a new frame, evaluating the defaults of
@@ -183,6 +195,7 @@ func (r *runner) block(b *dsl.Block, f *frame) (control, error) {
 		}
 	}()
 	for _, st := range b.Stmts {
+		r.cur, r.curFrame = st, f
 		if err := r.step(); err != nil {
 			return next, r.errorAt(f, stmtPos(st), err)
 		}
@@ -275,13 +288,7 @@ func (r *runner) stmt(st dsl.Stmt, f *frame, declare func(string, any)) (control
 	case *dsl.Step:
 		return r.runStep(s, f)
 	case *dsl.Require:
-		ok, err := r.evalBool(f, s.Cond)
-		if err != nil {
-			return next, err
-		}
-		if !ok {
-			return next, r.errorAt(f, s.Pos, fmt.Errorf("%s", s.Message.Value()))
-		}
+		return next, r.require(f, s)
 	default:
 		return next, r.errorAt(f, stmtPos(st), fmt.Errorf("internal: unhandled statement %T", st))
 	}
@@ -845,7 +852,8 @@ func (r *runner) signal(s *dsl.Signal, f *frame) error {
 func (r *runner) eval(f *frame, e *dsl.Expr) (any, error) {
 	v, err := dsl.Eval(e, f.env)
 	if err != nil {
-		return nil, r.errorAt(f, e.Pos, err)
+		msg, pos := dsl.ExprError(e, err)
+		return nil, r.errorAt(f, pos, errors.New(msg))
 	}
 	return v, nil
 }
@@ -921,4 +929,17 @@ func jsonValue(v any) any {
 		return out
 	}
 	return v
+}
+
+// require ends the run with the rule's message unless its condition holds.
+func (r *runner) require(f *frame, s *dsl.Require) error {
+	ok, err := r.evalBool(f, s.Cond)
+	if err != nil || ok {
+		return err
+	}
+	msg, err := r.template(f, s.Parts)
+	if err != nil {
+		return err
+	}
+	return r.errorAt(f, s.Pos, errors.New(msg))
 }

@@ -175,7 +175,7 @@ func TestDiceScriptErrors(t *testing.T) {
 	tests := []struct {
 		name, script, want string
 	}{
-		{"runs out", "6", "the dice script ran out after 1 dice: roll check in procedure bottle_check needed a D6 for bottle_check"},
+		{"runs out", "6", "the dice script ran out after 1 die: roll check in procedure bottle_check needed a D6 for bottle_check"},
 		{"not a face", "7", "die 1 of the script: a D6 cannot show 7 (faces: 1, 2, 3, 4, 5, 6)"},
 		{"not a number", "six", `die 1 of the script: "six" is not a number`},
 	}
@@ -244,7 +244,7 @@ func TestLimits(t *testing.T) {
 		{"expression memory", `procedure big() "Big" {
   let xs = map(1..10000000, # * 2)
   require len(xs) > 0 else "empty"
-}`, "big", "memory budget exceeded"},
+}`, "big", "rules.munda:2:17: in procedure big: the expression builds too large a value (expr's memory budget is the limit)"},
 		{"require", `procedure refuse() "Refuse" {
   require false else "the target is already Out of Action"
 }`, "refuse", "in procedure refuse: the target is already Out of Action"},

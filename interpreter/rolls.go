@@ -685,7 +685,7 @@ func (r *runner) apply(s *dsl.Apply, f *frame) error {
 func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, rowID string, reroll []string, caller *frame) (control, error) {
 	rule := "table " + t.ID
 	if err := r.enter(rule); err != nil {
-		return next, r.errorAt(caller, t.Decl.Pos, err)
+		return next, r.errorAt(caller, callSite(r.cur, t.Decl.Pos), err)
 	}
 	defer r.leave()
 	f := r.newFrame(rule, t.Meta.Source, "")
@@ -693,6 +693,11 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 	shown, err := r.bindParams(f, t.Params, args)
 	if err != nil {
 		return next, err
+	}
+	for _, req := range t.Requires {
+		if err := r.require(f, req); err != nil {
+			return next, err
+		}
 	}
 	title := r.title(t.Meta, t.Title)
 	if len(shown) > 0 {
@@ -740,7 +745,7 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 				row = nil
 				continue
 			}
-			again := withRoll(&Event{Kind: EventApply, Name: t.ID, Row: row.ID, Args: shown,
+			again := withRoll(&Event{Kind: EventApply, Name: t.ID, Row: row.ID, Args: shown, At: at(row.Row.Pos), Rerolled: true,
 				Text: fmt.Sprintf("%s: %s → %s, rolled again", title, how, r.title(row.Meta, row.Title))}, ev)
 			if err := r.log(f, again); err != nil {
 				return next, err

@@ -55,7 +55,11 @@ func (e *Error) Error() string {
 	}
 	b.WriteString(e.Msg)
 	if len(e.Stack) > 1 {
-		b.WriteString(" (called from " + strings.Join(e.Stack[1:], ", from ") + ")")
+		callers := e.Stack[1:]
+		if len(callers) > 5 {
+			callers = append(callers[:5:5], fmt.Sprintf("… %d more", len(e.Stack)-6))
+		}
+		b.WriteString(" (called from " + strings.Join(callers, ", from ") + ")")
 	}
 	return b.String()
 }
@@ -106,6 +110,10 @@ type runner struct {
 	// rolls and tests of its own body (Inspirational's own Cool test).
 	running map[*effect]bool
 	frames  []*frame // released frames, for reuse
+	// the statement running, and its frame, for errors that arise away
+	// from it (the event limit, nesting too deep)
+	cur      dsl.Stmt
+	curFrame *frame
 }
 
 func newRunner(p *Program, st *stdlib.State, opts Options) *runner {
@@ -178,8 +186,23 @@ func (r *runner) errorAt(f *frame, pos lexer.Position, err error) error {
 	if pos.Filename != "" {
 		e.At = fmt.Sprintf("%s:%d:%d", pos.Filename, pos.Line, pos.Column)
 	}
-	for i := len(r.stack) - 1; i >= 0; i-- {
-		e.Stack = append(e.Stack, r.stack[i])
+	// The stack, innermost first, with the callers' repeats folded: a rule
+	// calling itself 64 times is one line, not 64. The innermost rule is
+	// the one the error is in, so it stays on its own.
+	if n := len(r.stack); n > 0 {
+		e.Stack = append(e.Stack, r.stack[n-1])
+	}
+	for i := len(r.stack) - 2; i >= 0; {
+		j := i
+		for j > 0 && r.stack[j-1] == r.stack[i] {
+			j--
+		}
+		if n := i - j + 1; n > 1 {
+			e.Stack = append(e.Stack, fmt.Sprintf("%s (×%d)", r.stack[i], n))
+		} else {
+			e.Stack = append(e.Stack, r.stack[i])
+		}
+		i = j - 1
 	}
 	return e
 }
@@ -200,7 +223,8 @@ func (r *runner) logging() bool { return r.opts.Log != nil }
 func (r *runner) count() error {
 	r.seq++
 	if r.seq > r.limits.Events {
-		return fmt.Errorf("the run logged more than %d events (the limit)", r.limits.Events)
+		err := fmt.Errorf("the run logged more than %d events (the limit)", r.limits.Events)
+		return r.errorAt(r.curFrame, stmtPos(r.cur), err)
 	}
 	return nil
 }

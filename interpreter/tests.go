@@ -135,7 +135,12 @@ func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor) TestResult {
 		res.Failures = append(res.Failures, fmt.Sprintf("the run failed: %v", runErr))
 	}
 	if runErr == nil && script != nil && script.Remaining() > 0 {
-		res.Failures = append(res.Failures, fmt.Sprintf("%d scripted dice were not used", script.Remaining()))
+		n := script.Remaining()
+		verb := "dice were"
+		if n == 1 {
+			verb = "die was"
+		}
+		res.Failures = append(res.Failures, fmt.Sprintf("%d scripted %s not used", n, verb))
 	}
 	for _, want := range t.ExpectEmit {
 		found := false

@@ -142,6 +142,13 @@ func Load(sel Selection) (*dsl.Rules, dsl.Diagnostics) {
 		diags = append(diags, &dsl.Diagnostic{Severity: dsl.Error, Code: dsl.CodeUnknownRef, Summary: err.Error()})
 		return rules, diags
 	}
+	// A file that does not parse is missing from the rules: checking the
+	// rest would report everything it declares as unknown. Report the
+	// parse errors alone, as a compiler does.
+	if diags.HasErrors() {
+		diags.Sort()
+		return rules, diags
+	}
 	diags = append(diags, dsl.Check(rules)...)
 	diags.Sort()
 	return rules, diags

@@ -100,6 +100,9 @@ func Decode(name string, data []byte) (st *State, err error) {
 			st, err = nil, &StateError{Name: name, Problems: []Problem{{Msg: fmt.Sprintf("internal error reading the state: %v", r)}}}
 		}
 	}()
+	if line, col, what := notText(data); what != "" {
+		return nil, &StateError{Name: name, Problems: []Problem{{Line: line, Column: col, Msg: what}}}
+	}
 	root := d.parse(data)
 	if root == nil {
 		return nil, &d.err
@@ -248,8 +251,31 @@ func (d *decoder) yamlError(err error) {
 			}
 		}
 	}
+	// yaml.v3's line is where the construct at fault began, and for some
+	// errors the line before (go-yaml/yaml#205): the best it knows.
 	d.err.Problems = append(d.err.Problems, Problem{Line: line, Msg: "invalid YAML: " + msg})
 	d.stop = true
+}
+
+// notText reports where a file stops being UTF-8 text (a NUL byte or an
+// invalid sequence), so a binary file is called one.
+func notText(data []byte) (line, col int, what string) {
+	line, col = 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		switch {
+		case r == 0:
+			return line, col, "the file is binary (it contains a NUL byte); a state file is YAML or JSON text"
+		case r == utf8.RuneError && size <= 1:
+			return line, col, fmt.Sprintf("invalid UTF-8 (byte 0x%02x); a state file is YAML or JSON text", data[i])
+		case r == '\n':
+			line, col = line+1, 1
+		default:
+			col++
+		}
+		i += size
+	}
+	return 0, 0, ""
 }
 
 // checkNodes counts the nodes and refuses aliases, so that no alias can
@@ -422,7 +448,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, si *structInfo) {
 		j, ok := si.byName[name]
 		if !ok {
 			msg := "unknown field"
-			if s := didYouMean(name, si.names); s != "" {
+			if s := DidYouMean(name, si.names); s != "" {
 				msg += "; did you mean " + s + "?"
 			}
 			d.add(k, safeSeg(name), msg)
@@ -986,51 +1012,4 @@ func hasOpt(opts, want string) bool {
 		}
 	}
 	return false
-}
-
-// didYouMean returns the candidate closest to name (edit distance < 3, and
-// less than the length of name), or "".
-func didYouMean(name string, candidates []string) string {
-	best, bestDist := "", 3
-	for _, c := range candidates {
-		if c == name {
-			continue
-		}
-		d := editDistance(name, c, 3)
-		if d >= len(name) {
-			continue // "c" is one edit from "a", but not a typo of it
-		}
-		if d < bestDist || (d == bestDist && best != "" && c < best) {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance of a and b, or limit when it is
-// at least limit (names from files may be long).
-func editDistance(a, b string, limit int) int {
-	if d := len(a) - len(b); d >= limit || -d >= limit {
-		return limit
-	}
-	if len(a) > 64 || len(b) > 64 {
-		return limit
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return min(prev[len(b)], limit)
 }

@@ -216,7 +216,8 @@ func errorCases(t testing.TB) []errorCase {
 		{"scalar document", "hello\n", []string{`x.yaml:1:1: want a mapping of fields, got "hello"`}},
 		{"invalid YAML", "battle: {round: 1\ngangs: []\n", []string{`x.yaml:1: invalid YAML: did not find expected ',' or '}'`}},
 		{"tab indentation", "battle:\n\tround: 1\n", []string{`x.yaml:2: invalid YAML: found character that cannot start any token`}},
-		{"binary junk", "\x00\x01\x02\xff\xfe", []string{`~invalid YAML`}},
+		{"binary junk", "\x00\x01\x02\xff\xfe", []string{"x.yaml:1:1: the file is binary (it contains a NUL byte); a state file is YAML or JSON text"}},
+		{"invalid UTF-8", "battle:\n  scenario: \"a\xffb\"\n", []string{"x.yaml:2:15: invalid UTF-8 (byte 0xff); a state file is YAML or JSON text"}},
 		{"two documents", base + "---\n" + base, []string{`x.yaml:32:1: more than one YAML document: a state file holds one`}},
 		{"alias", edit(t, "  - id: b\n    name: B", "  - id: b\n    name: &n B\n    house: *n"),
 			[]string{`x.yaml:24:12: aliases (*n) are not allowed in state files; write the value out`}},
@@ -551,15 +552,6 @@ func TestFormatOf(t *testing.T) {
 	for path, want := range map[string]string{"a.json": "json", "a.JSON": "json", "a.yaml": "yaml", "a.yml": "yaml", "a": "yaml", "json": "yaml"} {
 		if got := FormatOf(path); got != want {
 			t.Errorf("FormatOf(%q) = %q, want %q", path, got, want)
-		}
-	}
-}
-
-func TestDidYouMean(t *testing.T) {
-	names := modelSchema.names
-	for in, want := range map[string]string{"modles": "", "secondery": "secondary", "stauts": "stats", "x": "", "weapon": "weapons", "xyzzy": "", "bsae": "base", strings.Repeat("a", 1000): ""} {
-		if got := didYouMean(in, names); got != want {
-			t.Errorf("didYouMean(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

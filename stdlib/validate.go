@@ -240,7 +240,7 @@ func (v *validator) aboard(w where, m *Model, g *Gang) {
 		}
 	}
 	msg := fmt.Sprintf("gang %q has no vehicle with the id %q", g.ID, m.Aboard)
-	if s := didYouMean(m.Aboard, ids); s != "" {
+	if s := DidYouMean(m.Aboard, ids); s != "" {
 		msg += "; did you mean " + s + "?"
 	}
 	v.add(w.at("aboard"), "%s", msg)
@@ -377,7 +377,7 @@ func suggestKey(name string, m map[string]int) string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	if s := didYouMean(name, keys); s != "" {
+	if s := DidYouMean(name, keys); s != "" {
 		return "; did you mean " + s + "?"
 	}
 	return ""

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -28,7 +28,7 @@ rolling.`,
 		Example: `  munda roll lasting-injury
   munda roll lasting-injury --state battle.yaml --model vorst --seed 7
   munda roll body-damage --state battle.yaml --arg vehicle=mauler --dice penetrating
-  munda roll lasting-injury --result 54 --dice 2,1,1,6`,
+  munda roll lasting-injury --result 54 --dice 2,3,1,4,4`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.out != "" && f.inPlace {
@@ -38,6 +38,9 @@ rolling.`,
 			if err != nil {
 				return err
 			}
+			if err := f.checkFlags(prog); err != nil {
+				return err
+			}
 			table, err := prog.Table(args[0])
 			if err != nil {
 				return usagef("%v", err)
@@ -45,43 +48,51 @@ rolling.`,
 			if table.Lookup {
 				return usagef("table %s gives a value; it is not rolled on", table.ID)
 			}
-			var st *stdlib.State
-			if f.state != "" {
-				if st, err = readState(f.state); err != nil {
-					return err
-				}
-			} else {
-				if f.out != "" || f.inPlace {
-					return usagef("-o and --in-place need --state")
-				}
-				st = standInState()
-				if model == "" {
-					model = "fighter"
-				}
-			}
 			given, err := parseArgs(f.args)
 			if err != nil {
 				return err
 			}
-			// --model fills the first model parameter not given; other model
-			// parameters (an attacker) may stay empty.
-			bound := map[string]any{}
-			var rest []dsl.ParamInfo
+			// The first model parameter not given takes --model (or, with no
+			// state, the stand-in fighter); the others (an attacker) may
+			// stay empty.
+			var modelParam string
 			for _, prm := range table.Params {
-				_, named := given[prm.Name]
-				switch {
-				case dsl.TypeName(prm.Type) == "model" && !named && model != "":
-					given[prm.Name] = model
-					model = ""
-					rest = append(rest, prm)
-				case dsl.TypeName(prm.Type) == "model" && !named:
-					bound[prm.Name] = (*stdlib.Model)(nil)
-				default:
-					rest = append(rest, prm)
+				if _, named := given[prm.Name]; !named && dsl.TypeName(prm.Type) == "model" {
+					modelParam = prm.Name
+					break
+				}
+			}
+			var st *stdlib.State
+			switch {
+			case f.state != "":
+				if st, err = readState(f.state); err != nil {
+					return err
+				}
+				if modelParam != "" && model == "" {
+					return usagef("table %s applies to a model: give --model ID (or --arg %s=ID)", table.ID, modelParam)
+				}
+			case f.out != "" || f.inPlace:
+				return usagef("-o and --in-place need --state")
+			default:
+				st = standInState()
+				if modelParam != "" && model == "" {
+					model = "fighter"
 				}
 			}
 			if model != "" {
-				return usagef("table %s has no model parameter for --model", table.ID)
+				if modelParam == "" {
+					return usagef("table %s has no model parameter for --model", table.ID)
+				}
+				given[modelParam] = model
+			}
+			bound := map[string]any{}
+			var rest []dsl.ParamInfo
+			for _, prm := range table.Params {
+				if _, named := given[prm.Name]; !named && dsl.TypeName(prm.Type) == "model" && prm.Default == nil {
+					bound[prm.Name] = (*stdlib.Model)(nil)
+					continue
+				}
+				rest = append(rest, prm)
 			}
 			more, err := interpreter.BindArgs(st, rest, "table "+table.ID, given)
 			if err != nil {
@@ -95,9 +106,9 @@ rolling.`,
 				if table.Dice == nil || table.Dice.Symbolic() {
 					result = using
 				} else {
-					var n int
-					if _, err := fmt.Sscan(using, &n); err != nil {
-						return usagef("--result %q: want a number", using)
+					n, err := strconv.Atoi(using)
+					if err != nil {
+						return usagef("--result %q: want a whole number", using)
 					}
 					result = n
 				}
@@ -107,14 +118,10 @@ rolling.`,
 				return err
 			}
 			events := &printer{w: cmd.OutOrStdout(), json: f.jsonOut}
-			runErr := prog.Apply(st, table.ID, bound, result, interpreter.Options{Dice: dice, Choices: choices, Log: events, Lang: f.lang})
-			if events.err != nil {
-				return events.err
-			}
-			if runErr != nil {
-				return failed("%v", runErr)
-			}
-			return f.writeState(st)
+			limits := interpreter.DefaultLimits
+			limits.Steps = f.maxSteps
+			runErr := prog.Apply(st, table.ID, bound, result, interpreter.Options{Dice: dice, Choices: choices, Log: events, Limits: limits, Lang: f.lang})
+			return f.finish(cmd, st, dice, events, runErr)
 		},
 	}
 	f.register(cmd)

@@ -4,10 +4,13 @@ import (
 	"bufio"
 	crand "crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -106,6 +109,33 @@ func parseArgs(pairs []string) (map[string]string, error) {
 	return out, nil
 }
 
+// checkFlags rejects what the flags cannot mean for these rules: a
+// --choose naming no choice of theirs (a typo would otherwise be ignored
+// silently), a step limit below one.
+func (f *runFlags) checkFlags(prog *interpreter.Program) error {
+	if f.maxSteps < 1 {
+		return usagef("--max-steps must be at least 1")
+	}
+	known := prog.Index().Choices
+	var names []string
+	for n := range known {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, pair := range f.choose {
+		name, _, _ := strings.Cut(pair, "=")
+		name = strings.TrimSpace(name)
+		if name != "" && !known[name] {
+			msg := fmt.Sprintf("--choose %s: the rules have no choice %q", pair, name)
+			if s := dsl.DidYouMean(name, names); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			return usagef("%s", msg)
+		}
+	}
+	return nil
+}
+
 // sources builds the dice and choice sources the flags ask for. Without
 // --seed or --dice, a random seed is drawn and reported, so the run can be
 // repeated.
@@ -168,6 +198,9 @@ if the run fails.`,
 			if err != nil {
 				return err
 			}
+			if err := f.checkFlags(prog); err != nil {
+				return err
+			}
 			proc, err := prog.Procedure(args[0])
 			if err != nil {
 				return usagef("%v", err)
@@ -192,17 +225,34 @@ if the run fails.`,
 			limits := interpreter.DefaultLimits
 			limits.Steps = f.maxSteps
 			runErr := prog.Run(st, proc.ID, bound, interpreter.Options{Dice: dice, Choices: choices, Log: events, Limits: limits, Lang: f.lang})
-			if events.err != nil {
-				return events.err
-			}
-			if runErr != nil {
-				return failed("%v", runErr)
-			}
-			return f.writeState(st)
+			return f.finish(cmd, st, dice, events, runErr)
 		},
 	}
 	f.register(cmd)
 	return cmd
+}
+
+// finish reports how a run ended and writes the new state. Scripted dice
+// left over are worth a warning: the script may not be the one meant.
+func (f *runFlags) finish(cmd *cobra.Command, st *stdlib.State, dice interpreter.DiceSource, events *printer, runErr error) error {
+	if events.err != nil {
+		return events.err
+	}
+	if runErr != nil {
+		return failed("%v", runErr)
+	}
+	if s, ok := dice.(*interpreter.Scripted); ok && s.Remaining() > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "munda: warning: %s of the --dice script not used\n", plural(s.Remaining(), "die was", "dice were"))
+	}
+	return f.writeState(st)
+}
+
+// plural writes "1 die was" or "3 dice were".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // writeState writes the new state where the flags say, atomically.
@@ -214,14 +264,27 @@ func (f *runFlags) writeState(st *stdlib.State) error {
 	if path == "" {
 		return nil
 	}
+	// The rules must not leave a state munda would refuse to read.
+	if err := stdlib.Validate(st); err != nil {
+		return failed("the run left the state invalid, so it was not written:\n%v", err)
+	}
 	data, err := stdlib.Encode(st, stdlib.FormatOf(path))
 	if err != nil {
 		return failed("%v", err)
 	}
 	if err := writeFileAtomic(path, data); err != nil {
-		return failed("%v", err)
+		return failed("cannot write %s: %v", path, unwrapPath(err))
 	}
 	return nil
+}
+
+// unwrapPath drops the temporary file's name from an error.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // writeFileAtomic writes to a temporary file beside path and renames it
@@ -247,9 +310,12 @@ func writeFileAtomic(path string, data []byte) (err error) {
 	if err = tmp.Close(); err != nil {
 		return err
 	}
+	// Keep an existing file's mode; a new file gets the usual 0644.
+	mode := os.FileMode(0o644)
 	if info, statErr := os.Stat(path); statErr == nil {
-		_ = os.Chmod(tmp.Name(), info.Mode().Perm())
+		mode = info.Mode().Perm()
 	}
+	_ = os.Chmod(tmp.Name(), mode)
 	return os.Rename(tmp.Name(), path)
 }
 
