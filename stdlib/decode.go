@@ -239,8 +239,7 @@ func (d *decoder) parse(data []byte) *yaml.Node {
 	return doc.Content[0]
 }
 
-// yamlError records an error from the YAML parser, with its line if it
-// says one.
+// yamlError records an error from the YAML parser, with its line.
 func (d *decoder) yamlError(err error) {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	line := 0
@@ -251,10 +250,40 @@ func (d *decoder) yamlError(err error) {
 			}
 		}
 	}
-	// yaml.v3's line is where the construct at fault began, and for some
-	// errors the line before (go-yaml/yaml#205): the best it knows.
-	d.err.Problems = append(d.err.Problems, Problem{Line: line, Msg: "invalid YAML: " + msg})
+	d.err.Problems = append(d.err.Problems, Problem{Line: yamlLine(line, msg), Msg: "invalid YAML: " + msg})
 	d.stop = true
+}
+
+// yamlLine turns the line yaml.v3 reports into the file's line. The line is
+// that of the construct at fault (a flow mapping left open is reported where
+// it opened). yaml.v3 counts it from 1 for scanner errors but from 0 for
+// parser errors (go-yaml/yaml#205), and leaves it out when it is 0; parser
+// errors are told by their message, a closed set.
+func yamlLine(reported int, msg string) int {
+	if yamlParserProblems[msg] {
+		return reported + 1
+	}
+	if reported == 0 {
+		return 1 // a scanner error on the first line
+	}
+	return reported
+}
+
+// yamlParserProblems are the messages of yaml.v3's parser (parserc.go);
+// all other syntax errors come from its scanner. (Its reader's errors,
+// about bytes that are not text, are caught before by notText.)
+var yamlParserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected <stream-start>":   true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
 }
 
 // notText reports where a file stops being UTF-8 text (a NUL byte or an
@@ -268,6 +297,9 @@ func notText(data []byte) (line, col int, what string) {
 			return line, col, "the file is binary (it contains a NUL byte); a state file is YAML or JSON text"
 		case r == utf8.RuneError && size <= 1:
 			return line, col, fmt.Sprintf("invalid UTF-8 (byte 0x%02x); a state file is YAML or JSON text", data[i])
+		case r < 0x20 && r != '\t' && r != '\n' && r != '\r', r == 0x7f, r >= 0x80 && r < 0xa0 && r != 0x85:
+			// Neither YAML nor JSON allows control characters in text.
+			return line, col, fmt.Sprintf("a control character (U+%04X); a state file is YAML or JSON text", r)
 		case r == '\n':
 			line, col = line+1, 1
 		default:

@@ -214,7 +214,7 @@ func errorCases(t testing.TB) []errorCase {
 		{"empty file", "", []string{`x.yaml: empty file: want a mapping with battle and gangs`}},
 		{"comment only", "# nothing\n", []string{`x.yaml: empty file: want a mapping with battle and gangs`}},
 		{"scalar document", "hello\n", []string{`x.yaml:1:1: want a mapping of fields, got "hello"`}},
-		{"invalid YAML", "battle: {round: 1\ngangs: []\n", []string{`x.yaml:1: invalid YAML: did not find expected ',' or '}'`}},
+		{"invalid YAML", "battle: {round: 1\ngangs: []\n", []string{`x.yaml:2: invalid YAML: did not find expected ',' or '}'`}},
 		{"tab indentation", "battle:\n\tround: 1\n", []string{`x.yaml:2: invalid YAML: found character that cannot start any token`}},
 		{"binary junk", "\x00\x01\x02\xff\xfe", []string{"x.yaml:1:1: the file is binary (it contains a NUL byte); a state file is YAML or JSON text"}},
 		{"invalid UTF-8", "battle:\n  scenario: \"a\xffb\"\n", []string{"x.yaml:2:15: invalid UTF-8 (byte 0xff); a state file is YAML or JSON text"}},
@@ -232,7 +232,7 @@ func errorCases(t testing.TB) []errorCase {
 		{"too many nodes", "[" + strings.Repeat("0,", MaxStateNodes) + "0]", []string{`~too many entries`}},
 		{"too many models", manyModels(MaxModels + 1), []string{`~too many models: a state may hold at most 10000`}},
 		{"too many problems", manyProblems(200), nil},
-		{"control characters", "battle:\n  phase: \"\x07\"\n", []string{`~invalid YAML`}},
+		{"control characters", "battle:\n  phase: \"\x07\"\n", []string{"x.yaml:2:11: a control character (U+0007); a state file is YAML or JSON text"}},
 	}
 }
 
@@ -602,5 +602,45 @@ func TestDocExample(t *testing.T) {
 				t.Errorf("the complete example does not use %s.%s", si.typ.Name(), f.name)
 			}
 		}
+	}
+}
+
+// TestYAMLErrorLines checks the line given for each kind of YAML syntax
+// error is the file's line, whatever yaml.v3 counts from.
+func TestYAMLErrorLines(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		line      int
+		msg       string
+	}{
+		{"flow mapping left open (parser)", "battle:\n  round: 1\ngangs: {a: 1\n", 3, "did not find expected ',' or '}'"},
+		{"flow sequence left open (parser)", "battle: {round: 1}\ngangs: [1, 2\nx: 1\n", 2, "did not find expected ',' or ']'"},
+		{"bad key on line 2 (parser)", "battle: {round: 1}\n  - x\n", 2, "did not find expected key"},
+		{"tab indentation (scanner)", "battle:\n  round: 1\ngangs:\n\t- id: g\n", 4, "found character that cannot start any token"},
+		{"mapping value on line 1 (scanner)", "battle: round: 1\n", 1, "mapping values are not allowed in this context"},
+		// Opened on line 1, which yaml.v3 does not report: the end of the file, where the parser gave up.
+		{"flow mapping left open on line 1 (parser)", "{a: 1\n", 2, "did not find expected ',' or '}'"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Decode("s.yaml", []byte(c.src))
+			var se *StateError
+			if !errors.As(err, &se) || len(se.Problems) != 1 {
+				t.Fatalf("got %v, want one problem", err)
+			}
+			p := se.Problems[0]
+			if p.Line != c.line || p.Msg != "invalid YAML: "+c.msg {
+				t.Errorf("got line %d %q, want line %d %q", p.Line, p.Msg, c.line, "invalid YAML: "+c.msg)
+			}
+		})
+	}
+}
+
+func TestControlCharacters(t *testing.T) {
+	_, err := Decode("s.yaml", []byte("battle:\n  round: 1\x01\n"))
+	if err == nil || !strings.Contains(err.Error(), "s.yaml:2:11: a control character (U+0001)") {
+		t.Errorf("got %v", err)
+	}
+	if _, err := Decode("s.yaml", []byte("battle:\r\n\tround: 1\n")); err != nil && strings.Contains(err.Error(), "control") {
+		t.Errorf("tab and CR are text: %v", err)
 	}
 }
