@@ -18,7 +18,7 @@ import (
 // callProc runs a procedure: its when, its before hooks, its body (or an
 // instead_of hook), its after hooks.
 func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame) (control, error) {
-	rule := "procedure " + proc.ID
+	rule := r.p.procRules[proc.ID]
 	if err := r.enter(rule); err != nil {
 		return next, r.errorAt(caller, callSite(r.cur, proc.Decl.Pos), err)
 	}
@@ -264,6 +264,7 @@ func (r *runner) stmt(st dsl.Stmt, f *frame, declare func(string, any)) (control
 			return next, err
 		}
 		_, err = r.callProc(proc, args, f)
+		r.releaseArgs(args)
 		return next, err
 	case *dsl.Choose:
 		v, err := r.choose(s, f)
@@ -458,7 +459,12 @@ func less(a, b any) bool {
 
 // args evaluates call arguments into parameter values.
 func (r *runner) args(f *frame, args []*dsl.Arg, params []dsl.ParamInfo) (map[string]any, error) {
-	out := make(map[string]any, len(params))
+	var out map[string]any
+	if n := len(r.argMaps); n > 0 {
+		out, r.argMaps = r.argMaps[n-1], r.argMaps[:n-1]
+	} else {
+		out = make(map[string]any, len(params))
+	}
 	for i, a := range args {
 		v, err := r.eval(f, a.Value)
 		if err != nil {
@@ -473,6 +479,13 @@ func (r *runner) args(f *frame, args []*dsl.Arg, params []dsl.ParamInfo) (map[st
 		out[name] = v
 	}
 	return out, nil
+}
+
+// releaseArgs gives an argument map back for reuse, once the call it was
+// for has bound its parameters and returned.
+func (r *runner) releaseArgs(m map[string]any) {
+	clear(m)
+	r.argMaps = append(r.argMaps, m)
 }
 
 // ---------------------------------------------------------------------------

@@ -33,6 +33,10 @@ type Program struct {
 	after    map[string][]*effect
 	instead  map[string][]*effect
 	on       map[string][]*effect
+
+	// procRules and tableRules are "procedure x" and "table y", built
+	// once: every call names its rule in events and errors.
+	procRules, tableRules map[string]string
 }
 
 // effect is one effect in force, with who it belongs to.
@@ -51,7 +55,14 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 	p := &Program{Rules: rules, idx: rules.Index,
 		modify: map[string][]*effect{}, reroll: map[string][]*effect{}, extra: map[string][]*effect{},
 		override: map[string][]*effect{}, before: map[string][]*effect{}, after: map[string][]*effect{},
-		instead: map[string][]*effect{}, on: map[string][]*effect{}}
+		instead: map[string][]*effect{}, on: map[string][]*effect{},
+		procRules: map[string]string{}, tableRules: map[string]string{}}
+	for id := range rules.Index.Procedures {
+		p.procRules[id] = "procedure " + id
+	}
+	for id := range rules.Index.Tables {
+		p.tableRules[id] = "table " + id
+	}
 	for _, e := range rules.Index.Effects {
 		ef := &effect{info: e, owner: p.ownerTitle(e), source: p.ownerSource(e)}
 		switch it := e.Item.(type) {

@@ -677,13 +677,14 @@ func (r *runner) apply(s *dsl.Apply, f *frame) error {
 		reroll = append(reroll, id.Name)
 	}
 	_, err = r.applyTable(t, args, using, row, reroll, f)
+	r.releaseArgs(args)
 	return err
 }
 
 // applyTable finds a table's row (by rolling, from a given result, or by
 // id) and runs it. Rows listed in reroll are rolled again.
 func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, rowID string, reroll []string, caller *frame) (control, error) {
-	rule := "table " + t.ID
+	rule := r.p.tableRules[t.ID]
 	if err := r.enter(rule); err != nil {
 		return next, r.errorAt(caller, callSite(r.cur, t.Decl.Pos), err)
 	}

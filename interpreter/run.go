@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -75,6 +76,7 @@ func (p *Program) Run(st *stdlib.State, procName string, args map[string]any, op
 		return err
 	}
 	r := newRunner(p, st, opts)
+	defer r.done()
 	for _, prm := range proc.Params {
 		if _, ok := args[prm.Name]; !ok && prm.Default == nil {
 			return fmt.Errorf("procedure %s needs %s", proc.ID, prm.Name)
@@ -92,6 +94,7 @@ func (p *Program) Apply(st *stdlib.State, tableName string, args map[string]any,
 		return err
 	}
 	r := newRunner(p, st, opts)
+	defer r.done()
 	_, err = r.applyTable(t, args, using, "", nil, nil)
 	return err
 }
@@ -109,7 +112,9 @@ type runner struct {
 	// effects whose bodies are running: an effect never applies to the
 	// rolls and tests of its own body (Inspirational's own Cool test).
 	running map[*effect]bool
-	frames  []*frame // released frames, for reuse
+	frames  []*frame         // released frames, for reuse
+	argMaps []map[string]any // released argument maps, for reuse
+	gangs   any              // st.Gangs, boxed once: every frame sees it
 	// the statement running, and its frame, for errors that arise away
 	// from it (the event limit, nesting too deep)
 	cur      dsl.Stmt
@@ -124,7 +129,22 @@ func newRunner(p *Program, st *stdlib.State, opts Options) *runner {
 	if lim == (Limits{}) {
 		lim = DefaultLimits
 	}
-	return &runner{p: p, st: st, opts: opts, limits: lim, running: map[*effect]bool{}}
+	return &runner{p: p, st: st, opts: opts, limits: lim, running: map[*effect]bool{}, gangs: st.Gangs}
+}
+
+// framePool keeps frames between runs: odds and simulations make many
+// short runs, and a frame's maps are the bulk of a run's garbage.
+var framePool = sync.Pool{New: func() any {
+	return &frame{env: make(map[string]any, 16), natural: map[string]int{}, rolled: map[string][]int{}}
+}}
+
+// done gives the run's frames back to the pool. Nothing refers to them
+// once the run has returned.
+func (r *runner) done() {
+	for _, f := range r.frames {
+		framePool.Put(f)
+	}
+	r.frames = nil
 }
 
 // frame is the variables of one procedure call, table application or
@@ -146,12 +166,12 @@ func (r *runner) newFrame(rule, source, proc string) *frame {
 	if n := len(r.frames); n > 0 {
 		f, r.frames = r.frames[n-1], r.frames[:n-1]
 	} else {
-		f = &frame{env: make(map[string]any, 16), natural: map[string]int{}, rolled: map[string][]int{}}
+		f = framePool.Get().(*frame)
 	}
 	f.rule, f.source, f.proc = rule, source, proc
 	f.env[stdlib.StateVar] = r.st
 	f.env["battle"] = &r.st.Battle
-	f.env["gangs"] = r.st.Gangs
+	f.env["gangs"] = r.gangs
 	f.env["natural"] = f.natural
 	f.env["rolled"] = f.rolled
 	return f
