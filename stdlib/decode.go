@@ -289,25 +289,33 @@ var yamlParserProblems = map[string]bool{
 // notText reports where a file stops being UTF-8 text (a NUL byte or an
 // invalid sequence), so a binary file is called one.
 func notText(data []byte) (line, col int, what string) {
-	line, col = 1, 1
+	// A NUL anywhere makes the file binary, whatever comes before it (an
+	// ELF file starts with DEL): name the NUL's place.
+	if nul := bytes.IndexByte(data, 0); nul >= 0 {
+		line, col = position(data, nul)
+		return line, col, "the file is binary (it contains a NUL byte); a state file is YAML or JSON text"
+	}
 	for i := 0; i < len(data); {
 		r, size := utf8.DecodeRune(data[i:])
 		switch {
-		case r == 0:
-			return line, col, "the file is binary (it contains a NUL byte); a state file is YAML or JSON text"
 		case r == utf8.RuneError && size <= 1:
+			line, col = position(data, i)
 			return line, col, fmt.Sprintf("invalid UTF-8 (byte 0x%02x); a state file is YAML or JSON text", data[i])
 		case r < 0x20 && r != '\t' && r != '\n' && r != '\r', r == 0x7f, r >= 0x80 && r < 0xa0 && r != 0x85:
 			// Neither YAML nor JSON allows control characters in text.
+			line, col = position(data, i)
 			return line, col, fmt.Sprintf("a control character (U+%04X); a state file is YAML or JSON text", r)
-		case r == '\n':
-			line, col = line+1, 1
-		default:
-			col++
 		}
 		i += size
 	}
 	return 0, 0, ""
+}
+
+// position is the line and column (in characters) of byte offset off.
+func position(data []byte, off int) (line, col int) {
+	line = 1 + bytes.Count(data[:off], []byte("\n"))
+	start := bytes.LastIndexByte(data[:off], '\n') + 1
+	return line, 1 + utf8.RuneCount(data[start:off])
 }
 
 // checkNodes counts the nodes and refuses aliases, so that no alias can
