@@ -323,15 +323,7 @@ func rollEvent(pos lexer.Position, name string, d *dsl.DiceInfo, title string, r
 		total := natural + mod
 		ev.Total = &total
 		text.WriteString(diceText(d, res))
-		for _, m := range mods {
-			fmt.Fprintf(&text, " %+d", m.By)
-			if m.Owner != "roll" {
-				fmt.Fprintf(&text, " (%s)", m.Owner)
-			}
-		}
-		if len(mods) > 0 {
-			fmt.Fprintf(&text, " = %d", total)
-		}
+		writeModifiers(&text, mods, total)
 	}
 	if note != "" {
 		text.WriteString(", " + note)
@@ -631,15 +623,7 @@ func (r *runner) logTest(f *frame, s *dsl.TestStmt, m *stdlib.Model, ci *dsl.Cha
 	} else {
 		ev.Dice, ev.Natural, ev.Total = ci.Dice.Title, &natural, &total
 		fmt.Fprintf(&text, "%s %s", ci.Dice.Title, diceText(ci.Dice, res))
-		for _, m := range mods {
-			fmt.Fprintf(&text, " %+d", m.By)
-			if m.Owner != "roll" {
-				fmt.Fprintf(&text, " (%s)", m.Owner)
-			}
-		}
-		if len(mods) > 0 {
-			fmt.Fprintf(&text, " = %d", total)
-		}
+		writeModifiers(&text, mods, total)
 	}
 	if pass {
 		text.WriteString(": passed")
@@ -861,4 +845,18 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// writeModifiers narrates a roll's modifiers and, if there are any, the
+// total: " +1 (skill Iron Will) -1 = 4".
+func writeModifiers(text *strings.Builder, mods []Modifier, total int) {
+	for _, m := range mods {
+		fmt.Fprintf(text, " %+d", m.By)
+		if m.Owner != "roll" {
+			fmt.Fprintf(text, " (%s)", m.Owner)
+		}
+	}
+	if len(mods) > 0 {
+		fmt.Fprintf(text, " = %d", total)
+	}
 }

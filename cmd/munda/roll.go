@@ -31,14 +31,8 @@ rolling.`,
   munda roll lasting-injury --result 54 --dice 2,3,1,4,4`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.out != "" && f.inPlace {
-				return usagef("give -o or --in-place, not both")
-			}
-			prog, err := loadProgram(cmd, &f.rf)
+			prog, err := f.program(cmd)
 			if err != nil {
-				return err
-			}
-			if err := f.checkFlags(prog); err != nil {
 				return err
 			}
 			table, err := prog.Table(args[0])

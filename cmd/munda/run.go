@@ -109,6 +109,22 @@ func parseArgs(pairs []string) (map[string]string, error) {
 	return out, nil
 }
 
+// program checks the flags that need no rules, loads and compiles the
+// rules, then checks the flags against them.
+func (f *runFlags) program(cmd *cobra.Command) (*interpreter.Program, error) {
+	if f.out != "" && f.inPlace {
+		return nil, usagef("give -o or --in-place, not both")
+	}
+	prog, err := loadProgram(cmd, &f.rf)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.checkFlags(prog); err != nil {
+		return nil, err
+	}
+	return prog, nil
+}
+
 // checkFlags rejects what the flags cannot mean for these rules: a
 // --choose naming no choice of theirs (a typo would otherwise be ignored
 // silently), a step limit below one.
@@ -191,14 +207,8 @@ if the run fails.`,
   munda run end-phase --state battle.yaml --house aa --dice prompt -o after.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if f.out != "" && f.inPlace {
-				return usagef("give -o or --in-place, not both")
-			}
-			prog, err := loadProgram(cmd, &f.rf)
+			prog, err := f.program(cmd)
 			if err != nil {
-				return err
-			}
-			if err := f.checkFlags(prog); err != nil {
 				return err
 			}
 			proc, err := prog.Procedure(args[0])
