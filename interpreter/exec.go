@@ -88,11 +88,21 @@ func (r *runner) bindParams(f *frame, params []dsl.ParamInfo, args map[string]an
 			}
 		}
 		f.env[prm.Name] = v
-		if r.logging() {
+		if r.logging() && (ok || prm.Default == nil) && !r.isDefault(f, prm, v) {
 			shown = append(shown, prm.Name+": "+display(v))
 		}
 	}
 	return shown, nil
+}
+
+// isDefault reports whether v is the parameter's default: the narration
+// names what differs from it ("range: long"), not every setting.
+func (r *runner) isDefault(f *frame, prm dsl.ParamInfo, v any) bool {
+	if prm.Default == nil {
+		return false
+	}
+	d, err := r.eval(f, prm.Default)
+	return err == nil && reflect.DeepEqual(d, v)
 }
 
 // hooks runs before/after hooks whose when holds, in the target's frame.

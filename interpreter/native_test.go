@@ -281,7 +281,30 @@ func (n *native) fleshWound(m *stdlib.Model) {
 func (n *native) outOfAction(m *stdlib.Model) {
 	m.Status, m.Secondary = "out_of_action", ""
 	m.Conditions = remove(m.Conditions, "ready")
+	n.nerveTests(m)
 	n.lastingInjury(m, nil, nil)
+}
+
+func young(m *stdlib.Model) bool { return m.Category == "juve" || m.Category == "prospect" }
+
+// nerveTests: friendly fighters within 3" of a fighter taken Out of Action
+// test, unless already Broken; only the young test for a fallen Juve.
+func (n *native) nerveTests(casualty *stdlib.Model) {
+	onlyYoung := young(casualty)
+	for _, f := range friendsOf(casualty) {
+		if !onField(f) || has(f.Conditions, "broken") || !isFighter(f) || stdlib.Distance(casualty, f) > 3 || (onlyYoung && !young(f)) {
+			continue
+		}
+		support := 0
+		for _, o := range friendsOf(f) {
+			if isFighter(o) && onField(o) && !has(o.Conditions, "broken") && !seriously(o) && stdlib.Distance(f, o) <= 3 {
+				support++
+			}
+		}
+		if n.twoD6()+support < f.Stats.Cl {
+			f.Conditions = remove(addSet(f.Conditions, "broken"), "ready")
+		}
+	}
 }
 
 // worsen applies a characteristic reduction within the fighter limits.

@@ -138,14 +138,14 @@ func TestAcceptanceCheckShippedCopy(t *testing.T) {
 		dir := copyShippedPack(t)
 		slash := filepath.ToSlash(dir)
 		path := filepath.Join(dir, "injuries.munda")
-		line, col := editOnce(t, path, "    apply lasting_injury(fighter, attacker)\n", "    apply lasting_injurry(fighter, attacker)\n")
-		col += len("    apply ")
+		line, col := editOnce(t, path, "      apply lasting_injury(fighter, attacker)\n", "      apply lasting_injurry(fighter, attacker)\n")
+		col += len("      apply ")
 		first, out := checkFailsFirst(t, dir)
 		want := fmt.Sprintf("%s/injuries.munda:%d:%d: error: unknown table lasting_injurry", slash, line, col)
 		if first != want {
 			t.Errorf("first diagnostic:\n got %s\nwant %s\nall:\n%s", first, want, out)
 		}
-		wantOut := fmt.Sprintf("%s\n  %d |     apply lasting_injurry(fighter, attacker)\n     |           ^^^^^^^^^^^^^^^\n  Did you mean lasting_injury?\n", want, line)
+		wantOut := fmt.Sprintf("%s\n  %d |       apply lasting_injurry(fighter, attacker)\n     |             ^^^^^^^^^^^^^^^\n  Did you mean lasting_injury?\n", want, line)
 		if out != wantOut {
 			t.Errorf("output:\n%s\nwant:\n%s", out, wantOut)
 		}
