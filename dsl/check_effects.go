@@ -149,7 +149,11 @@ func (c *checker) checkEffects() {
 				key = "instead_of " + target
 			}
 		}
-		if key == "" {
+		// Only house rules are exclusive: a group switches them on
+		// together and must not get two answers to one question. Skills
+		// and traits override the same let under their own conditions (Gas
+		// and Phase both take saves away); the first in force applies.
+		if key == "" || o.rule == "" {
 			continue
 		}
 		if prev, ok := exclusive[key]; ok && prev.owner != o.owner {

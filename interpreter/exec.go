@@ -818,7 +818,11 @@ func (r *runner) template(f *frame, parts []*dsl.TemplatePart) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		b.WriteString(display(v))
+		if s, ok := v.(string); ok {
+			b.WriteString(s) // text reads as written, "" as nothing
+		} else {
+			b.WriteString(display(v))
+		}
 	}
 	return b.String(), nil
 }

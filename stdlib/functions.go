@@ -36,7 +36,7 @@ var Functions = []Function{
 		Name: "gang", Doc: "gang(id) is the gang with that id.",
 		Types: []any{new(func(*State, string) *Gang)}, NeedsState: true,
 		Fn: func(args ...any) (any, error) {
-			st, id := args[0].(*State), args[1].(string)
+			st, id := stateArg(args[0]), stringArg(args[1])
 			if g := st.Gang(id); g != nil {
 				return g, nil
 			}
@@ -47,7 +47,7 @@ var Functions = []Function{
 		Name: "model", Doc: "model(id) is the model with that id.",
 		Types: []any{new(func(*State, string) *Model)}, NeedsState: true,
 		Fn: func(args ...any) (any, error) {
-			st, id := args[0].(*State), args[1].(string)
+			st, id := stateArg(args[0]), stringArg(args[1])
 			if m := st.Model(id); m != nil {
 				return m, nil
 			}
@@ -58,7 +58,7 @@ var Functions = []Function{
 		Name: "models", Doc: "models() are every model of every gang.",
 		Types: []any{new(func(*State) []*Model)}, NeedsState: true,
 		Fn: func(args ...any) (any, error) {
-			st := args[0].(*State)
+			st := stateArg(args[0])
 			var out []*Model
 			for _, g := range st.Gangs {
 				out = append(out, g.Models...)
@@ -70,28 +70,28 @@ var Functions = []Function{
 		Name: "distance", Doc: "distance(a, b) is the distance in inches between the closest points of two models' bases.",
 		Types: []any{new(func(*Model, *Model) float64)},
 		Fn: func(args ...any) (any, error) {
-			return Distance(args[0].(*Model), args[1].(*Model)), nil
+			return Distance(modelArg(args[0]), modelArg(args[1])), nil
 		},
 	},
 	{
 		Name: "within", Doc: "within(a, b, inches) is true when b is within that many inches of a (closest points of bases).",
 		Types: []any{new(func(*Model, *Model, int) bool), new(func(*Model, *Model, float64) bool)},
 		Fn: func(args ...any) (any, error) {
-			return Distance(args[0].(*Model), args[1].(*Model)) <= toFloat(args[2]), nil
+			return Distance(modelArg(args[0]), modelArg(args[1])) <= toFloat(args[2]), nil
 		},
 	},
 	{
 		Name: "friends", Doc: "friends(m) are the other models of m's gang.",
 		Types: []any{new(func(*Model) []*Model)},
 		Fn: func(args ...any) (any, error) {
-			return args[0].(*Model).Friends(), nil
+			return modelArg(args[0]).Friends(), nil
 		},
 	},
 	{
 		Name: "enemies", Doc: "enemies(m) are the models of every other gang.",
 		Types: []any{new(func(*Model) []*Model)},
 		Fn: func(args ...any) (any, error) {
-			m := args[0].(*Model)
+			m := modelArg(args[0])
 			var out []*Model
 			if m != nil && m.Gang != nil && m.Gang.State != nil {
 				for _, g := range m.Gang.State.Gangs {
@@ -107,43 +107,43 @@ var Functions = []Function{
 		Name: "has_skill", Doc: "has_skill(m, id) is true when the model has the skill.",
 		Types: []any{new(func(*Model, string) bool)},
 		Fn: func(args ...any) (any, error) {
-			m := args[0].(*Model)
-			return m != nil && contains(m.Skills, args[1].(string)), nil
+			m := modelArg(args[0])
+			return m != nil && contains(m.Skills, stringArg(args[1])), nil
 		},
 	},
 	{
 		Name: "has_power", Doc: "has_power(m, id) is true when the model knows the wyrd power.",
 		Types: []any{new(func(*Model, string) bool)},
 		Fn: func(args ...any) (any, error) {
-			m := args[0].(*Model)
-			return m != nil && contains(m.Powers, args[1].(string)), nil
+			m := modelArg(args[0])
+			return m != nil && contains(m.Powers, stringArg(args[1])), nil
 		},
 	},
 	{
 		Name: "has_condition", Doc: "has_condition(m, id) is true when the model is subject to the condition.",
 		Types: []any{new(func(*Model, string) bool)},
 		Fn: func(args ...any) (any, error) {
-			m := args[0].(*Model)
-			return m != nil && contains(m.Conditions, args[1].(string)), nil
+			m := modelArg(args[0])
+			return m != nil && contains(m.Conditions, stringArg(args[1])), nil
 		},
 	},
 	{
 		Name: "has_rule", Doc: "has_rule(m, id) is true when the model has the special rule.",
 		Types: []any{new(func(*Model, string) bool)},
 		Fn: func(args ...any) (any, error) {
-			m := args[0].(*Model)
-			return m != nil && contains(m.Rules, args[1].(string)), nil
+			m := modelArg(args[0])
+			return m != nil && contains(m.Rules, stringArg(args[1])), nil
 		},
 	},
 	{
 		Name: "has_trait", Doc: "has_trait(w, id) is true when the weapon has the trait (with or without a value, as in rapid_fire(2)).",
 		Types: []any{new(func(*Weapon, string) bool)},
 		Fn: func(args ...any) (any, error) {
-			w := args[0].(*Weapon)
+			w := weaponArg(args[0])
 			if w == nil {
 				return false, nil
 			}
-			_, ok := traitValue(w.Traits, args[1].(string))
+			_, ok := traitValue(w.Traits, stringArg(args[1]))
 			return ok, nil
 		},
 	},
@@ -151,11 +151,11 @@ var Functions = []Function{
 		Name: "trait_value", Doc: "trait_value(w, id) is X of a trait written id(X), 0 if the weapon lacks it.",
 		Types: []any{new(func(*Weapon, string) int)},
 		Fn: func(args ...any) (any, error) {
-			w := args[0].(*Weapon)
+			w := weaponArg(args[0])
 			if w == nil {
 				return 0, nil
 			}
-			v, _ := traitValue(w.Traits, args[1].(string))
+			v, _ := traitValue(w.Traits, stringArg(args[1]))
 			return v, nil
 		},
 	},
@@ -312,4 +312,27 @@ func (m *Model) Friends() []*Model {
 	}
 	m.friends = out
 	return out
+}
+
+// modelArg, weaponArg and stateArg take an argument that may be nil: a
+// rule's `nil` reaches a function as an untyped nil, which a plain type
+// assertion would panic on.
+func modelArg(v any) *Model {
+	m, _ := v.(*Model)
+	return m
+}
+
+func weaponArg(v any) *Weapon {
+	w, _ := v.(*Weapon)
+	return w
+}
+
+func stateArg(v any) *State {
+	st, _ := v.(*State)
+	return st
+}
+
+func stringArg(v any) string {
+	s, _ := v.(string)
+	return s
 }
