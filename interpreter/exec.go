@@ -696,7 +696,7 @@ func (r *runner) change(s *dsl.Change, f *frame) error {
 	if !ok {
 		return r.logLazy(f, func() *Event {
 			return &Event{Kind: EventSet, At: at(s.Pos), Object: m.ID, Field: ci.FieldName,
-				Text: fmt.Sprintf("%s %s: not %sd, it would pass its limit (%s)", m.Name, r.charTitle(ci), s.Dir, showChar(ci, old))}
+				Text: fmt.Sprintf("%s %s: not %s, it would pass its limit (%s)", m.Name, r.charTitle(ci), pastTense[s.Dir], showChar(ci, old))}
 		})
 	}
 	ci.SetValue(m, nv)
@@ -970,3 +970,6 @@ func (r *runner) require(f *frame, s *dsl.Require) error {
 	}
 	return r.errorAt(f, s.Pos, errors.New(msg))
 }
+
+// pastTense of the verbs of characteristic changes, for the narration.
+var pastTense = map[string]string{"improve": "improved", "worsen": "worsened"}

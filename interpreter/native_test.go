@@ -446,6 +446,7 @@ func (n *native) applyLasting(m, attacker *stdlib.Model, row string) {
 		note()
 	case "multiple_injuries":
 		times := (n.d6v() + 1) / 2
+		note()
 		for i := 0; i < times; i++ {
 			n.lastingInjury(m, attacker, []string{"captured", "multiple_injuries", "memorable_death", "critical_injury", "out_cold"})
 		}

@@ -182,6 +182,9 @@ func BindArgs(st *stdlib.State, params []dsl.ParamInfo, what string, given map[s
 			return nil, errors.New(msg)
 		}
 	}
+	// Models bound so far, in parameter order: a weapon is looked for on
+	// them first (the attacker's, before the target's).
+	var models []*stdlib.Model
 	for _, prm := range params {
 		raw, ok := given[prm.Name]
 		if !ok && prm.Default != nil {
@@ -190,16 +193,19 @@ func BindArgs(st *stdlib.State, params []dsl.ParamInfo, what string, given map[s
 		if !ok {
 			return nil, fmt.Errorf("%s needs --arg %s=… (%s)", what, prm.Name, dsl.TypeName(prm.Type))
 		}
-		v, err := bindArg(st, prm, raw, out)
+		v, err := bindArg(st, prm, raw, models)
 		if err != nil {
 			return nil, fmt.Errorf("--arg %s=%s: %v", prm.Name, raw, err)
 		}
 		out[prm.Name] = v
+		if m, ok := v.(*stdlib.Model); ok {
+			models = append(models, m)
+		}
 	}
 	return out, nil
 }
 
-func bindArg(st *stdlib.State, prm dsl.ParamInfo, raw string, bound map[string]any) (any, error) {
+func bindArg(st *stdlib.State, prm dsl.ParamInfo, raw string, bound []*stdlib.Model) (any, error) {
 	switch dsl.TypeName(prm.Type) {
 	case "gang":
 		if g := st.Gang(raw); g != nil {
@@ -238,7 +244,7 @@ func bindArg(st *stdlib.State, prm dsl.ParamInfo, raw string, bound map[string]a
 // findWeapon finds a weapon by id or name: first among the weapons of the
 // models already bound (the attacker's), then anywhere; "model.weapon"
 // names one exactly.
-func findWeapon(st *stdlib.State, raw string, bound map[string]any) (*stdlib.Weapon, error) {
+func findWeapon(st *stdlib.State, raw string, models []*stdlib.Model) (*stdlib.Weapon, error) {
 	if modelID, weaponID, ok := strings.Cut(raw, "."); ok {
 		m := st.Model(modelID)
 		if m == nil {
@@ -250,12 +256,6 @@ func findWeapon(st *stdlib.State, raw string, bound map[string]any) (*stdlib.Wea
 			}
 		}
 		return nil, fmt.Errorf("%s carries no weapon %q", m.Name, weaponID)
-	}
-	var models []*stdlib.Model
-	for _, v := range bound {
-		if m, ok := v.(*stdlib.Model); ok {
-			models = append(models, m)
-		}
 	}
 	for _, m := range models {
 		for _, w := range m.Weapons {
