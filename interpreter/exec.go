@@ -308,7 +308,7 @@ func (r *runner) stmt(st dsl.Stmt, f *frame, declare func(string, any)) (control
 
 // runStep runs a named step with its hooks.
 func (r *runner) runStep(s *dsl.Step, f *frame) (control, error) {
-	target := f.proc + "." + s.ID.Name
+	target := r.p.effectKey(f.proc, s.ID.Name)
 	title := s.ID.Name
 	if s.Title != nil {
 		title = s.Title.Value()
@@ -339,7 +339,7 @@ func (r *runner) runStep(s *dsl.Step, f *frame) (control, error) {
 
 // letValue evaluates a let, or an override of it that is in force.
 func (r *runner) letValue(s *dsl.Let, f *frame) (any, error) {
-	for _, ef := range r.p.override[f.proc+"."+s.Name.Name] {
+	for _, ef := range r.p.override[r.p.effectKey(f.proc, s.Name.Name)] {
 		o := ef.info.Item.(*dsl.Override)
 		ok, err := r.effectApplies(ef, o.When, f)
 		if err != nil {
@@ -370,7 +370,7 @@ func (r *runner) letValue(s *dsl.Let, f *frame) (any, error) {
 // modifyLet adds the modifiers in force on a numeric let ("one extra
 // Injury dice").
 func (r *runner) modifyLet(s *dsl.Let, f *frame, v any) (any, error) {
-	target := f.proc + "." + s.Name.Name
+	target := r.p.effectKey(f.proc, s.Name.Name)
 	if len(r.p.modify[target]) == 0 {
 		return v, nil
 	}

@@ -37,6 +37,18 @@ type Program struct {
 	// procRules and tableRules are "procedure x" and "table y", built
 	// once: every call names its rule in events and errors.
 	procRules, tableRules map[string]string
+
+	// targets maps a procedure and a name in it to "proc.name", for the
+	// names some effect targets. Every let, roll, test and step looks its
+	// effects up by that key, and most are targeted by nothing: they get
+	// "" and no key is built.
+	targets map[string]map[string]string
+}
+
+// effectKey is the key of effects on name in procedure proc, or "" when
+// no effect targets it.
+func (p *Program) effectKey(proc, name string) string {
+	return p.targets[proc][name]
 }
 
 // effect is one effect in force, with who it belongs to.
@@ -63,7 +75,14 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 	for id := range rules.Index.Tables {
 		p.tableRules[id] = "table " + id
 	}
+	p.targets = map[string]map[string]string{}
 	for _, e := range rules.Index.Effects {
+		if proc, name, ok := strings.Cut(e.Target, "."); ok {
+			if p.targets[proc] == nil {
+				p.targets[proc] = map[string]string{}
+			}
+			p.targets[proc][name] = e.Target
+		}
 		ef := &effect{info: e, owner: p.ownerTitle(e), source: p.ownerSource(e)}
 		switch it := e.Item.(type) {
 		case *dsl.Modify:

@@ -187,7 +187,7 @@ func (r *runner) roll(s *dsl.Roll, f *frame) (any, error) {
 		return r.rollOneOf(s, f)
 	}
 	d := r.p.idx.Dice[s.Dice.Name]
-	target := f.proc + "." + name
+	target := r.p.effectKey(f.proc, name)
 	if s.Count != nil {
 		return r.rollPool(s, f, d)
 	}
@@ -483,7 +483,7 @@ func (r *runner) test(s *dsl.TestStmt, f *frame) (bool, error) {
 			own = -own
 		}
 	}
-	target := f.proc + "." + s.Name.Name
+	target := r.p.effectKey(f.proc, s.Name.Name)
 	mod, mods, err := r.modifiers(target, f, own, "roll")
 	if err != nil {
 		return false, err
