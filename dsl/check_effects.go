@@ -1,5 +1,10 @@
 package dsl
 
+import (
+	"fmt"
+	"strings"
+)
+
 // EffectInfo is one effect in force: what it changes, and whose it is.
 type EffectInfo struct {
 	Item  FeatureItem // *Modify, *Reroll, *ExtraDice, *Override, *Hook or *On
@@ -13,6 +18,9 @@ type EffectInfo struct {
 	// (its roll), a characteristic (every test of it), or an event.
 	Target     string
 	TargetKind string // roll, test, let, step, procedure, table, characteristic, event
+	// Layer is the layer of the pack it comes from (LayerBase, …): an
+	// override or instead_of of a higher layer wins over a lower one's.
+	Layer int
 }
 
 // Actions, wyrd powers and their type.
@@ -108,28 +116,31 @@ func (c *checker) checkEffects() {
 		owner   string
 		rule    string
 		feature *Feature
+		layer   int
 	}
 	var all []owned
 	for _, d := range c.all {
 		if f, ok := d.(*Feature); ok {
 			for _, it := range f.Items {
-				all = append(all, owned{it, f.Kind + " " + f.ID.Name, "", f})
+				all = append(all, owned{it, f.Kind + " " + f.ID.Name, "", f, c.layerOf(d)})
 			}
 		}
 	}
 	for _, d := range c.all {
 		if r, ok := d.(*HouseRule); ok {
 			for _, it := range r.Items {
-				all = append(all, owned{it, "rule " + r.ID.Name, "", nil})
+				all = append(all, owned{it, "rule " + r.ID.Name, "", nil, c.layerOf(d)})
 			}
 		}
 	}
 	for _, rid := range keys(c.idx.HouseRules) {
-		for _, it := range c.idx.HouseRules[rid].Items {
-			all = append(all, owned{it, "house rule " + rid, rid, nil})
+		r := c.idx.HouseRules[rid]
+		for _, it := range r.Items {
+			all = append(all, owned{it, "house rule " + rid, rid, nil, c.layerOf(r)})
 		}
 	}
-	exclusive := map[string]owned{} // "override P.x" / "instead_of P" → first owner
+	// "override P.x" / "instead_of P", and the layer → the first owner.
+	exclusive := map[string]owned{}
 	for _, o := range all {
 		target, kind := c.effect(o.item)
 		if target == "" {
@@ -139,7 +150,7 @@ func (c *checker) checkEffects() {
 			continue
 		}
 		c.idx.Effects = append(c.idx.Effects, &EffectInfo{Item: o.item, Owner: o.owner, Rule: o.rule,
-			Feature: o.feature, Target: target, TargetKind: kind})
+			Feature: o.feature, Target: target, TargetKind: kind, Layer: o.layer})
 		var key string
 		switch it := o.item.(type) {
 		case *Override:
@@ -149,15 +160,23 @@ func (c *checker) checkEffects() {
 				key = "instead_of " + target
 			}
 		}
-		// Only house rules are exclusive: a group switches them on
-		// together and must not get two answers to one question. Skills
-		// and traits override the same let under their own conditions (Gas
-		// and Phase both take saves away); the first in force applies.
-		if key == "" || o.rule == "" {
+		// Rules of one layer must not give two answers to one question:
+		// two house rules, two mods, or two standing rules of a ruleset
+		// overriding the same let differently are an error. A higher layer
+		// may change what a lower one says (a house rule overrides a
+		// ruleset's own rule), and identical changes agree. Skills, traits
+		// and the other features override the same let under their own
+		// conditions (Gas and Phase both take saves away): the first in
+		// force applies.
+		if key == "" || o.feature != nil {
 			continue
 		}
+		key += fmt.Sprintf(" @%d", o.layer)
 		if prev, ok := exclusive[key]; ok && prev.owner != o.owner {
-			c.conflict(c.itemRange(o.item), prev.owner, o.owner, "both "+key)
+			if c.sameChange(prev.item, o.item) {
+				continue
+			}
+			c.conflict(c.itemRange(o.item), prev.owner, o.owner, "both "+strings.SplitN(key, " @", 2)[0])
 			continue
 		}
 		exclusive[key] = o
@@ -420,4 +439,38 @@ func (c *checker) anyRange(it FeatureItem) *Range {
 		return rangeOf(it.Pos, it.EndPos)
 	}
 	return nil
+}
+
+// layerOf is the layer of the pack a declaration comes from.
+func (c *checker) layerOf(d Decl) int {
+	if p := c.packOf[d]; p != nil {
+		return p.Layer
+	}
+	return LayerBase
+}
+
+// sameChange reports whether two effects say the same thing, whatever
+// their spacing: two house groups that agree do not conflict.
+func (c *checker) sameChange(a, b FeatureItem) bool {
+	return c.itemText(a) != "" && c.itemText(a) == c.itemText(b)
+}
+
+// itemText is an effect's whole source text (a hook's body too) with its
+// spacing collapsed.
+func (c *checker) itemText(it FeatureItem) string {
+	r := c.itemRange(it)
+	switch it := it.(type) {
+	case *Hook:
+		r = rangeOf(it.Pos, it.EndPos)
+	case *On:
+		r = rangeOf(it.Pos, it.EndPos)
+	}
+	if r == nil {
+		return ""
+	}
+	src := c.rules.Sources()[r.Filename]
+	if src == nil || r.End.Offset > len(src) || r.Start.Offset > r.End.Offset {
+		return ""
+	}
+	return strings.Join(strings.Fields(string(src[r.Start.Offset:r.End.Offset])), " ")
 }

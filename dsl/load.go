@@ -38,6 +38,10 @@ func (p *Pack) fsPath(rel string) string {
 type LoadedPack struct {
 	Pack  *Pack
 	Files []*File
+	// Layer is where the pack sits in a stack of rules: the base ruleset
+	// (and what it extends), house rules, then mods. A change in a higher
+	// layer wins over one in a lower (see Layer*).
+	Layer int
 	// Header is the pack's `ruleset` declaration, if it has one.
 	Header *Ruleset
 	// Sources holds every file read, by display name, even those that did
@@ -247,3 +251,10 @@ func FindPacks(fsys fs.FS, root string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// The layers of a stack of rules, lowest first.
+const (
+	LayerBase  = 0 // a ruleset and the rulesets it extends
+	LayerHouse = 1 // house-rule packs (--house)
+	LayerMod   = 2 // modders' packs (--with)
+)

@@ -106,6 +106,14 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 			p.on[e.Target] = append(p.on[e.Target], ef)
 		}
 	}
+	// One override, or one instead_of, applies: the first whose when holds,
+	// looking at the highest layer first, so a house rule's answer wins
+	// over the ruleset's and a mod's over both.
+	for _, m := range []map[string][]*effect{p.override, p.instead} {
+		for _, list := range m {
+			sort.SliceStable(list, func(i, j int) bool { return list[i].info.Layer > list[j].info.Layer })
+		}
+	}
 	return p, nil
 }
 

@@ -115,7 +115,12 @@ func Load(sel Selection) (*dsl.Rules, dsl.Diagnostics) {
 		lp, ds := dsl.LoadPack(p)
 		diags = append(diags, ds...)
 		extra = append(extra, lp)
-		toggles = append(toggles, housesIn(lp)...)
+		houses := housesIn(lp)
+		toggles = append(toggles, houses...)
+		lp.Layer = dsl.LayerMod
+		if len(houses) > 0 {
+			lp.Layer = dsl.LayerHouse
+		}
 	}
 	// House packs named by --house, loaded once each.
 	loaded := map[string]bool{}
@@ -128,12 +133,14 @@ func Load(sel Selection) (*dsl.Rules, dsl.Diagnostics) {
 		if dir, ok := houseDir(id); ok {
 			lp, ds := dsl.LoadPack(Pack(dir))
 			diags = append(diags, ds...)
+			lp.Layer = dsl.LayerHouse
 			extra = append(extra, lp)
 		}
 	}
 	for _, p := range sel.With {
 		lp, ds := dsl.LoadPack(p)
 		diags = append(diags, ds...)
+		lp.Layer = dsl.LayerMod
 		extra = append(extra, lp)
 	}
 	rules, ds := dsl.Assemble(base, extra, Resolve)
