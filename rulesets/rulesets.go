@@ -16,7 +16,7 @@ import (
 	"github.com/munda-rules/munda/dsl"
 )
 
-//go:embed core-2023
+//go:embed core-2023 legacy-2017
 var embedded embed.FS
 
 // FS holds the shipped packs.
@@ -79,6 +79,9 @@ type Selection struct {
 	// Base is a shipped ruleset ("core-2023"), "" for DefaultBase, or
 	// None for no base at all.
 	Base string
+	// BasePack, if set, is the base instead of Base: a ruleset on disk
+	// (a pack with a `ruleset` header), which may extend a shipped one.
+	BasePack *dsl.Pack
 	// Houses switches house rules on and off, left to right: "aa",
 	// "aa.single_lasting_injury", "-aa.single_lasting_injury".
 	Houses []string
@@ -94,7 +97,11 @@ type Selection struct {
 func Load(sel Selection) (*dsl.Rules, dsl.Diagnostics) {
 	var diags dsl.Diagnostics
 	var base *dsl.LoadedPack
-	if sel.Base != None {
+	if sel.BasePack != nil {
+		lp, ds := dsl.LoadPack(sel.BasePack)
+		diags = append(diags, ds...)
+		base = lp
+	} else if sel.Base != None {
 		name := sel.Base
 		if name == "" {
 			name = DefaultBase

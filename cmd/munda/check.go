@@ -130,6 +130,9 @@ func isBase(p *dsl.Pack) bool {
 
 // selectionName says what a selection checks, for -v.
 func selectionName(s rulesets.Selection) string {
+	if s.BasePack != nil {
+		return s.BasePack.Display
+	}
 	if len(s.Packs) > 0 {
 		return s.Packs[0].Display
 	}

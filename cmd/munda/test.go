@@ -78,6 +78,7 @@ Exit code 0: every test passed; 1: a test failed or the rules have errors.`,
 					sub := s
 					if base != "" {
 						sub.Base = strings.ReplaceAll(base, "_", "-")
+						sub.BasePack = nil // a test's `rules` replaces the pack's own base
 					}
 					sub.Houses = append(append([]string(nil), s.Houses...), houses...)
 					key := sub.Base + "|" + strings.Join(sub.Houses, ",")
@@ -152,9 +153,10 @@ func selectionsFor(args []string, sel rulesets.Selection) ([]rulesets.Selection,
 		for _, p := range packs {
 			s := sel
 			if isBase(p) {
-				s.Base = rulesets.None
+				s.BasePack = p
+			} else {
+				s.Packs = []*dsl.Pack{p}
 			}
-			s.Packs = []*dsl.Pack{p}
 			out = append(out, s)
 		}
 	}
@@ -164,8 +166,12 @@ func selectionsFor(args []string, sel rulesets.Selection) ([]rulesets.Selection,
 // ownPack reports whether a test belongs to the packs being tested rather
 // than to the base ruleset they sit on.
 func ownPack(t *dsl.TestInfo, s rulesets.Selection) bool {
+	if s.BasePack != nil {
+		return t.Pack.Pack == s.BasePack || (t.Pack.Pack.FS == s.BasePack.FS && t.Pack.Pack.Root == s.BasePack.Root)
+	}
 	if len(s.Packs) == 0 {
-		return true // testing a shipped base: its own tests
+		// A shipped base: its own tests, not those of what it extends.
+		return t.Pack.Pack.Display == rulesets.Pack(s.Base).Display
 	}
 	for _, p := range s.Packs {
 		if t.Pack.Pack == p || (t.Pack.Pack.FS == p.FS && t.Pack.Pack.Root == p.Root) {
