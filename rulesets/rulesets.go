@@ -16,7 +16,7 @@ import (
 	"github.com/munda-rules/munda/dsl"
 )
 
-//go:embed core-2023 legacy-2017
+//go:embed core-2023 legacy-2017 house
 var embedded embed.FS
 
 // FS holds the shipped packs.
@@ -129,8 +129,14 @@ func Load(sel Selection) (*dsl.Rules, dsl.Diagnostics) {
 			lp.Layer = dsl.LayerHouse
 		}
 	}
-	// House packs named by --house, loaded once each.
+	// House packs named by --house, loaded once each (and not again when
+	// one is among the packs being checked).
 	loaded := map[string]bool{}
+	for _, p := range sel.Packs {
+		if id, ok := strings.CutPrefix(p.Display, "rulesets/house/"); ok {
+			loaded[id] = true
+		}
+	}
 	for _, t := range sel.Houses {
 		id := strings.SplitN(strings.TrimPrefix(strings.TrimSpace(t), "-"), ".", 2)[0]
 		if id == "" || loaded[id] {
