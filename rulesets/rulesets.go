@@ -156,6 +156,30 @@ func Load(sel Selection) (*dsl.Rules, dsl.Diagnostics) {
 		lp.Layer = dsl.LayerMod
 		extra = append(extra, lp)
 	}
+	// A toggle naming a house that is neither shipped nor loaded: say which
+	// were meant, from all there are (Select knows only the loaded ones).
+	known := map[string]bool{}
+	var knownIDs []string
+	for _, d := range HouseDirs() {
+		id := dsl.NormalizeID(strings.TrimPrefix(d, "house/"))
+		known[id], knownIDs = true, append(knownIDs, id)
+	}
+	for _, lp := range extra {
+		for _, id := range housesIn(lp) {
+			known[id], knownIDs = true, append(knownIDs, id)
+		}
+	}
+	for _, t := range sel.Houses {
+		id := dsl.NormalizeID(strings.SplitN(strings.TrimPrefix(strings.TrimSpace(t), "-"), ".", 2)[0])
+		if id != "" && !known[id] {
+			msg := fmt.Sprintf("unknown house %q", id)
+			if s := dsl.DidYouMean(id, knownIDs); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			diags = append(diags, &dsl.Diagnostic{Severity: dsl.Error, Code: dsl.CodeUnknownRef, Summary: msg})
+			return nil, diags
+		}
+	}
 	rules, ds := dsl.Assemble(base, extra, Resolve)
 	diags = append(diags, ds...)
 	if err := rules.Select(append(toggles, sel.Houses...)); err != nil {

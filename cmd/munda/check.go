@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -13,9 +14,10 @@ import (
 
 func newCheckCmd() *cobra.Command {
 	var (
-		rf      ruleFlags
-		format  string
-		verbose bool
+		rf          ruleFlags
+		format      string
+		verbose     bool
+		allVariants bool
 	)
 	cmd := &cobra.Command{
 		Use:   "check [PATH]...",
@@ -35,7 +37,9 @@ be printed); 1: errors; 2: a usage error.`,
 		Example: `  munda check
   munda check rulesets/core-2023
   munda check --format json mymod/
-  munda check --format github --rules core-2023 house/mine.munda`,
+  munda check --format github --rules core-2023 house/mine.munda
+  munda check --rules legacy-2017 --house aa,n17
+  munda check --all-variants`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch format {
 			case "text", "json", "github":
@@ -46,8 +50,13 @@ be printed); 1: errors; 2: a usage error.`,
 			if err != nil {
 				return err
 			}
-			selections, err := selectionsFor(args, sel)
-			if err != nil {
+			var selections []rulesets.Selection
+			if allVariants {
+				if len(args) > 0 {
+					return usagef("--all-variants checks the shipped rules: give no PATH")
+				}
+				selections = allVariantSelections(sel)
+			} else if selections, err = selectionsFor(args, sel); err != nil {
 				return err
 			}
 			var all dsl.Diagnostics
@@ -93,6 +102,7 @@ be printed); 1: errors; 2: a usage error.`,
 	rf.register(cmd)
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or github (Actions annotations)")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "say which packs were checked")
+	cmd.Flags().BoolVar(&allVariants, "all-variants", false, "check every shipped base with every combination of shipped house groups")
 	return cmd
 }
 
@@ -133,8 +143,34 @@ func selectionName(s rulesets.Selection) string {
 	if s.BasePack != nil {
 		return s.BasePack.Display
 	}
+	if len(s.Houses) > 0 {
+		return "rulesets/" + s.Base + " +" + strings.Join(s.Houses, ",")
+	}
 	if len(s.Packs) > 0 {
 		return s.Packs[0].Display
 	}
 	return "rulesets/" + s.Base
+}
+
+// allVariantSelections is every shipped base with every subset of the
+// shipped house groups, all their rules on: what a group may switch on.
+func allVariantSelections(sel rulesets.Selection) []rulesets.Selection {
+	var houses []string
+	for _, d := range rulesets.HouseDirs() {
+		houses = append(houses, strings.TrimPrefix(d, "house/"))
+	}
+	var out []rulesets.Selection
+	for _, base := range rulesets.Bases() {
+		for mask := 0; mask < 1<<len(houses); mask++ {
+			s := sel
+			s.Base, s.Houses = base, nil
+			for i, h := range houses {
+				if mask&(1<<i) != 0 {
+					s.Houses = append(s.Houses, h)
+				}
+			}
+			out = append(out, s)
+		}
+	}
+	return out
 }
