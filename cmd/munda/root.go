@@ -90,6 +90,7 @@ recompile.`),
 		newRunCmd(),
 		newRollCmd(),
 		newTestCmd(),
+		newRulesCmd(),
 	)
 	return root
 }
