@@ -37,6 +37,8 @@ type Index struct {
 	// owners maps house-rule items to their rule id, and replaced
 	// declarations to who replaced them.
 	replacedBy map[Decl]string
+	// compileQuery compiles an expression in the global scope (CompileQuery).
+	compileQuery func(e *Expr) Diagnostics
 }
 
 // The namespaces of declaration ids. Dice, characteristics, tables,
@@ -121,6 +123,7 @@ func Check(rules *Rules) Diagnostics {
 	c.checkTests()
 	c.checkUnused()
 	c.idx.Compiler = c.exprc
+	c.idx.compileQuery = c.queryCompiler()
 	rules.Index = c.idx
 	c.diags.list.Sort()
 	return c.diags.list

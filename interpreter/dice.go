@@ -46,6 +46,34 @@ type TestDecider interface {
 	DecideTest(req *TestRequest) (pass bool, decided bool, err error)
 }
 
+// RowDecider may decide which row of a table a roll lands on instead of
+// having its dice rolled: an odds engine branches on the rows with their
+// exact chances, rather than on every face (a D66 is 36 faces but 16 rows
+// of Lasting Injuries). Rows the application would roll again (`apply …
+// reroll`) are left out, so their chances are those of the rows that
+// stand and a re-roll loop is one decision. The interpreter asks only
+// when nothing else depends on the faces: no effect re-rolls or adds dice
+// to the table's roll, and no row reads the roll's value.
+type RowDecider interface {
+	// DecideRow returns the index in req.Rows of the row taken, or
+	// decided=false to have the dice rolled as usual.
+	DecideRow(req *RowRequest) (index int, decided bool, err error)
+}
+
+// RowRequest describes a table roll about to be made.
+type RowRequest struct {
+	Table string
+	Rows  []RowChance // the rows that can stand, in table order
+	Total int         // the sum of their Ways
+}
+
+// RowChance is a row and the number of the dice's equally likely
+// outcomes that land on it.
+type RowChance struct {
+	Row  string
+	Ways int
+}
+
 // TestRequest describes a characteristic test about to be rolled.
 type TestRequest struct {
 	Name, Rule string

@@ -10,6 +10,7 @@ package interpreter
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,6 +44,11 @@ type Program struct {
 	// effects up by that key, and most are targeted by nothing: they get
 	// "" and no key is built.
 	targets map[string]map[string]string
+
+	// readsRoll holds the tables a row of which reads the table's roll
+	// (its value, natural or rolled dice): their rolls cannot be decided
+	// by row (RowDecider), since the faces matter.
+	readsRoll map[string]bool
 }
 
 // effectKey is the key of effects on name in procedure proc, or "" when
@@ -105,6 +111,10 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 		case *dsl.On:
 			p.on[e.Target] = append(p.on[e.Target], ef)
 		}
+	}
+	p.readsRoll = map[string]bool{}
+	for id, t := range rules.Index.Tables {
+		p.readsRoll[id] = rowsReadRoll(t)
 	}
 	// One override, or one instead_of, applies: the first whose when holds,
 	// looking at the highest layer first, so a house rule's answer wins
@@ -335,4 +345,23 @@ func modelIDs(st *stdlib.State) []string {
 		}
 	}
 	return out
+}
+
+// rowsReadRoll reports whether any row of a table reads the table's roll:
+// the roll's name, or natural. and rolled., in any expression of a row.
+func rowsReadRoll(t *dsl.TableInfo) bool {
+	word := regexp.MustCompile(`\b(` + regexp.QuoteMeta(t.ID) + `|natural|rolled)\b`)
+	reads := false
+	for _, r := range t.Rows {
+		if r.Row.Body == nil {
+			continue
+		}
+		dsl.Inspect(r.Row.Body, func(n any) bool {
+			if e, ok := n.(*dsl.Expr); ok && word.MatchString(e.Text) {
+				reads = true
+			}
+			return !reads
+		})
+	}
+	return reads
 }

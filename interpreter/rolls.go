@@ -3,6 +3,7 @@ package interpreter
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -709,6 +710,18 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 			value = using
 			how = "result " + display(using)
 		default:
+			decided, err := r.decideRow(t, f, reroll)
+			if err != nil {
+				return next, err
+			}
+			if decided != nil {
+				// As `apply … row`: the row's first result stands for it.
+				row, how, value = decided, "row "+decided.ID+" (decided with its chances)", decided.Face
+				if decided.Face == "" {
+					value = decided.From
+				}
+				break
+			}
 			v, text, rollEv, err := r.rollTable(t, f)
 			if err != nil {
 				return next, err
@@ -760,23 +773,83 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 	return r.block(row.Row.Body, f)
 }
 
-// rollTable rolls a table's dice with its standing modifier and any
-// modifiers in force on the table. The roll is not logged on its own: its
-// details go on the event of the row it lands on.
-func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, *Event, error) {
-	d := t.Dice
+// decideRow lets a RowDecider pick the row of a table roll, with each
+// row's exact chances, when nothing depends on the faces (see RowDecider).
+// It returns nil to have the dice rolled.
+func (r *runner) decideRow(t *dsl.TableInfo, f *frame, reroll []string) (*dsl.RowInfo, error) {
+	dec, ok := r.opts.Dice.(RowDecider)
+	if !ok || r.p.readsRoll[t.ID] || len(r.p.reroll[t.ID]) > 0 || len(r.p.extra[t.ID]) > 0 {
+		return nil, nil
+	}
+	mod, _, err := r.tableModifier(t, f)
+	if err != nil {
+		return nil, err
+	}
+	if t.Dice.Symbolic() && mod != 0 {
+		return nil, nil // rollTable reports it
+	}
+	req := &RowRequest{Table: t.ID}
+	var rows []*dsl.RowInfo
+	for _, o := range t.Dice.Outcomes {
+		var value any = o.Value + mod
+		if t.Dice.Symbolic() {
+			value = o.Face
+		}
+		row, err := findRow(t, value)
+		if err != nil {
+			return nil, nil // rollTable reports it, with the roll
+		}
+		if contains(reroll, row.ID) {
+			continue
+		}
+		i := slices.Index(rows, row)
+		if i < 0 {
+			rows = append(rows, row)
+			req.Rows = append(req.Rows, RowChance{Row: row.ID})
+			i = len(rows) - 1
+		}
+		req.Rows[i].Ways += o.Ways
+		req.Total += o.Ways
+	}
+	if req.Total == 0 {
+		return nil, nil
+	}
+	i, decided, err := dec.DecideRow(req)
+	if err != nil || !decided {
+		return nil, err
+	}
+	if i < 0 || i >= len(rows) {
+		return nil, r.errorAt(f, t.Decl.Pos, fmt.Errorf("internal: row %d of %d decided for table %s", i, len(rows), t.ID))
+	}
+	if err := r.count(); err != nil {
+		return nil, err
+	}
+	return rows[i], nil
+}
+
+// tableModifier is a table roll's standing modifier plus the modifiers in
+// force on the table.
+func (r *runner) tableModifier(t *dsl.TableInfo, f *frame) (int, []Modifier, error) {
 	own := 0
 	if t.Roll.Mod != nil {
 		n, err := r.evalInt(f, t.Roll.Mod)
 		if err != nil {
-			return nil, "", nil, err
+			return 0, nil, err
 		}
 		if t.Roll.Sign == "-" {
 			n = -n
 		}
 		own = n
 	}
-	mod, mods, err := r.modifiers(t.ID, f, own, "roll")
+	return r.modifiers(t.ID, f, own, "roll")
+}
+
+// rollTable rolls a table's dice with its standing modifier and any
+// modifiers in force on the table. The roll is not logged on its own: its
+// details go on the event of the row it lands on.
+func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, *Event, error) {
+	d := t.Dice
+	mod, mods, err := r.tableModifier(t, f)
 	if err != nil {
 		return nil, "", nil, err
 	}

@@ -29,7 +29,8 @@ func (f *ruleFlags) selection() (rulesets.Selection, error) {
 	sel := rulesets.Selection{Base: f.base, Houses: f.houses}
 	if f.base != "" && f.base != rulesets.None {
 		if _, ok := rulesets.Resolve(f.base); !ok {
-			return sel, &usageError{msg: rulesets.UnknownBase(f.base).Error()}
+			// Like an unknown house (the loader's error), exit 1.
+			return sel, failed("%v", rulesets.UnknownBase(f.base))
 		}
 	}
 	for _, w := range f.with {

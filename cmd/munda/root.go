@@ -91,6 +91,7 @@ recompile.`),
 		newRollCmd(),
 		newTestCmd(),
 		newRulesCmd(),
+		newOddsCmd(),
 	)
 	return root
 }

@@ -91,14 +91,15 @@ func housePacks(cmd *cobra.Command, sel rulesets.Selection) ([]housePack, error)
 
 // checkToggles applies house toggles to the house groups of the packs, as
 // the loader will, and returns the house rules they switch on. An unknown
-// house or house rule is a usage error, with a did-you-mean.
+// house or house rule is an error (exit 1, as the loader's), with a
+// did-you-mean.
 func checkToggles(packs []housePack, toggles []string, what string) (map[string]bool, error) {
 	probe := &dsl.Rules{Active: map[string]bool{}}
 	for _, p := range packs {
 		probe.Packs = append(probe.Packs, p.loaded)
 	}
 	if err := probe.Select(toggles); err != nil {
-		return nil, usagef("%s%v", what, err)
+		return nil, failed("%s%v", what, err)
 	}
 	return probe.Active, nil
 }

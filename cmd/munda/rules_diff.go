@@ -105,7 +105,7 @@ func parseStack(s string) (rulesets.Selection, error) {
 	}
 	if sel.Base != rulesets.None {
 		if _, ok := rulesets.Resolve(sel.Base); !ok {
-			return sel, usagef("%v", rulesets.UnknownBase(sel.Base))
+			return sel, failed("%v", rulesets.UnknownBase(sel.Base))
 		}
 	}
 	for _, t := range strings.Split(toggles, ",") {

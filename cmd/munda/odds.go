@@ -1,0 +1,463 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/interpreter"
+	"github.com/munda-rules/munda/interpreter/odds"
+	"github.com/munda-rules/munda/rulesets"
+	"github.com/munda-rules/munda/stdlib"
+)
+
+type oddsFlags struct {
+	rf       ruleFlags
+	state    string
+	args     []string
+	choose   []string
+	of       string
+	exact    bool
+	samples  int
+	seed     uint64
+	maxPaths int
+	compare  string
+	jsonOut  bool
+}
+
+func newOddsCmd() *cobra.Command {
+	var f oddsFlags
+	cmd := &cobra.Command{
+		Use:   "odds PROCEDURE --state FILE",
+		Short: "Exact odds (or Monte Carlo estimates) of a procedure's outcomes",
+		Long: `Odds runs a procedure down every branch of the dice, through the same
+interpreter as munda run, and gives the exact probability of each outcome
+as a fraction: a characteristic test is one branch of pass and fail, a
+table roll one branch per row, and runs that end the same are merged.
+
+By default an outcome is what the run changed in the state; --of EXPR asks
+an expression of the final state instead (a number or yes/no gets a mean
+and cumulative probabilities). When there are more branches than
+--max-paths, munda estimates by Monte Carlo instead and says so (--exact
+makes that an error); --samples N asks for Monte Carlo directly. Monte
+Carlo runs on every core, is repeatable with --seed, and gives 95%
+intervals.
+
+--compare A,B runs the question under each variant stack (BASE[+TOGGLES],
+as for munda rules diff) and prints them side by side.`,
+		Example: `  munda odds bottle-check --state battle.yaml --arg gang=goliaths --of 'gang("goliaths").bottled'
+  munda odds end-phase --state battle.yaml --of 'count(gang("goliaths").models, .status == "out_of_action")'
+  munda odds resolve-hit --state battle.yaml --arg attacker=grukk --arg target=sabine --arg weapon=power_hammer
+  munda odds end-phase --state battle.yaml --samples 100000 --seed 7
+  munda odds go-out-of-action --state battle.yaml --arg fighter=vex --arg attacker=vorst --compare core-2023,core-2023+aa`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return f.run(cmd, dsl.NormalizeID(args[0]))
+		},
+	}
+	f.rf.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&f.state, "state", "", "the battle state (YAML or JSON); required")
+	fl.StringArrayVar(&f.args, "arg", nil, "a parameter of the procedure, name=value (repeatable)")
+	fl.StringArrayVar(&f.choose, "choose", nil, "answer a choice, name=value (repeatable); the others take their defaults")
+	fl.StringVar(&f.of, "of", "", "an expression of the final state to give the distribution of")
+	fl.BoolVar(&f.exact, "exact", false, "fail rather than fall back to Monte Carlo")
+	fl.IntVar(&f.samples, "samples", 0, "estimate by Monte Carlo with this many runs")
+	fl.Uint64Var(&f.seed, "seed", 1, "the seed of Monte Carlo runs")
+	fl.IntVar(&f.maxPaths, "max-paths", odds.DefaultMaxPaths, "the most branches of the dice to enumerate")
+	fl.StringVar(&f.compare, "compare", "", "variant stacks to compare, e.g. core-2023,core-2023+aa")
+	fl.BoolVar(&f.jsonOut, "json", false, "print JSON")
+	return cmd
+}
+
+// oddsAnswer is one variant's answer, for printing.
+type oddsAnswer struct {
+	Variant string
+	Result  *odds.Result
+}
+
+func (f *oddsFlags) run(cmd *cobra.Command, proc string) error {
+	if f.samples < 0 || f.maxPaths < 1 {
+		return usagef("--samples must be 0 or more, --max-paths 1 or more")
+	}
+	if f.exact && f.samples > 0 {
+		return usagef("give --exact or --samples, not both")
+	}
+	st, err := readState(f.state)
+	if err != nil {
+		return err
+	}
+	given, err := parseArgs(f.args)
+	if err != nil {
+		return err
+	}
+	choices, err := interpreter.ParseChoices(f.choose)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	variants := []string{""}
+	if f.compare != "" {
+		variants = strings.Split(f.compare, ",")
+		if len(variants) < 2 {
+			return usagef("--compare wants two or more variant stacks, e.g. core-2023,core-2023+aa")
+		}
+	}
+	var answers []oddsAnswer
+	for _, v := range variants {
+		prog, name, err := f.variantProgram(cmd, strings.TrimSpace(v))
+		if err != nil {
+			return err
+		}
+		res, err := f.ask(cmd, prog, st, proc, given, choices)
+		if err != nil {
+			return err
+		}
+		answers = append(answers, oddsAnswer{Variant: name, Result: res})
+	}
+	out := cmd.OutOrStdout()
+	if f.jsonOut {
+		return writeJSON(out, oddsJSON(proc, f.of, answers))
+	}
+	writeOdds(out, proc, given, f.of, answers)
+	return nil
+}
+
+// variantProgram loads the rules of a variant stack ("" is the flags').
+func (f *oddsFlags) variantProgram(cmd *cobra.Command, stack string) (*interpreter.Program, string, error) {
+	sel, err := f.rf.selection()
+	if err != nil {
+		return nil, "", err
+	}
+	name := sel.Base
+	if name == "" {
+		name = rulesets.DefaultBase
+	}
+	if len(sel.Houses) > 0 {
+		name += "+" + strings.Join(sel.Houses, ",")
+	}
+	if stack != "" {
+		s, err := parseStack(stack)
+		if err != nil {
+			return nil, "", err
+		}
+		s.With = sel.With
+		sel, name = s, stack
+	}
+	rules, diags := rulesets.Load(sel)
+	if diags.HasErrors() {
+		var src dsl.Sources
+		if rules != nil {
+			src = rules.Sources()
+		}
+		_ = dsl.WriteText(cmd.ErrOrStderr(), errorsOnly(diags), src)
+		return nil, "", failed("%s: the rules have errors", name)
+	}
+	prog, err := interpreter.Compile(rules)
+	if err != nil {
+		return nil, "", failed("%v", err)
+	}
+	return prog, name, nil
+}
+
+// ask answers the question under one program: exactly when the branches
+// allow, by Monte Carlo otherwise.
+func (f *oddsFlags) ask(cmd *cobra.Command, prog *interpreter.Program, st *stdlib.State, proc string, given map[string]string, choices interpreter.Choices) (*odds.Result, error) {
+	p, err := prog.Procedure(proc)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	// Bad arguments are found once, before thousands of runs.
+	if _, err := interpreter.BindArgs(st.Clone(), p.Params, "procedure "+p.ID, given); err != nil {
+		return nil, failed("%v", err)
+	}
+	q := odds.Question{Program: prog, State: st, Procedure: p.ID, Args: given, Choices: choices}
+	if f.of != "" {
+		of, diags := prog.Rules.Index.CompileQuery("--of", f.of)
+		if diags.HasErrors() {
+			_ = dsl.WriteText(cmd.ErrOrStderr(), diags, dsl.Sources{"--of": []byte(f.of)})
+			return nil, failed("--of does not compile")
+		}
+		q.Of = of
+	}
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	note, samples := "", f.samples
+	if samples == 0 {
+		res, err := odds.Exact(ctx, q, f.maxPaths)
+		if err == nil {
+			return res, nil
+		}
+		if !errors.Is(err, odds.ErrTooManyPaths) {
+			return nil, failed("%v", err)
+		}
+		if f.exact {
+			return nil, failed("%v (raise --max-paths, or drop --exact for a Monte Carlo estimate)", err)
+		}
+		note = fmt.Sprintf("more than %d branches of the dice: estimated by Monte Carlo", f.maxPaths)
+		samples = 50_000
+	}
+	res, err := odds.Sample(ctx, q, samples, f.seed, 0, progressBar(cmd.ErrOrStderr(), samples))
+	if err != nil {
+		return nil, failed("%v", err)
+	}
+	res.Note = note
+	return res, nil
+}
+
+// progressBar reports Monte Carlo progress on stderr when it is a
+// terminal; nil otherwise.
+func progressBar(w io.Writer, total int) func(int) {
+	file, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	if info, err := file.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	last := -1
+	return func(done int) {
+		pct := done * 100 / total
+		if pct == last {
+			return
+		}
+		last = pct
+		fmt.Fprintf(w, "\r%s %3d%% (%d/%d runs)", bar(float64(done)/float64(total), 30), pct, done, total)
+		if done >= total {
+			fmt.Fprint(w, "\r\033[K")
+		}
+	}
+}
+
+func bar(p float64, width int) string {
+	n := int(p*float64(width) + 0.5)
+	return strings.Repeat("█", n) + strings.Repeat("·", width-n)
+}
+
+func ratString(p *big.Rat) string {
+	if p.IsInt() {
+		return p.Num().String()
+	}
+	return p.RatString()
+}
+
+func percent(p float64) string { return fmt.Sprintf("%6.2f%%", 100*p) }
+
+// writeOdds prints the answers for people: each outcome with its
+// probability, as a fraction when exact, a bar, and for numbers the
+// cumulative probability and the mean; variants side by side.
+func writeOdds(w io.Writer, proc string, given map[string]string, of string, answers []oddsAnswer) {
+	what := strings.ReplaceAll(proc, "_", "-")
+	if len(given) > 0 {
+		var parts []string
+		for _, k := range sortedKeys(given) {
+			parts = append(parts, k+"="+given[k])
+		}
+		what += " (" + strings.Join(parts, ", ") + ")"
+	}
+	if of != "" {
+		what += ", of " + of
+	}
+	fmt.Fprintf(w, "Odds of %s\n", what)
+	for _, a := range answers {
+		fmt.Fprintf(w, "  %s: %s\n", a.Variant, method(a.Result))
+		if a.Result.Note != "" {
+			fmt.Fprintf(w, "    note: %s\n", a.Result.Note)
+		}
+	}
+	if len(answers) == 1 {
+		writeDistribution(w, answers[0].Result)
+		return
+	}
+	writeComparison(w, answers)
+}
+
+func method(r *odds.Result) string {
+	if r.Exact {
+		return fmt.Sprintf("exact, %d branches of the dice", r.Paths)
+	}
+	return fmt.Sprintf("Monte Carlo, %d runs (seed %d), 95%% intervals", r.Samples, r.Seed)
+}
+
+func writeDistribution(w io.Writer, r *odds.Result) {
+	cum := r.Cumulative()
+	fmt.Fprintln(w)
+	for i, o := range r.Outcomes {
+		p := odds.Float(o.P)
+		line := "  " + percent(p)
+		if r.Exact {
+			line += fmt.Sprintf("  %-11s", ratString(o.P))
+		} else {
+			line += fmt.Sprintf("  [%s, %s]", strings.TrimSpace(percent(o.Low)), strings.TrimSpace(percent(o.High)))
+		}
+		if cum != nil {
+			line += fmt.Sprintf("  ≤ %s", percent(odds.Float(cum[i])))
+		}
+		line += "  " + bar(p, 20) + "  " + o.Key
+		fmt.Fprintln(w, line)
+	}
+	if r.Numeric && r.Mean != nil {
+		if r.Exact {
+			fmt.Fprintf(w, "\n  mean %s (%.4f)\n", ratString(r.Mean), odds.Float(r.Mean))
+		} else {
+			fmt.Fprintf(w, "\n  mean %.4f\n", odds.Float(r.Mean))
+		}
+	}
+}
+
+// writeComparison prints each outcome's probability under each variant,
+// and the difference of each from the first.
+func writeComparison(w io.Writer, answers []oddsAnswer) {
+	var keys []string
+	seen := map[string]bool{}
+	for _, a := range answers {
+		for _, o := range a.Result.Outcomes {
+			if !seen[o.Key] {
+				seen[o.Key] = true
+				keys = append(keys, o.Key)
+			}
+		}
+	}
+	fmt.Fprintln(w)
+	header := "  "
+	for i, a := range answers {
+		header += fmt.Sprintf("%-22s", string(rune('A'+i))+" "+a.Variant)
+		if i > 0 {
+			header += fmt.Sprintf("%-10s", "B-A")
+		}
+	}
+	fmt.Fprintln(w, strings.TrimRight(header, " ")+"  outcome")
+	for _, k := range keys {
+		line := "  "
+		var first float64
+		for i, a := range answers {
+			p := probOf(a.Result, k)
+			cell := percent(odds.Float(p))
+			if a.Result.Exact {
+				cell += " " + ratString(p)
+			}
+			line += fmt.Sprintf("%-22s", cell)
+			if i == 0 {
+				first = odds.Float(p)
+			} else {
+				line += fmt.Sprintf("%-10s", fmt.Sprintf("%+.2f%%", 100*(odds.Float(p)-first)))
+			}
+		}
+		fmt.Fprintln(w, line+"  "+k)
+	}
+	for i, a := range answers {
+		if a.Result.Numeric && a.Result.Mean != nil {
+			fmt.Fprintf(w, "  mean %s: %.4f\n", string(rune('A'+i)), odds.Float(a.Result.Mean))
+		}
+	}
+}
+
+func probOf(r *odds.Result, key string) *big.Rat {
+	for _, o := range r.Outcomes {
+		if o.Key == key {
+			return o.P
+		}
+	}
+	return new(big.Rat)
+}
+
+// The JSON form, for tools.
+type oddsOutcomeJSON struct {
+	Key         string   `json:"key"`
+	Value       any      `json:"value,omitempty"`
+	P           string   `json:"p"` // exact fraction, or count/samples
+	Probability float64  `json:"probability"`
+	Count       int      `json:"count,omitempty"`
+	Low         *float64 `json:"low,omitempty"`
+	High        *float64 `json:"high,omitempty"`
+	Cumulative  *float64 `json:"cumulative,omitempty"`
+}
+
+type oddsVariantJSON struct {
+	Variant  string            `json:"variant"`
+	Exact    bool              `json:"exact"`
+	Paths    int               `json:"paths,omitempty"`
+	Samples  int               `json:"samples,omitempty"`
+	Seed     *uint64           `json:"seed,omitempty"`
+	Note     string            `json:"note,omitempty"`
+	Mean     *float64          `json:"mean,omitempty"`
+	MeanP    string            `json:"mean_exact,omitempty"`
+	Outcomes []oddsOutcomeJSON `json:"outcomes"`
+}
+
+type oddsReportJSON struct {
+	Procedure string            `json:"procedure"`
+	Of        string            `json:"of,omitempty"`
+	Variants  []oddsVariantJSON `json:"variants"`
+}
+
+func oddsJSON(proc, of string, answers []oddsAnswer) oddsReportJSON {
+	rep := oddsReportJSON{Procedure: proc, Of: of}
+	for _, a := range answers {
+		r := a.Result
+		v := oddsVariantJSON{Variant: a.Variant, Exact: r.Exact, Paths: r.Paths, Samples: r.Samples, Note: r.Note, Outcomes: []oddsOutcomeJSON{}}
+		if !r.Exact {
+			seed := r.Seed
+			v.Seed = &seed
+		}
+		if r.Numeric && r.Mean != nil {
+			m := odds.Float(r.Mean)
+			v.Mean = &m
+			if r.Exact {
+				v.MeanP = ratString(r.Mean)
+			}
+		}
+		cum := r.Cumulative()
+		for i, o := range r.Outcomes {
+			oj := oddsOutcomeJSON{Key: o.Key, Value: jsonValue(o.Value), P: ratString(o.P), Probability: odds.Float(o.P)}
+			if !r.Exact {
+				lo, hi := o.Low, o.High
+				oj.Count, oj.Low, oj.High = o.Count, &lo, &hi
+			}
+			if cum != nil {
+				c := odds.Float(cum[i])
+				oj.Cumulative = &c
+			}
+			v.Outcomes = append(v.Outcomes, oj)
+		}
+		rep.Variants = append(rep.Variants, v)
+	}
+	return rep
+}
+
+// jsonValue keeps plain values and names models and gangs by id.
+func jsonValue(v any) any {
+	switch v := v.(type) {
+	case *stdlib.Model:
+		if v == nil {
+			return nil
+		}
+		return v.ID
+	case *stdlib.Gang:
+		if v == nil {
+			return nil
+		}
+		return v.ID
+	case int, int64, float64, bool, string, nil:
+		return v
+	}
+	return fmt.Sprint(v)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,122 @@
+package odds
+
+import (
+	"math/big"
+	"sort"
+)
+
+// accumulator merges outcomes by key, adding their probabilities (exact)
+// or counts (samples).
+type accumulator struct {
+	order  []string
+	byKey  map[string]*Outcome
+	total  int
+	values map[string]any
+}
+
+func newAccumulator() *accumulator {
+	return &accumulator{byKey: map[string]*Outcome{}, values: map[string]any{}}
+}
+
+func (a *accumulator) add(key string, value any, p *big.Rat) {
+	o, ok := a.byKey[key]
+	if !ok {
+		o = &Outcome{Key: key, Value: value, P: new(big.Rat)}
+		a.byKey[key] = o
+		a.order = append(a.order, key)
+	}
+	if p != nil {
+		o.P.Add(o.P, p)
+	}
+	o.Count++
+	a.total++
+}
+
+// merge adds another accumulator's counts (Monte Carlo chunks).
+func (a *accumulator) merge(b *accumulator) {
+	for _, k := range b.order {
+		o := b.byKey[k]
+		mine, ok := a.byKey[k]
+		if !ok {
+			mine = &Outcome{Key: k, Value: o.Value, P: new(big.Rat)}
+			a.byKey[k] = mine
+			a.order = append(a.order, k)
+		}
+		mine.Count += o.Count
+		mine.P.Add(mine.P, o.P)
+	}
+	a.total += b.total
+}
+
+// result orders the outcomes: numbers (and yes/no) by value, anything else
+// most likely first, ties by key, so output is deterministic.
+func (a *accumulator) result() *Result {
+	res := &Result{Numeric: len(a.order) > 0}
+	for _, k := range a.order {
+		o := *a.byKey[k]
+		res.Outcomes = append(res.Outcomes, o)
+		if _, ok := number(o.Value); !ok {
+			res.Numeric = false
+		}
+	}
+	sort.SliceStable(res.Outcomes, func(i, j int) bool {
+		x, y := res.Outcomes[i], res.Outcomes[j]
+		if res.Numeric {
+			a, _ := number(x.Value)
+			b, _ := number(y.Value)
+			return a.Cmp(b) < 0
+		}
+		if c := x.P.Cmp(y.P); c != 0 {
+			return c > 0
+		}
+		if x.Count != y.Count {
+			return x.Count > y.Count
+		}
+		return x.Key < y.Key
+	})
+	if res.Numeric {
+		res.Mean = new(big.Rat)
+		for _, o := range res.Outcomes {
+			v, _ := number(o.Value)
+			res.Mean.Add(res.Mean, new(big.Rat).Mul(v, o.P))
+		}
+	}
+	return res
+}
+
+// number is a value as an exact number: ints, floats and yes/no (1/0).
+func number(v any) (*big.Rat, bool) {
+	switch v := v.(type) {
+	case int:
+		return new(big.Rat).SetInt64(int64(v)), true
+	case int64:
+		return new(big.Rat).SetInt64(v), true
+	case float64:
+		r := new(big.Rat)
+		if r.SetFloat64(v) == nil {
+			return nil, false
+		}
+		return r, true
+	case bool:
+		if v {
+			return big.NewRat(1, 1), true
+		}
+		return new(big.Rat), true
+	}
+	return nil, false
+}
+
+// Cumulative returns, for numeric results, P(X <= value) for each outcome
+// in order.
+func (r *Result) Cumulative() []*big.Rat {
+	if !r.Numeric {
+		return nil
+	}
+	out := make([]*big.Rat, len(r.Outcomes))
+	sum := new(big.Rat)
+	for i, o := range r.Outcomes {
+		sum = new(big.Rat).Add(sum, o.P)
+		out[i] = sum
+	}
+	return out
+}

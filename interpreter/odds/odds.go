@@ -1,0 +1,65 @@
+// Package odds answers "how likely is each outcome?" for a procedure of the
+// rules run on a battle state: exactly, by running the same interpreter
+// down every branch of the dice, or by Monte Carlo when there are too many
+// branches. There is no second implementation of the rules: a run is a run
+// of interpreter.Program, driven by a dice source that enumerates.
+package odds
+
+import (
+	"math/big"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/interpreter"
+	"github.com/munda-rules/munda/stdlib"
+)
+
+// Question is what to ask: a procedure run on a state, and what to look at
+// in each outcome.
+type Question struct {
+	Program   *interpreter.Program
+	State     *stdlib.State // never changed: each run has its own copy
+	Procedure string        // id, e.g. "bottle_check"
+	// Args are the procedure's arguments as text (ids for models and
+	// gangs), as --arg gives them: they are bound to each run's copy.
+	Args map[string]string
+	// Choices answers the rules' choices; nil takes every default.
+	Choices interpreter.ChoiceSource
+	// Of is asked of each outcome's state; nil summarises what changed.
+	Of *dsl.Query
+	// Limits bound each run (zero: interpreter.DefaultLimits).
+	Limits interpreter.Limits
+}
+
+// Outcome is one answer and how likely it is.
+type Outcome struct {
+	Key   string // the value as text, or the summary of changes
+	Value any    // the Of value (nil for summaries)
+	// P is the exact probability (exact results); for samples, the
+	// observed frequency.
+	P *big.Rat
+	// Monte Carlo: how many samples gave it, and the 95% interval of its
+	// probability (Wilson score).
+	Count     int
+	Low, High float64
+}
+
+// Result is the distribution of a question's outcomes.
+type Result struct {
+	Outcomes []Outcome // most likely first; numbers in order (see Numeric)
+	Exact    bool
+	Paths    int    // exact: branches of the dice enumerated
+	Samples  int    // Monte Carlo: runs
+	Seed     uint64 // Monte Carlo: the seed, to repeat it
+	Note     string // e.g. why Monte Carlo was used
+	// Numeric is set when every value is a number or a yes/no: Outcomes
+	// are then in increasing order, and Mean and the cumulative
+	// probabilities are meaningful.
+	Numeric bool
+	Mean    *big.Rat // exact mean (Monte Carlo: the sample mean)
+}
+
+// Float returns p as a float64.
+func Float(p *big.Rat) float64 {
+	f, _ := p.Float64()
+	return f
+}

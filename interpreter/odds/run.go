@@ -1,0 +1,55 @@
+package odds
+
+import (
+	"fmt"
+
+	"github.com/munda-rules/munda/interpreter"
+	"github.com/munda-rules/munda/stdlib"
+)
+
+// runOnce runs the question once with the given dice on a fresh copy of
+// the state, and returns the outcome's key and value.
+func runOnce(q *Question, dice interpreter.DiceSource) (string, any, error) {
+	st := q.State.Clone()
+	proc, err := q.Program.Procedure(q.Procedure)
+	if err != nil {
+		return "", nil, err
+	}
+	args, err := interpreter.BindArgs(st, proc.Params, "procedure "+proc.ID, q.Args)
+	if err != nil {
+		return "", nil, err
+	}
+	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits}
+	if err := q.Program.Run(st, q.Procedure, args, opts); err != nil {
+		return "", nil, err
+	}
+	if q.Of == nil {
+		return Summary(q.State, st), nil, nil
+	}
+	v, err := q.Of.Eval(st)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %v", q.Of.Text(), err)
+	}
+	return keyOf(v), v, nil
+}
+
+// keyOf is a value as text, the key outcomes are merged by.
+func keyOf(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "nil"
+	case string:
+		return v
+	case *stdlib.Model:
+		if v == nil {
+			return "none"
+		}
+		return v.ID
+	case *stdlib.Gang:
+		if v == nil {
+			return "none"
+		}
+		return v.ID
+	}
+	return fmt.Sprint(v)
+}
