@@ -1,7 +1,10 @@
 package interpreter_test
 
 import (
+	"context"
+
 	"fmt"
+	"github.com/munda-rules/munda/interpreter/odds"
 	"reflect"
 	"slices"
 	"sort"
@@ -569,5 +572,22 @@ func BenchmarkEndPhaseNative(b *testing.B) {
 		s := st.Clone()
 		n := &native{st: s, dice: interpreter.NewSeeded(uint64(i)), d6: idx.Dice["d6"], inj: idx.Dice["injury"]}
 		n.endPhase()
+	}
+}
+
+// BenchmarkMonteCarloEndPhase is odds.Sample on the same state, one run
+// per iteration on one core: Monte Carlo End Phases per second per core,
+// for the ratio against BenchmarkEndPhaseNative.
+func BenchmarkMonteCarloEndPhase(b *testing.B) {
+	p := coreProgram(b)
+	of, diags := p.Rules.Index.CompileQuery("of", `gang("g0").bottled`)
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	q := odds.Question{Program: p, State: benchState(), Procedure: "end_phase", Of: of}
+	b.ReportAllocs()
+	b.ResetTimer()
+	if _, err := odds.Sample(context.Background(), q, b.N, 1, 1, nil); err != nil {
+		b.Fatal(err)
 	}
 }

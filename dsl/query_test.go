@@ -1,0 +1,81 @@
+package dsl_test
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/rulesets"
+	"github.com/munda-rules/munda/stdlib"
+)
+
+var (
+	queryRulesOnce sync.Once
+	queryRules     *dsl.Rules
+)
+
+func coreRules(t testing.TB) *dsl.Rules {
+	t.Helper()
+	queryRulesOnce.Do(func() {
+		r, diags := rulesets.Load(rulesets.Selection{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		queryRules = r
+	})
+	return queryRules
+}
+
+func TestCompileQuery(t *testing.T) {
+	idx := coreRules(t).Index
+	st, err := stdlib.Decode("s.yaml", []byte("gangs:\n  - {id: g, name: G, bottled: true, models: []}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text, want, err string
+	}{
+		{`gang("g").bottled`, "true", ""},
+		{`len(models())`, "0", ""},
+		{`gang("g").botled`, "", `--of:1:11: error: type gang has no field botled`},
+		{`nope + 1`, "", `--of:1:1: error: unknown name nope`},
+		{`  `, "", "the expression is empty"},
+		{`1 +`, "", "the expression ends too soon"},
+	} {
+		q, diags := idx.CompileQuery("--of", c.text)
+		if c.err != "" {
+			if !diags.HasErrors() || !strings.Contains(diags.Error(), c.err) {
+				t.Errorf("%q: diagnostics %v, want %q", c.text, diags, c.err)
+			}
+			continue
+		}
+		if diags.HasErrors() {
+			t.Fatalf("%q: %v", c.text, diags)
+		}
+		v, err := q.Eval(st)
+		if err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		if got := fmt.Sprint(v); got != c.want {
+			t.Errorf("%q = %s, want %s", c.text, got, c.want)
+		}
+	}
+}
+
+// FuzzCompileQuery: no --of text makes the compiler or the evaluation panic.
+func FuzzCompileQuery(f *testing.F) {
+	for _, s := range []string{`gang("g").bottled`, `count(models(), .status == "out_of_action")`, `1 +`, `"`, `{`, `models()[0].stats.cl`} {
+		f.Add(s)
+	}
+	idx := coreRules(f).Index
+	st, _ := stdlib.Decode("s.yaml", []byte("gangs:\n  - {id: g, name: G, models: []}\n"))
+	f.Fuzz(func(t *testing.T, text string) {
+		q, diags := idx.CompileQuery("--of", text)
+		if diags.HasErrors() {
+			return
+		}
+		_, _ = q.Eval(st)
+	})
+}
