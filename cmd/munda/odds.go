@@ -151,14 +151,9 @@ func (f *oddsFlags) variantProgram(cmd *cobra.Command, stack string) (*interpret
 		s.With = sel.With
 		sel, name = s, stack
 	}
-	rules, diags := rulesets.Load(sel)
-	if diags.HasErrors() {
-		var src dsl.Sources
-		if rules != nil {
-			src = rules.Sources()
-		}
-		_ = dsl.WriteText(cmd.ErrOrStderr(), errorsOnly(diags), src)
-		return nil, "", failed("%s: the rules have errors", name)
+	rules, err := loadRules(cmd, sel, name+": ")
+	if err != nil {
+		return nil, "", err
 	}
 	prog, err := interpreter.Compile(rules)
 	if err != nil {

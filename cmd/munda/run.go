@@ -18,7 +18,6 @@ import (
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/interpreter"
-	"github.com/munda-rules/munda/rulesets"
 	"github.com/munda-rules/munda/stdlib"
 )
 
@@ -58,14 +57,9 @@ func loadProgram(cmd *cobra.Command, rf *ruleFlags) (*interpreter.Program, error
 	if err != nil {
 		return nil, err
 	}
-	rules, diags := rulesets.Load(sel)
-	if diags.HasErrors() {
-		var src dsl.Sources
-		if rules != nil {
-			src = rules.Sources()
-		}
-		_ = dsl.WriteText(cmd.ErrOrStderr(), errorsOnly(diags), src)
-		return nil, failed("the rules have errors")
+	rules, err := loadRules(cmd, sel, "")
+	if err != nil {
+		return nil, err
 	}
 	return interpreter.Compile(rules)
 }
