@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -45,14 +46,10 @@ func (q *Query) Eval(st *stdlib.State) (any, error) {
 	v, err := runProgram(q.expr.Program, BaseEnv(st))
 	if err != nil {
 		msg, _ := ExprError(q.expr, err)
-		return nil, errorString(msg)
+		return nil, errors.New(msg)
 	}
 	return v, nil
 }
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
 
 // queryCompiler returns the function CompileQuery uses: the checker that
 // checked the rules, compiling in the global scope. It keeps the checker

@@ -138,7 +138,7 @@ func Load(sel Selection) (*dsl.Rules, dsl.Diagnostics) {
 		}
 	}
 	for _, t := range sel.Houses {
-		id := strings.SplitN(strings.TrimPrefix(strings.TrimSpace(t), "-"), ".", 2)[0]
+		id := houseOf(t)
 		if id == "" || loaded[id] {
 			continue
 		}
@@ -170,7 +170,7 @@ func Load(sel Selection) (*dsl.Rules, dsl.Diagnostics) {
 		}
 	}
 	for _, t := range sel.Houses {
-		id := dsl.NormalizeID(strings.SplitN(strings.TrimPrefix(strings.TrimSpace(t), "-"), ".", 2)[0])
+		id := houseOf(t)
 		if id != "" && !known[id] {
 			msg := fmt.Sprintf("unknown house %q", id)
 			if s := dsl.DidYouMean(id, knownIDs); s != "" {
@@ -227,4 +227,11 @@ func UnknownBase(name string) error {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
 	return fmt.Errorf("%s (shipped: %s)", msg, strings.Join(Bases(), ", "))
+}
+
+// houseOf is the house group a toggle names: "aa" for "aa",
+// "-aa.single_lasting_injury" or "aa.single-lasting-injury".
+func houseOf(toggle string) string {
+	id, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(toggle), "-"), ".")
+	return dsl.NormalizeID(id)
 }

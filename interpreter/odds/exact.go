@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/munda-rules/munda/interpreter"
 )
@@ -145,15 +146,21 @@ func (w *walker) DecideTest(req *interpreter.TestRequest) (bool, bool, error) {
 	return pass, true, nil
 }
 
+// describe names the branch a run took, for errors: its first and last
+// few decisions (a re-roll loop can make the path long).
 func (w *walker) describe() string {
-	s := ""
-	for i, b := range w.path[:w.pos] {
-		if i > 0 {
-			s += ", "
+	const ends = 4
+	path := w.path[:w.pos]
+	var parts []string
+	for i, b := range path {
+		switch {
+		case i < ends || i >= len(path)-ends:
+			parts = append(parts, fmt.Sprintf("%s #%d of %d", b.label, b.pick+1, b.n))
+		case i == ends:
+			parts = append(parts, fmt.Sprintf("… %d more", len(path)-2*ends))
 		}
-		s += fmt.Sprintf("%s #%d of %d", b.label, b.pick+1, b.n)
 	}
-	return s
+	return strings.Join(parts, ", ")
 }
 
 var (

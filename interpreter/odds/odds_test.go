@@ -368,3 +368,18 @@ func tenModels(t testing.TB) *stdlib.State {
 	}
 	return state(t, b.String())
 }
+
+// A failing branch is named by its first and last decisions, not all of
+// them: a re-roll loop could make the message as long as the path.
+func TestFailingBranchIsNamedBriefly(t *testing.T) {
+	p := program(t)
+	q := odds.Question{Program: p, State: state(t, loneFighter), Procedure: "go_out_of_action",
+		Args: map[string]string{"fighter": "m", "attacker": "m"}, Limits: interpreter.Limits{Steps: 20, Depth: 64, DicePerRoll: 100, Rerolls: 1000, Events: 100_000}}
+	_, err := odds.Exact(context.Background(), q, 0)
+	if err == nil || !strings.Contains(err.Error(), "on the branch") {
+		t.Fatalf("err = %v, want a step limit hit on some branch", err)
+	}
+	if n := strings.Count(err.Error(), " of "); n > 12 {
+		t.Errorf("the branch is described in %d decisions: %v", n, err)
+	}
+}
