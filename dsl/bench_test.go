@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"fmt"
+	"github.com/munda-rules/munda/dsl/syntax"
 	"strings"
 	"testing"
 )
@@ -63,11 +64,11 @@ func BenchmarkCheck(b *testing.B) {
 		b.Run(fmt.Sprintf("decls=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				file, diags := Parse("generated.munda", src)
+				file, diags := syntax.Parse("generated.munda", src)
 				if diags.HasErrors() {
 					b.Fatal(diags)
 				}
-				rules, _ := Assemble(nil, []*LoadedPack{{Pack: &Pack{}, Files: []*File{file}}}, nil)
+				rules, _ := Assemble(nil, []*LoadedPack{{Pack: &Pack{}, Files: []*syntax.File{file}}}, nil)
 				if diags := Check(rules); diags.HasErrors() {
 					b.Fatal(diags[:1])
 				}
@@ -82,7 +83,7 @@ func BenchmarkParse(b *testing.B) {
 	src := generatedPack(1000)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if _, diags := Parse("generated.munda", src); diags.HasErrors() {
+		if _, diags := syntax.Parse("generated.munda", src); diags.HasErrors() {
 			b.Fatal(diags)
 		}
 	}

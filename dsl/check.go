@@ -7,6 +7,8 @@ import (
 
 	"github.com/expr-lang/expr"
 
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib"
 )
 
@@ -19,10 +21,10 @@ type Index struct {
 	Tables          map[string]*TableInfo
 	Procedures      map[string]*ProcInfo
 	Functions       map[string]*FuncInfo // function declarations and lookup tables
-	Events          map[string]*Event
-	Features        map[string]map[string]*Feature // kind → id
-	Houses          map[string]*House
-	HouseRules      map[string]*HouseRule // "house.rule"
+	Events          map[string]*syntax.Event
+	Features        map[string]map[string]*syntax.Feature // kind → id
+	Houses          map[string]*syntax.House
+	HouseRules      map[string]*syntax.HouseRule // "house.rule"
 	Tests           []*TestInfo
 	Effects         []*EffectInfo // from features and switched-on house rules
 	// Choices are the names of every choice the rules can ask for, so a
@@ -36,9 +38,9 @@ type Index struct {
 
 	// owners maps house-rule items to their rule id, and replaced
 	// declarations to who replaced them.
-	replacedBy map[Decl]string
+	replacedBy map[syntax.Decl]string
 	// compileQuery compiles an expression in the global scope (CompileQuery).
-	compileQuery func(e *Expr) Diagnostics
+	compileQuery func(e *syntax.Expr) diag.Diagnostics
 }
 
 // The namespaces of declaration ids. Dice, characteristics, tables,
@@ -47,66 +49,33 @@ type Index struct {
 // their own, because the game has both a Disarm skill and a Disarm trait.
 const nsCore = "core"
 
-func namespaceOf(d Decl) (ns, id string, at *Ident) {
+func namespaceOf(d syntax.Decl) (ns, id string, at *syntax.Ident) {
 	switch d := d.(type) {
-	case *Dice:
+	case *syntax.Dice:
 		return nsCore, d.ID.Name, d.ID
-	case *Characteristic:
+	case *syntax.Characteristic:
 		return nsCore, d.ID.Name, d.ID
-	case *Table:
+	case *syntax.Table:
 		return nsCore, d.ID.Name, d.ID
-	case *Procedure:
+	case *syntax.Procedure:
 		return nsCore, d.ID.Name, d.ID
-	case *Function:
+	case *syntax.Function:
 		return nsCore, d.ID.Name, d.ID
-	case *Event:
+	case *syntax.Event:
 		return nsCore, d.ID.Name, d.ID
-	case *Feature:
+	case *syntax.Feature:
 		return d.Kind, d.ID.Name, d.ID
-	case *House:
+	case *syntax.House:
 		return "house", d.ID.Name, d.ID
-	case *HouseRule:
+	case *syntax.HouseRule:
 		return "rule", d.ID.Name, d.ID
 	}
 	return "", "", nil
 }
 
-// kindOf names a declaration's kind for messages.
-func kindOf(d Decl) string {
-	switch d := d.(type) {
-	case *Dice:
-		return "dice"
-	case *Characteristic:
-		return "characteristic"
-	case *Table:
-		return "table"
-	case *Procedure:
-		return "procedure"
-	case *Function:
-		return "function"
-	case *Event:
-		return "event"
-	case *Feature:
-		return d.Kind
-	case *House:
-		return "house"
-	case *HouseRule:
-		return "rule"
-	case *Replace:
-		return "replace"
-	case *Ruleset:
-		return "ruleset"
-	case *Include:
-		return "include"
-	case *TestDecl:
-		return "test"
-	}
-	return fmt.Sprintf("%T", d)
-}
-
 // Check checks the rules and builds their index. It reports every problem
 // it finds, sorted by position; rules with errors must not be run.
-func Check(rules *Rules) Diagnostics {
+func Check(rules *Rules) diag.Diagnostics {
 	c := newChecker(rules)
 	c.collect()
 	c.checkDice()
@@ -136,21 +105,25 @@ type checker struct {
 	diags diagnostics
 
 	// decls by namespace and id: the declaration in force.
-	decls map[string]map[string]Decl
-	// every declaration, in force or replaced, for checking each once.
-	all []Decl
-	// declaration → the pack it came from.
-	packOf map[Decl]*LoadedPack
+	decls map[string]map[string]syntax.
+		// every declaration, in force or replaced, for checking each once.
+		Decl
+
+	all []syntax.
+		// declaration → the pack it came from.
+		Decl
+
+	packOf map[syntax.Decl]*LoadedPack
 	// house-rule item → its rule id.
 	ruleOf map[any]string
 	// built dice, by declaration (nil when the declaration is broken).
-	diceDone map[*Dice]*DiceInfo
+	diceDone map[*syntax.Dice]*DiceInfo
 	// what every expression sees.
 	globals *scope
 	// checked parts, by declaration (in force or not).
-	procParams  map[*Procedure]*ProcInfo
-	eventParams map[*Event][]ParamInfo
-	tableInfo   map[*Table]*TableInfo
+	procParams  map[*syntax.Procedure]*ProcInfo
+	eventParams map[*syntax.Event][]ParamInfo
+	tableInfo   map[*syntax.Table]*TableInfo
 	// every row id of every table, for `add X to m.lasting_injuries`.
 	rowIDs map[string]bool
 	// the state patch, extended as functions are declared.
@@ -178,20 +151,20 @@ func newChecker(rules *Rules) *checker {
 			Tables:          map[string]*TableInfo{},
 			Procedures:      map[string]*ProcInfo{},
 			Functions:       map[string]*FuncInfo{},
-			Events:          map[string]*Event{},
-			Features:        map[string]map[string]*Feature{},
-			Houses:          map[string]*House{},
-			HouseRules:      map[string]*HouseRule{},
+			Events:          map[string]*syntax.Event{},
+			Features:        map[string]map[string]*syntax.Feature{},
+			Houses:          map[string]*syntax.House{},
+			HouseRules:      map[string]*syntax.HouseRule{},
 			Choices:         map[string]bool{},
-			replacedBy:      map[Decl]string{},
+			replacedBy:      map[syntax.Decl]string{},
 		},
-		decls:       map[string]map[string]Decl{},
-		packOf:      map[Decl]*LoadedPack{},
+		decls:       map[string]map[string]syntax.Decl{},
+		packOf:      map[syntax.Decl]*LoadedPack{},
 		ruleOf:      map[any]string{},
 		globals:     globalScope(),
-		procParams:  map[*Procedure]*ProcInfo{},
-		eventParams: map[*Event][]ParamInfo{},
-		tableInfo:   map[*Table]*TableInfo{},
+		procParams:  map[*syntax.Procedure]*ProcInfo{},
+		eventParams: map[*syntax.Event][]ParamInfo{},
+		tableInfo:   map[*syntax.Table]*TableInfo{},
 		rowIDs:      map[string]bool{},
 		called:      map[string]bool{},
 		signalled:   map[string]bool{},
@@ -201,7 +174,7 @@ func newChecker(rules *Rules) *checker {
 	}
 }
 
-func identRange(id *Ident) *Range { return rangeOf(id.Pos, id.EndPos) }
+func identRange(id *syntax.Ident) *diag.Range { return diag.RangeOf(id.Pos, id.EndPos) }
 
 // collect registers every declaration, reports duplicates, and applies
 // replacements: a ruleset's top-level `replace` always, a house rule's
@@ -212,10 +185,10 @@ func (c *checker) collect() {
 			for _, d := range f.Decls {
 				c.packOf[d] = pack
 				switch d := d.(type) {
-				case *Ruleset, *Include, *Replace:
-				case *TestDecl:
+				case *syntax.Ruleset, *syntax.Include, *syntax.Replace:
+				case *syntax.TestDecl:
 					c.idx.Tests = append(c.idx.Tests, &TestInfo{Decl: d, Pack: pack, File: f})
-				case *House:
+				case *syntax.House:
 					c.register(d)
 					c.collectHouse(d, pack)
 				default:
@@ -229,7 +202,7 @@ func (c *checker) collect() {
 	for _, pack := range c.rules.Packs {
 		for _, f := range pack.Files {
 			for _, d := range f.Decls {
-				if r, ok := d.(*Replace); ok && r.Decl != nil {
+				if r, ok := d.(*syntax.Replace); ok && r.Decl != nil {
 					c.replace(r, "", pack)
 				}
 			}
@@ -241,14 +214,14 @@ func (c *checker) collect() {
 			continue
 		}
 		for _, it := range rule.Items {
-			if r, ok := it.(*Replace); ok {
+			if r, ok := it.(*syntax.Replace); ok {
 				c.replace(r, rid, c.packOf[rule])
 			}
 		}
 	}
 }
 
-func (c *checker) register(d Decl) {
+func (c *checker) register(d syntax.Decl) {
 	ns, id, at := namespaceOf(d)
 	if ns == "" {
 		return
@@ -256,35 +229,35 @@ func (c *checker) register(d Decl) {
 	c.all = append(c.all, d)
 	m := c.decls[ns]
 	if m == nil {
-		m = map[string]Decl{}
+		m = map[string]syntax.Decl{}
 		c.decls[ns] = m
 	}
 	if prev, ok := m[id]; ok {
 		_, _, prevAt := namespaceOf(prev)
-		diag := c.diags.errorf(CodeDuplicateID, identRange(at), "%s %s is declared twice", kindOf(d), id)
+		diag := c.diags.errorf(diag.CodeDuplicateID, identRange(at), "%s %s is declared twice", syntax.KindOf(d), id)
 		diag.Detail = fmt.Sprintf("The first declaration is at %s. Ids must be unique; to change a declaration of the ruleset you extend, write `replace %s %s …`.",
-			identRange(prevAt), kindOf(d), id)
+			identRange(prevAt), syntax.KindOf(d), id)
 		return
 	}
 	m[id] = d
-	if f, ok := d.(*Feature); ok {
+	if f, ok := d.(*syntax.Feature); ok {
 		if c.idx.Features[f.Kind] == nil {
-			c.idx.Features[f.Kind] = map[string]*Feature{}
+			c.idx.Features[f.Kind] = map[string]*syntax.Feature{}
 		}
 		c.idx.Features[f.Kind][id] = f
 	}
-	if h, ok := d.(*House); ok {
+	if h, ok := d.(*syntax.House); ok {
 		c.idx.Houses[id] = h
 	}
 }
 
-func (c *checker) collectHouse(h *House, pack *LoadedPack) {
-	seen := map[string]*HouseRule{}
+func (c *checker) collectHouse(h *syntax.House, pack *LoadedPack) {
+	seen := map[string]*syntax.HouseRule{}
 	for _, rule := range h.Rules() {
 		rid := h.ID.Name + "." + rule.ID.Name
 		c.packOf[rule] = pack
 		if prev, ok := seen[rule.ID.Name]; ok {
-			d := c.diags.errorf(CodeDuplicateID, identRange(rule.ID), "house rule %s is declared twice", rid)
+			d := c.diags.errorf(diag.CodeDuplicateID, identRange(rule.ID), "house rule %s is declared twice", rid)
 			d.Detail = "The first is at " + identRange(prev.ID).String() + "."
 			continue
 		}
@@ -298,34 +271,34 @@ func (c *checker) collectHouse(h *House, pack *LoadedPack) {
 
 // replace applies one `replace` declaration. owner is the house rule that
 // does it ("" for a ruleset's own replacement).
-func (c *checker) replace(r *Replace, owner string, pack *LoadedPack) {
+func (c *checker) replace(r *syntax.Replace, owner string, pack *LoadedPack) {
 	if r.Decl == nil {
 		return // a row replacement; handled with its table
 	}
 	ns, id, at := namespaceOf(r.Decl)
 	switch r.Decl.(type) {
-	case *Dice, *Characteristic, *Table, *Procedure, *Function:
+	case *syntax.Dice, *syntax.Characteristic, *syntax.Table, *syntax.Procedure, *syntax.Function:
 	default:
-		c.diags.errorf(CodeInvalid, rangeOf(r.Pos, r.EndPos), "a %s cannot be replaced; replace a dice, characteristic, table, procedure or function", kindOf(r.Decl))
+		c.diags.errorf(diag.CodeInvalid, diag.RangeOf(r.Pos, r.EndPos), "a %s cannot be replaced; replace a dice, characteristic, table, procedure or function", syntax.KindOf(r.Decl))
 		return
 	}
 	c.packOf[r.Decl] = pack
 	c.all = append(c.all, r.Decl)
 	prev, ok := c.decls[ns][id]
 	if !ok {
-		d := c.diags.errorf(CodeUnknownRef, identRange(at), "replace: there is no %s %s to replace", kindOf(r.Decl), id)
-		if s := didYouMean(id, keys(c.decls[ns])); s != "" {
+		d := c.diags.errorf(diag.CodeUnknownRef, identRange(at), "replace: there is no %s %s to replace", syntax.KindOf(r.Decl), id)
+		if s := diag.DidYouMean(id, keys(c.decls[ns])); s != "" {
 			d.Detail = fmt.Sprintf("Did you mean %s?", s)
 		}
 		return
 	}
-	if kindOf(prev) != kindOf(r.Decl) {
-		c.diags.errorf(CodeInvalid, identRange(at), "replace: %s is a %s, not a %s", id, kindOf(prev), kindOf(r.Decl))
+	if syntax.KindOf(prev) != syntax.KindOf(r.Decl) {
+		c.diags.errorf(diag.CodeInvalid, identRange(at), "replace: %s is a %s, not a %s", id, syntax.KindOf(prev), syntax.KindOf(r.Decl))
 		return
 	}
 	key := ns + ":" + id
 	if who, done := c.replaced[key]; done && owner != "" && who != owner {
-		c.conflict(rangeOf(r.Pos, r.EndPos), ownerName(who), ownerName(owner), fmt.Sprintf("both replace %s %s", kindOf(prev), id))
+		c.conflict(diag.RangeOf(r.Pos, r.EndPos), ownerName(who), ownerName(owner), fmt.Sprintf("both replace %s %s", syntax.KindOf(prev), id))
 		return
 	}
 	c.replaced[key] = owner
@@ -335,8 +308,8 @@ func (c *checker) replace(r *Replace, owner string, pack *LoadedPack) {
 
 // conflict reports two things in force that change one target
 // incompatibly. a and b are owners as ownerName gives them.
-func (c *checker) conflict(at *Range, a, b, what string) {
-	d := c.diags.errorf(CodeOverlayConflict, at, "%s and %s %s", a, b, what)
+func (c *checker) conflict(at *diag.Range, a, b, what string) {
+	d := c.diags.errorf(diag.CodeOverlayConflict, at, "%s and %s %s", a, b, what)
 	for _, o := range []string{b, a} {
 		if rid, ok := strings.CutPrefix(o, "house rule "); ok {
 			d.Detail = fmt.Sprintf("Only one of them can be in force: switch one off, e.g. --house …,-%s.", rid)
@@ -355,12 +328,12 @@ func ownerName(rule string) string {
 }
 
 // lookup finds a declaration in force by namespace and id.
-func (c *checker) lookup(ns, id string) Decl { return c.decls[ns][id] }
+func (c *checker) lookup(ns, id string) syntax.Decl { return c.decls[ns][id] }
 
 // unknown reports an unresolved reference with a did-you-mean.
-func (c *checker) unknown(at *Range, what, name string, candidates []string) *Diagnostic {
-	d := c.diags.errorf(CodeUnknownRef, at, "unknown %s %s", what, name)
-	if s := didYouMean(name, candidates); s != "" {
+func (c *checker) unknown(at *diag.Range, what, name string, candidates []string) *diag.Diagnostic {
+	d := c.diags.errorf(diag.CodeUnknownRef, at, "unknown %s %s", what, name)
+	if s := diag.DidYouMean(name, candidates); s != "" {
 		d.Detail = fmt.Sprintf("Did you mean %s?", s)
 	}
 	return d
@@ -370,7 +343,7 @@ func (c *checker) unknown(at *Range, what, name string, candidates []string) *Di
 func (c *checker) ofKind(kind string) []string {
 	var out []string
 	for id, d := range c.decls[nsCore] {
-		if kindOf(d) == kind {
+		if syntax.KindOf(d) == kind {
 			out = append(out, id)
 		}
 	}

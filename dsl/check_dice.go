@@ -5,7 +5,9 @@ import (
 	"reflect"
 	"sort"
 
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // DiceKind says how a dice is defined.
@@ -28,7 +30,7 @@ const (
 
 // DiceInfo is a checked dice: its faces and every result it can give.
 type DiceInfo struct {
-	Decl  *Dice
+	Decl  *syntax.Dice
 	ID    string
 	Title string
 	Kind  DiceKind
@@ -78,12 +80,12 @@ func (d *DiceInfo) HasValue(v int) bool {
 
 func (c *checker) checkDice() {
 	for _, d := range c.all {
-		if dice, ok := d.(*Dice); ok {
+		if dice, ok := d.(*syntax.Dice); ok {
 			c.diceInfo(dice, nil)
 		}
 	}
 	for id, d := range c.decls[nsCore] {
-		if dice, ok := d.(*Dice); ok {
+		if dice, ok := d.(*syntax.Dice); ok {
 			if info := c.diceInfo(dice, nil); info != nil {
 				c.idx.Dice[id] = info
 			}
@@ -93,42 +95,42 @@ func (c *checker) checkDice() {
 
 // diceInfo builds (once) the info for a dice declaration; visiting guards
 // against a dice defined in terms of itself.
-func (c *checker) diceInfo(d *Dice, visiting map[*Dice]bool) *DiceInfo {
+func (c *checker) diceInfo(d *syntax.Dice, visiting map[*syntax.Dice]bool) *DiceInfo {
 	if info, ok := c.diceDone[d]; ok {
 		return info
 	}
 	if visiting[d] {
-		c.diags.errorf(CodeInvalid, identRange(d.ID), "dice %s is defined in terms of itself", d.ID.Name)
+		c.diags.errorf(diag.CodeInvalid, identRange(d.ID), "dice %s is defined in terms of itself", d.ID.Name)
 		return nil
 	}
 	if visiting == nil {
-		visiting = map[*Dice]bool{}
+		visiting = map[*syntax.Dice]bool{}
 	}
 	visiting[d] = true
 	info := c.buildDice(d, visiting)
 	delete(visiting, d)
 	if c.diceDone == nil {
-		c.diceDone = map[*Dice]*DiceInfo{}
+		c.diceDone = map[*syntax.Dice]*DiceInfo{}
 	}
 	c.diceDone[d] = info
 	return info
 }
 
-func (c *checker) buildDice(d *Dice, visiting map[*Dice]bool) *DiceInfo {
+func (c *checker) buildDice(d *syntax.Dice, visiting map[*syntax.Dice]bool) *DiceInfo {
 	info := &DiceInfo{Decl: d, ID: d.ID.Name, Title: d.Title.Value()}
-	var faces []*Faces
-	var symbols []*Face
-	var sums []*Sum
-	var digits []*Digits
+	var faces []*syntax.Faces
+	var symbols []*syntax.Face
+	var sums []*syntax.Sum
+	var digits []*syntax.Digits
 	for _, it := range d.Items {
 		switch it := it.(type) {
-		case *Faces:
+		case *syntax.Faces:
 			faces = append(faces, it)
-		case *Face:
+		case *syntax.Face:
 			symbols = append(symbols, it)
-		case *Sum:
+		case *syntax.Sum:
 			sums = append(sums, it)
-		case *Digits:
+		case *syntax.Digits:
 			digits = append(digits, it)
 		}
 	}
@@ -139,12 +141,12 @@ func (c *checker) buildDice(d *Dice, visiting map[*Dice]bool) *DiceInfo {
 		}
 	}
 	if kinds != 1 || len(faces) > 1 || len(sums) > 1 || len(digits) > 1 {
-		dg := c.diags.errorf(CodeInvalid, identRange(d.ID), "dice %s needs exactly one definition", d.ID.Name)
+		dg := c.diags.errorf(diag.CodeInvalid, identRange(d.ID), "dice %s needs exactly one definition", d.ID.Name)
 		dg.Detail = "Give either `faces 1, 2, …`, or one `face id \"Title\"` line per symbol, or `sum N dice`, or `digits dice, dice`."
 		return nil
 	}
-	part := func(id *Ident) *DiceInfo {
-		decl, ok := c.lookup(nsCore, id.Name).(*Dice)
+	part := func(id *syntax.Ident) *DiceInfo {
+		decl, ok := c.lookup(nsCore, id.Name).(*syntax.Dice)
 		if !ok {
 			c.unknown(identRange(id), "dice", id.Name, c.ofKind("dice"))
 			return nil
@@ -168,7 +170,7 @@ func (c *checker) buildDice(d *Dice, visiting map[*Dice]bool) *DiceInfo {
 		seen := map[string]bool{}
 		for i, f := range symbols {
 			if seen[f.ID.Name] {
-				c.diags.errorf(CodeDuplicateID, identRange(f.ID), "face %s appears twice on dice %s", f.ID.Name, d.ID.Name)
+				c.diags.errorf(diag.CodeDuplicateID, identRange(f.ID), "face %s appears twice on dice %s", f.ID.Name, d.ID.Name)
 				continue
 			}
 			seen[f.ID.Name] = true
@@ -182,7 +184,7 @@ func (c *checker) buildDice(d *Dice, visiting map[*Dice]bool) *DiceInfo {
 			if f.Count != nil {
 				fi.Count = f.Count.Value()
 				if fi.Count < 1 || fi.Count > 1000 {
-					c.diags.errorf(CodeInvalid, rangeOf(f.Count.Pos, f.Count.EndPos), "a face must appear on 1 to 1000 sides, not %d", fi.Count)
+					c.diags.errorf(diag.CodeInvalid, diag.RangeOf(f.Count.Pos, f.Count.EndPos), "a face must appear on 1 to 1000 sides, not %d", fi.Count)
 					fi.Count = 1
 				}
 			}
@@ -196,7 +198,7 @@ func (c *checker) buildDice(d *Dice, visiting map[*Dice]bool) *DiceInfo {
 		s := sums[0]
 		info.Count = s.Count.Value()
 		if info.Count < 1 || info.Count > maxDiceInSum {
-			c.diags.errorf(CodeInvalid, rangeOf(s.Count.Pos, s.Count.EndPos), "a sum adds 1 to %d dice, not %d", maxDiceInSum, info.Count)
+			c.diags.errorf(diag.CodeInvalid, diag.RangeOf(s.Count.Pos, s.Count.EndPos), "a sum adds 1 to %d dice, not %d", maxDiceInSum, info.Count)
 			return nil
 		}
 		p := part(s.Of)
@@ -204,7 +206,7 @@ func (c *checker) buildDice(d *Dice, visiting map[*Dice]bool) *DiceInfo {
 			return nil
 		}
 		if p.Symbolic() {
-			c.diags.errorf(CodeInvalid, identRange(s.Of), "cannot add up dice %s: its faces are symbols", p.ID)
+			c.diags.errorf(diag.CodeInvalid, identRange(s.Of), "cannot add up dice %s: its faces are symbols", p.ID)
 			return nil
 		}
 		info.Parts = []*DiceInfo{p}
@@ -225,7 +227,7 @@ func (c *checker) buildDice(d *Dice, visiting map[*Dice]bool) *DiceInfo {
 		info.Kind = DigitsDice
 		ds := digits[0]
 		if len(ds.Of) > maxDigitDice {
-			c.diags.errorf(CodeInvalid, rangeOf(ds.Pos, ds.EndPos), "digits reads at most %d dice", maxDigitDice)
+			c.diags.errorf(diag.CodeInvalid, diag.RangeOf(ds.Pos, ds.EndPos), "digits reads at most %d dice", maxDigitDice)
 			return nil
 		}
 		ways := map[int]int{0: 1}
@@ -235,12 +237,12 @@ func (c *checker) buildDice(d *Dice, visiting map[*Dice]bool) *DiceInfo {
 				return nil
 			}
 			if p.Symbolic() {
-				c.diags.errorf(CodeInvalid, identRange(id), "dice %s has symbols, not digits", p.ID)
+				c.diags.errorf(diag.CodeInvalid, identRange(id), "dice %s has symbols, not digits", p.ID)
 				return nil
 			}
 			for _, o := range p.Outcomes {
 				if o.Value < 0 || o.Value > 9 {
-					c.diags.errorf(CodeInvalid, identRange(id), "dice %s has the face %d, which is not a single digit", p.ID, o.Value)
+					c.diags.errorf(diag.CodeInvalid, identRange(id), "dice %s has the face %d, which is not a single digit", p.ID, o.Value)
 					return nil
 				}
 			}
@@ -258,7 +260,7 @@ func (c *checker) buildDice(d *Dice, visiting map[*Dice]bool) *DiceInfo {
 		}
 	}
 	if len(info.Outcomes) > maxDiceOutcome {
-		c.diags.errorf(CodeInvalid, identRange(d.ID), "dice %s has too many results (%d; the limit is %d)", d.ID.Name, len(info.Outcomes), maxDiceOutcome)
+		c.diags.errorf(diag.CodeInvalid, identRange(d.ID), "dice %s has too many results (%d; the limit is %d)", d.ID.Name, len(info.Outcomes), maxDiceOutcome)
 		return nil
 	}
 	for _, o := range info.Outcomes {
@@ -278,7 +280,7 @@ func sortedKeys(m map[int]int) []int {
 
 // CharInfo is a checked characteristic: how it is tested and bounded.
 type CharInfo struct {
-	Decl    *Characteristic
+	Decl    *syntax.Characteristic
 	ID      string
 	Title   string
 	Dice    *DiceInfo // nil for a characteristic that is never tested
@@ -294,11 +296,11 @@ type CharInfo struct {
 // Limits are the worst and best values a characteristic may take.
 type Limits struct{ Worst, Best int }
 
-var statsType = reflect.TypeOf(stdlib.Stats{})
+var statsType = reflect.TypeOf(state.Stats{})
 
 func (c *checker) checkCharacteristics() {
 	for _, d := range c.all {
-		ch, ok := d.(*Characteristic)
+		ch, ok := d.(*syntax.Characteristic)
 		if !ok {
 			continue
 		}
@@ -309,37 +311,37 @@ func (c *checker) checkCharacteristics() {
 	}
 }
 
-func (c *checker) charInfo(ch *Characteristic) *CharInfo {
+func (c *checker) charInfo(ch *syntax.Characteristic) *CharInfo {
 	info := &CharInfo{Decl: ch, ID: ch.ID.Name, Title: ch.Title.Value(), FieldName: ch.ID.Name,
 		Naturals: map[int]bool{}, Limits: map[string]Limits{}}
-	var check *CharCheck
+	var check *syntax.CharCheck
 	fieldAt := ch.ID
 	for _, it := range ch.Items {
 		switch it := it.(type) {
-		case *CharCheck:
+		case *syntax.CharCheck:
 			if check != nil {
-				c.diags.errorf(CodeInvalid, rangeOf(it.Pos, it.EndPos), "characteristic %s has two check lines", ch.ID.Name)
+				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(it.Pos, it.EndPos), "characteristic %s has two check lines", ch.ID.Name)
 			}
 			check = it
-		case *CharNatural:
+		case *syntax.CharNatural:
 			info.Naturals[it.Roll.Value()] = it.Outcome == "passes"
-		case *CharTarget:
+		case *syntax.CharTarget:
 			info.Target = true
-		case *CharField:
+		case *syntax.CharField:
 			info.FieldName, fieldAt = it.Field.Name, it.Field
-		case *CharLimits:
+		case *syntax.CharLimits:
 			switch it.Kind.Name {
 			case "fighter", "vehicle", "crew":
 			default:
-				c.diags.errorf(CodeInvalid, identRange(it.Kind), "limits apply to fighter, vehicle or crew, not %s", it.Kind.Name)
+				c.diags.errorf(diag.CodeInvalid, identRange(it.Kind), "limits apply to fighter, vehicle or crew, not %s", it.Kind.Name)
 			}
 			info.Limits[it.Kind.Name] = Limits{Worst: it.Worst.Value(), Best: it.Best.Value()}
 		}
 	}
 	f, ok := fieldByTag(statsType, info.FieldName)
 	if !ok {
-		d := c.diags.errorf(CodeUnknownRef, identRange(fieldAt), "stats have no field %s", info.FieldName)
-		if s := didYouMean(info.FieldName, fieldNames(statsType)); s != "" {
+		d := c.diags.errorf(diag.CodeUnknownRef, identRange(fieldAt), "stats have no field %s", info.FieldName)
+		if s := diag.DidYouMean(info.FieldName, fieldNames(statsType)); s != "" {
 			d.Detail = fmt.Sprintf("Did you mean %s? A characteristic named differently from its stats field needs `field NAME`.", s)
 		}
 	} else {
@@ -353,10 +355,10 @@ func (c *checker) charInfo(ch *Characteristic) *CharInfo {
 		return info
 	}
 	info.AtLeast = check.Mode == "at_least"
-	if decl, ok := c.lookup(nsCore, check.Dice.Name).(*Dice); ok {
+	if decl, ok := c.lookup(nsCore, check.Dice.Name).(*syntax.Dice); ok {
 		info.Dice = c.diceInfo(decl, nil)
 		if info.Dice != nil && info.Dice.Symbolic() {
-			c.diags.errorf(CodeInvalid, identRange(check.Dice), "a characteristic is tested with numeric dice; %s has symbols", check.Dice.Name)
+			c.diags.errorf(diag.CodeInvalid, identRange(check.Dice), "a characteristic is tested with numeric dice; %s has symbols", check.Dice.Name)
 		}
 	} else {
 		c.unknown(identRange(check.Dice), "dice", check.Dice.Name, c.ofKind("dice"))
@@ -368,18 +370,18 @@ func (c *checker) charInfo(ch *Characteristic) *CharInfo {
 }
 
 // Value is the model's current value of the characteristic.
-func (ci *CharInfo) Value(m *stdlib.Model) int {
+func (ci *CharInfo) Value(m *state.Model) int {
 	return int(reflect.ValueOf(&m.Stats).Elem().FieldByIndex(ci.Field).Int())
 }
 
 // SetValue sets the model's value of the characteristic.
-func (ci *CharInfo) SetValue(m *stdlib.Model, v int) {
+func (ci *CharInfo) SetValue(m *state.Model, v int) {
 	reflect.ValueOf(&m.Stats).Elem().FieldByIndex(ci.Field).SetInt(int64(v))
 }
 
 // LimitsFor returns the limits that apply to a model: its kind's, or for a
 // vehicle the crew's when the vehicle has none of its own.
-func (ci *CharInfo) LimitsFor(m *stdlib.Model) (Limits, bool) {
+func (ci *CharInfo) LimitsFor(m *state.Model) (Limits, bool) {
 	if l, ok := ci.Limits[m.Kind]; ok {
 		return l, true
 	}
@@ -393,7 +395,7 @@ func (ci *CharInfo) LimitsFor(m *stdlib.Model) (Limits, bool) {
 // Changed computes the value after improving (or worsening) by n. ok is
 // false when the change would pass the limit for the model's kind, in
 // which case the rules say it does not happen at all.
-func (ci *CharInfo) Changed(m *stdlib.Model, improve bool, n int) (int, bool) {
+func (ci *CharInfo) Changed(m *state.Model, improve bool, n int) (int, bool) {
 	v := ci.Value(m)
 	step := n
 	if ci.Target {

@@ -2,17 +2,19 @@ package dsl
 
 import (
 	"fmt"
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
 	"strings"
 )
 
 // EffectInfo is one effect in force: what it changes, and whose it is.
 type EffectInfo struct {
-	Item  FeatureItem // *Modify, *Reroll, *ExtraDice, *Override, *Hook or *On
-	Owner string      // "skill iron_will", "house rule aa.reinforcements_count"
-	Rule  string      // the house rule id, for house rules
+	Item  syntax.FeatureItem // *Modify, *Reroll, *ExtraDice, *Override, *Hook or *On
+	Owner string             // "skill iron_will", "house rule aa.reinforcements_count"
+	Rule  string             // the house rule id, for house rules
 	// Feature is the skill, trait, power, action or condition it belongs
 	// to (nil for house rules).
-	Feature *Feature
+	Feature *syntax.Feature
 	// Target is what it acts on: a procedure's roll, test or let
 	// ("bottle_check.check"), a procedure or one of its steps, a table
 	// (its roll), a characteristic (every test of it), or an event.
@@ -28,30 +30,30 @@ var actionTypes = map[string]bool{"simple": true, "basic": true, "double": true,
 
 func (c *checker) checkFeatures() {
 	for _, d := range c.all {
-		f, ok := d.(*Feature)
+		f, ok := d.(*syntax.Feature)
 		if !ok {
 			continue
 		}
 		for _, it := range f.Items {
 			switch it := it.(type) {
-			case *Property:
+			case *syntax.Property:
 				c.property(f, it)
-			case *Replace:
-				c.diags.errorf(CodeInvalid, rangeOf(it.Pos, it.EndPos), "only house rules (and rulesets) replace declarations, not a %s", f.Kind)
+			case *syntax.Replace:
+				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(it.Pos, it.EndPos), "only house rules (and rulesets) replace declarations, not a %s", f.Kind)
 			}
 		}
 	}
 	for _, d := range c.all {
-		r, ok := d.(*HouseRule)
+		r, ok := d.(*syntax.HouseRule)
 		if !ok {
 			continue
 		}
 		for _, it := range r.Items {
 			switch it := it.(type) {
-			case *Property, *Flag:
-				c.diags.errorf(CodeInvalid, c.anyRange(it), "rules have no properties")
-			case *Replace:
-				c.diags.errorf(CodeInvalid, rangeOf(it.Pos, it.EndPos), "a standing rule is always in force, so it cannot replace; write the replacement at the top level")
+			case *syntax.Property, *syntax.Flag:
+				c.diags.errorf(diag.CodeInvalid, c.anyRange(it), "rules have no properties")
+			case *syntax.Replace:
+				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(it.Pos, it.EndPos), "a standing rule is always in force, so it cannot replace; write the replacement at the top level")
 			}
 		}
 	}
@@ -59,12 +61,12 @@ func (c *checker) checkFeatures() {
 		for _, rule := range h.Rules() {
 			for _, it := range rule.Items {
 				switch it := it.(type) {
-				case *Property, *Flag:
-					c.diags.errorf(CodeInvalid, c.anyRange(it), "house rules have no properties")
-				case *Replace:
+				case *syntax.Property, *syntax.Flag:
+					c.diags.errorf(diag.CodeInvalid, c.anyRange(it), "house rules have no properties")
+				case *syntax.Replace:
 					if it.Decl == nil {
 						// A replaced row is checked like the table's own rows.
-						if t, ok := c.lookup(nsCore, it.Table.Name).(*Table); ok && c.tableInfo[t] != nil {
+						if t, ok := c.lookup(nsCore, it.Table.Name).(*syntax.Table); ok && c.tableInfo[t] != nil {
 							c.rowBody(c.tableInfo[t], it.Row)
 						}
 					}
@@ -74,7 +76,7 @@ func (c *checker) checkFeatures() {
 	}
 }
 
-func (c *checker) property(f *Feature, p *Property) {
+func (c *checker) property(f *syntax.Feature, p *syntax.Property) {
 	allowed := map[string][]string{
 		"set":        {"skill"},
 		"number":     {"skill", "power"},
@@ -87,19 +89,19 @@ func (c *checker) property(f *Feature, p *Property) {
 			ok = true
 		}
 	}
-	at := rangeOf(p.Pos, p.EndPos)
+	at := diag.RangeOf(p.Pos, p.EndPos)
 	if !ok {
-		c.diags.errorf(CodeInvalid, at, "a %s has no %s", f.Kind, p.Name)
+		c.diags.errorf(diag.CodeInvalid, at, "a %s has no %s", f.Kind, p.Name)
 		return
 	}
 	switch p.Name {
 	case "number":
 		if p.Number == nil {
-			c.diags.errorf(CodeInvalid, at, "number takes a whole number")
+			c.diags.errorf(diag.CodeInvalid, at, "number takes a whole number")
 		}
 	case "set", "discipline", "type":
 		if p.Value == nil {
-			c.diags.errorf(CodeInvalid, at, "%s takes a name", p.Name)
+			c.diags.errorf(diag.CodeInvalid, at, "%s takes a name", p.Name)
 			return
 		}
 		if p.Name == "type" && !actionTypes[p.Value.Name] {
@@ -112,22 +114,22 @@ func (c *checker) property(f *Feature, p *Property) {
 // the scope found there, and reports switched-on effects that conflict.
 func (c *checker) checkEffects() {
 	type owned struct {
-		item    FeatureItem
+		item    syntax.FeatureItem
 		owner   string
 		rule    string
-		feature *Feature
+		feature *syntax.Feature
 		layer   int
 	}
 	var all []owned
 	for _, d := range c.all {
-		if f, ok := d.(*Feature); ok {
+		if f, ok := d.(*syntax.Feature); ok {
 			for _, it := range f.Items {
 				all = append(all, owned{it, f.Kind + " " + f.ID.Name, "", f, c.layerOf(d)})
 			}
 		}
 	}
 	for _, d := range c.all {
-		if r, ok := d.(*HouseRule); ok {
+		if r, ok := d.(*syntax.HouseRule); ok {
 			for _, it := range r.Items {
 				all = append(all, owned{it, "rule " + r.ID.Name, "", nil, c.layerOf(d)})
 			}
@@ -153,9 +155,9 @@ func (c *checker) checkEffects() {
 			Feature: o.feature, Target: target, TargetKind: kind, Layer: o.layer})
 		var key string
 		switch it := o.item.(type) {
-		case *Override:
+		case *syntax.Override:
 			key = "override " + target
-		case *Hook:
+		case *syntax.Hook:
 			if it.Timing == "instead_of" {
 				key = "instead_of " + target
 			}
@@ -183,42 +185,42 @@ func (c *checker) checkEffects() {
 	}
 }
 
-func (c *checker) itemRange(it FeatureItem) *Range {
+func (c *checker) itemRange(it syntax.FeatureItem) *diag.Range {
 	switch it := it.(type) {
-	case *Modify:
-		return rangeOf(it.Pos, it.EndPos)
-	case *Reroll:
-		return rangeOf(it.Pos, it.EndPos)
-	case *ExtraDice:
-		return rangeOf(it.Pos, it.EndPos)
-	case *Override:
-		return rangeOf(it.Pos, it.EndPos)
-	case *Hook:
-		return rangeOf(it.Pos, it.Target.EndPos)
-	case *On:
-		return rangeOf(it.Pos, it.Event.EndPos)
+	case *syntax.Modify:
+		return diag.RangeOf(it.Pos, it.EndPos)
+	case *syntax.Reroll:
+		return diag.RangeOf(it.Pos, it.EndPos)
+	case *syntax.ExtraDice:
+		return diag.RangeOf(it.Pos, it.EndPos)
+	case *syntax.Override:
+		return diag.RangeOf(it.Pos, it.EndPos)
+	case *syntax.Hook:
+		return diag.RangeOf(it.Pos, it.Target.EndPos)
+	case *syntax.On:
+		return diag.RangeOf(it.Pos, it.Event.EndPos)
 	}
 	return nil
 }
 
 // effect checks one effect and returns its target, or "" if it is not an
 // effect (or its target is unknown).
-func (c *checker) effect(item FeatureItem) (string, string) {
+func (c *checker) effect(item syntax.FeatureItem) (string, string) {
 	switch e := item.(type) {
-	case *Modify:
+	case *syntax.Modify:
 		return c.rollEffect(e.Target, false, func(sc *scope) {
 			c.compile(e.By, sc, typeInt, "a modifier")
 			if e.When != nil {
 				c.compile(e.When, sc, typeBool, "a modifier's when")
 			}
 		})
-	case *Reroll:
+	case *syntax.Reroll:
 		return c.rollEffect(e.Target, true, func(sc *scope) {
 			if e.When != nil {
 				c.compile(e.When, sc, typeBool, "a re-roll's when")
 			}
 		})
-	case *ExtraDice:
+	case *syntax.ExtraDice:
 		if e.Pick == "choice" {
 			// The player picks which die to keep: a choice named after the roll.
 			name := e.Target.Name.Name
@@ -228,14 +230,14 @@ func (c *checker) effect(item FeatureItem) (string, string) {
 			c.idx.Choices[name+"_pick"] = true
 		}
 		if n := e.Count.Value(); n < 1 || n > 10 {
-			c.diags.errorf(CodeInvalid, rangeOf(e.Count.Pos, e.Count.EndPos), "extra_dice adds 1 to 10 dice, not %d", n)
+			c.diags.errorf(diag.CodeInvalid, diag.RangeOf(e.Count.Pos, e.Count.EndPos), "extra_dice adds 1 to 10 dice, not %d", n)
 		}
 		return c.rollEffect(e.Target, false, func(sc *scope) {
 			if e.When != nil {
 				c.compile(e.When, sc, typeBool, "extra dice's when")
 			}
 		})
-	case *Override:
+	case *syntax.Override:
 		sites := c.sites(e.Target, symLet)
 		for _, s := range sites {
 			c.compile(e.Value, s.scope, s.Type, "the new value of "+e.Target.String())
@@ -247,7 +249,7 @@ func (c *checker) effect(item FeatureItem) (string, string) {
 			return "", ""
 		}
 		return e.Target.String(), "let"
-	case *Hook:
+	case *syntax.Hook:
 		sc, kind := c.hookScope(e.Target, e.Timing)
 		if sc == nil {
 			return "", ""
@@ -257,8 +259,8 @@ func (c *checker) effect(item FeatureItem) (string, string) {
 		}
 		c.block(e.Body, newScope(sc), &bodyCtx{owner: e.Timing + " " + e.Target.String()})
 		return e.Target.String(), kind
-	case *On:
-		ev, ok := c.lookup(nsCore, e.Event.Name).(*Event)
+	case *syntax.On:
+		ev, ok := c.lookup(nsCore, e.Event.Name).(*syntax.Event)
 		if !ok {
 			c.unknown(identRange(e.Event), "event", e.Event.Name, c.ofKind("event"))
 			return "", ""
@@ -279,21 +281,21 @@ func (c *checker) effect(item FeatureItem) (string, string) {
 // characteristic (C). check runs for each place with the scope there;
 // withResult makes the roll's own result visible (a re-roll decides after
 // seeing it).
-func (c *checker) rollEffect(ref *Ref, withResult bool, check func(sc *scope)) (string, string) {
+func (c *checker) rollEffect(ref *syntax.Ref, withResult bool, check func(sc *scope)) (string, string) {
 	if ref.Member == nil {
 		switch d := c.lookup(nsCore, ref.Name.Name).(type) {
-		case *Table:
+		case *syntax.Table:
 			info := c.tableInfo[d]
 			if info == nil {
 				return "", ""
 			}
 			if info.Kind != DiceTable {
-				c.diags.errorf(CodeInvalid, identRange(ref.Name), "table %s is not rolled on, so it has no roll to change", d.ID.Name)
+				c.diags.errorf(diag.CodeInvalid, identRange(ref.Name), "table %s is not rolled on, so it has no roll to change", d.ID.Name)
 				return "", ""
 			}
 			check(info.RollScope)
 			return ref.Name.Name, "table"
-		case *Characteristic:
+		case *syntax.Characteristic:
 			sc := newScope(c.globals)
 			sc.define(&symbol{name: "model", kind: symParam, typ: typeModel, used: true})
 			if withResult {
@@ -309,7 +311,7 @@ func (c *checker) rollEffect(ref *Ref, withResult bool, check func(sc *scope)) (
 			c.unknown(identRange(ref.Name), "roll", ref.Name.Name, cands)
 			return "", ""
 		default:
-			c.diags.errorf(CodeInvalid, identRange(ref.Name), "%s is a %s; name a roll as procedure.roll, a table, or a characteristic", ref.Name.Name, kindOf(d))
+			c.diags.errorf(diag.CodeInvalid, identRange(ref.Name), "%s is a %s; name a roll as procedure.roll, a table, or a characteristic", ref.Name.Name, syntax.KindOf(d))
 			return "", ""
 		}
 	}
@@ -322,7 +324,7 @@ func (c *checker) rollEffect(ref *Ref, withResult bool, check func(sc *scope)) (
 	sites := c.sites(ref, kinds...)
 	for _, s := range sites {
 		if s.Kind == symLet && s.Type != nil && s.Type != typeInt {
-			c.diags.errorf(CodeTypeError, identRange(ref.Member), "%s in procedure %s is %s; only a number can be modified", ref.Member.Name, ref.Name.Name, TypeName(s.Type))
+			c.diags.errorf(diag.CodeTypeError, identRange(ref.Member), "%s in procedure %s is %s; only a number can be modified", ref.Member.Name, ref.Name.Name, TypeName(s.Type))
 		}
 		sc := s.scope
 		if withResult {
@@ -338,15 +340,15 @@ func (c *checker) rollEffect(ref *Ref, withResult bool, check func(sc *scope)) (
 }
 
 // sites finds the statements named by P.name of the wanted kinds.
-func (c *checker) sites(ref *Ref, kinds ...symbolKind) []*Site {
-	proc, ok := c.lookup(nsCore, ref.Name.Name).(*Procedure)
+func (c *checker) sites(ref *syntax.Ref, kinds ...symbolKind) []*Site {
+	proc, ok := c.lookup(nsCore, ref.Name.Name).(*syntax.Procedure)
 	if !ok {
 		c.unknown(identRange(ref.Name), "procedure", ref.Name.Name, c.ofKind("procedure"))
 		return nil
 	}
 	info := c.idx.Procedures[proc.ID.Name]
 	if ref.Member == nil {
-		c.diags.errorf(CodeInvalid, identRange(ref.Name), "name the %s of procedure %s: %s.NAME", kinds[0], proc.ID.Name, proc.ID.Name)
+		c.diags.errorf(diag.CodeInvalid, identRange(ref.Name), "name the %s of procedure %s: %s.NAME", kinds[0], proc.ID.Name, proc.ID.Name)
 		return nil
 	}
 	var out, wrongKind []*Site
@@ -369,7 +371,7 @@ func (c *checker) sites(ref *Ref, kinds ...symbolKind) []*Site {
 	}
 	if len(out) == 0 {
 		if len(wrongKind) > 0 {
-			c.diags.errorf(CodeInvalid, identRange(ref.Member), "%s in procedure %s is a %s, not a %s", ref.Member.Name, proc.ID.Name, wrongKind[0].Kind, kinds[0])
+			c.diags.errorf(diag.CodeInvalid, identRange(ref.Member), "%s in procedure %s is a %s, not a %s", ref.Member.Name, proc.ID.Name, wrongKind[0].Kind, kinds[0])
 		} else {
 			c.unknown(identRange(ref.Member), string(kinds[0])+" of procedure "+proc.ID.Name+":", ref.Member.Name, cands)
 		}
@@ -379,8 +381,8 @@ func (c *checker) sites(ref *Ref, kinds ...symbolKind) []*Site {
 
 // hookScope finds what a before/after/instead_of body sees: a procedure's
 // parameters, or everything in scope at one of its steps.
-func (c *checker) hookScope(ref *Ref, timing string) (*scope, string) {
-	if _, ok := c.lookup(nsCore, ref.Name.Name).(*Characteristic); ok && ref.Member == nil {
+func (c *checker) hookScope(ref *syntax.Ref, timing string) (*scope, string) {
+	if _, ok := c.lookup(nsCore, ref.Name.Name).(*syntax.Characteristic); ok && ref.Member == nil {
 		// A hook on every test of a characteristic sees the model tested
 		// and the outcome, `passed`, which an instead_of sets.
 		sc := newScope(c.globals)
@@ -388,7 +390,7 @@ func (c *checker) hookScope(ref *Ref, timing string) (*scope, string) {
 		sc.define(&symbol{name: "passed", kind: symLet, typ: typeBool, used: true})
 		return sc, "characteristic"
 	}
-	proc, ok := c.lookup(nsCore, ref.Name.Name).(*Procedure)
+	proc, ok := c.lookup(nsCore, ref.Name.Name).(*syntax.Procedure)
 	if !ok {
 		var cands []string
 		cands = append(cands, c.ofKind("procedure")...)
@@ -418,31 +420,31 @@ func (c *checker) checkUnused() {
 	}
 	for _, d := range c.all {
 		switch d := d.(type) {
-		case *Function:
+		case *syntax.Function:
 			if !c.called[d.ID.Name] {
-				c.diags.warnf(CodeUnused, identRange(d.ID), "function %s is never called", d.ID.Name)
+				c.diags.warnf(diag.CodeUnused, identRange(d.ID), "function %s is never called", d.ID.Name)
 			}
-		case *Event:
+		case *syntax.Event:
 			if !c.signalled[d.ID.Name] {
-				c.diags.warnf(CodeUnused, identRange(d.ID), "event %s is never signalled", d.ID.Name)
+				c.diags.warnf(diag.CodeUnused, identRange(d.ID), "event %s is never signalled", d.ID.Name)
 			}
 		}
 	}
 }
 
 // anyRange finds where a property or flag sits.
-func (c *checker) anyRange(it FeatureItem) *Range {
+func (c *checker) anyRange(it syntax.FeatureItem) *diag.Range {
 	switch it := it.(type) {
-	case *Property:
-		return rangeOf(it.Pos, it.EndPos)
-	case *Flag:
-		return rangeOf(it.Pos, it.EndPos)
+	case *syntax.Property:
+		return diag.RangeOf(it.Pos, it.EndPos)
+	case *syntax.Flag:
+		return diag.RangeOf(it.Pos, it.EndPos)
 	}
 	return nil
 }
 
 // layerOf is the layer of the pack a declaration comes from.
-func (c *checker) layerOf(d Decl) int {
+func (c *checker) layerOf(d syntax.Decl) int {
 	if p := c.packOf[d]; p != nil {
 		return p.Layer
 	}
@@ -451,19 +453,19 @@ func (c *checker) layerOf(d Decl) int {
 
 // sameChange reports whether two effects say the same thing, whatever
 // their spacing: two house groups that agree do not conflict.
-func (c *checker) sameChange(a, b FeatureItem) bool {
+func (c *checker) sameChange(a, b syntax.FeatureItem) bool {
 	return c.itemText(a) != "" && c.itemText(a) == c.itemText(b)
 }
 
 // itemText is an effect's whole source text (a hook's body too) with its
 // spacing collapsed.
-func (c *checker) itemText(it FeatureItem) string {
+func (c *checker) itemText(it syntax.FeatureItem) string {
 	r := c.itemRange(it)
 	switch it := it.(type) {
-	case *Hook:
-		r = rangeOf(it.Pos, it.EndPos)
-	case *On:
-		r = rangeOf(it.Pos, it.EndPos)
+	case *syntax.Hook:
+		r = diag.RangeOf(it.Pos, it.EndPos)
+	case *syntax.On:
+		r = diag.RangeOf(it.Pos, it.EndPos)
 	}
 	if r == nil {
 		return ""

@@ -15,7 +15,10 @@ import (
 	"github.com/expr-lang/expr/file"
 	exprparser "github.com/expr-lang/expr/parser"
 
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // MaxExprNodes bounds the size of one expression.
@@ -36,7 +39,7 @@ var referenceCalls = map[string]string{
 // compile compiles an expression in a scope, records the program and its
 // type on the node, marks the names it uses, and reports any error at the
 // exact place in the file. want, if not nil, is the type the context needs.
-func (c *checker) compile(e *Expr, sc *scope, want reflect.Type, what string) reflect.Type {
+func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what string) reflect.Type {
 	if e == nil {
 		return nil
 	}
@@ -60,7 +63,7 @@ func (c *checker) compile(e *Expr, sc *scope, want reflect.Type, what string) re
 	}
 	if want != nil && !assignable(t, want) {
 		if !(want == typeFloat && isNumber(t)) {
-			c.diags.errorf(CodeTypeError, rangeOf(e.Pos, e.EndPos), "%s must be %s, but this is %s", what, TypeName(want), TypeName(t))
+			c.diags.errorf(diag.CodeTypeError, diag.RangeOf(e.Pos, e.EndPos), "%s must be %s, but this is %s", what, TypeName(want), TypeName(t))
 		}
 	}
 	return t
@@ -74,9 +77,9 @@ var (
 
 // exprError reports an expr compile error at its position in the file,
 // with game-level type names and a did-you-mean where one helps.
-func (c *checker) exprError(e *Expr, err error, sc *scope) {
+func (c *checker) exprError(e *syntax.Expr, err error, sc *scope) {
 	msg := err.Error()
-	at := rangeOf(e.Pos, e.EndPos)
+	at := diag.RangeOf(e.Pos, e.EndPos)
 	var ferr *file.Error
 	if errors.As(err, &ferr) {
 		msg = ferr.Message
@@ -85,26 +88,26 @@ func (c *checker) exprError(e *Expr, err error, sc *scope) {
 		if ferr.To > ferr.From {
 			end = exprPosition(e, ferr.To)
 		}
-		at = rangeOf(start, end)
+		at = diag.RangeOf(start, end)
 	}
 	msg = humanizeTypes.Replace(msg)
 	if msg == "unexpected token EOF" {
 		msg = "the expression ends too soon"
 	}
-	d := c.diags.errorf(CodeTypeError, at, "%s", msg)
+	d := c.diags.errorf(diag.CodeTypeError, at, "%s", msg)
 	switch {
 	case reUnknownName.MatchString(msg):
 		name := reUnknownName.FindStringSubmatch(msg)[1]
-		d.Code = CodeUnknownRef
+		d.Code = diag.CodeUnknownRef
 		cands := append(sc.names(), c.callableNames()...)
-		if s := didYouMean(name, cands); s != "" {
+		if s := diag.DidYouMean(name, cands); s != "" {
 			d.Detail = fmt.Sprintf("Did you mean %s?", s)
 		}
 	case reNoField.MatchString(msg):
 		m := reNoField.FindStringSubmatch(msg)
-		d.Code = CodeUnknownRef
+		d.Code = diag.CodeUnknownRef
 		if t := typeByName(m[1]); t != nil {
-			if s := didYouMean(m[2], fieldNames(t)); s != "" {
+			if s := diag.DidYouMean(m[2], fieldNames(t)); s != "" {
 				d.Detail = fmt.Sprintf("Did you mean %s?", s)
 			}
 		}
@@ -118,8 +121,8 @@ func (c *checker) exprError(e *Expr, err error, sc *scope) {
 			}
 		}
 	case reUnknownFunc.MatchString(msg):
-		d.Code = CodeUnknownRef
-		if s := didYouMean(reUnknownFunc.FindStringSubmatch(msg)[1], c.callableNames()); s != "" {
+		d.Code = diag.CodeUnknownRef
+		if s := diag.DidYouMean(reUnknownFunc.FindStringSubmatch(msg)[1], c.callableNames()); s != "" {
 			d.Detail = fmt.Sprintf("Did you mean %s?", s)
 		}
 	}
@@ -137,7 +140,7 @@ func typeByName(name string) reflect.Type {
 }
 
 // exprPosition maps a rune offset inside an expression to the file.
-func exprPosition(e *Expr, runeOffset int) lexer.Position {
+func exprPosition(e *syntax.Expr, runeOffset int) lexer.Position {
 	byteOff := 0
 	for i := 0; i < runeOffset && byteOff < len(e.Text); i++ {
 		_, size := utf8.DecodeRuneInString(e.Text[byteOff:])
@@ -151,14 +154,14 @@ func exprPosition(e *Expr, runeOffset int) lexer.Position {
 // markUses marks the scope's symbols an expression reads and checks the
 // references hidden inside it: natural.ROLL, rolled.ROLL and literal ids
 // passed to has_skill and friends.
-func (c *checker) markUses(e *Expr, node ast.Node, sc *scope) {
+func (c *checker) markUses(e *syntax.Expr, node ast.Node, sc *scope) {
 	v := &useVisitor{c: c, e: e, sc: sc}
 	ast.Walk(&node, v)
 }
 
 type useVisitor struct {
 	c  *checker
-	e  *Expr
+	e  *syntax.Expr
 	sc *scope
 }
 
@@ -179,7 +182,7 @@ func (v *useVisitor) Visit(node *ast.Node) {
 		}
 		sym := v.sc.lookup(prop.Value)
 		if sym == nil || (sym.kind != symRoll && sym.kind != symTest) {
-			at := rangeOf(exprPosition(v.e, n.Location().From), exprPosition(v.e, n.Location().To))
+			at := diag.RangeOf(exprPosition(v.e, n.Location().From), exprPosition(v.e, n.Location().To))
 			var rolls []string
 			for _, name := range v.sc.names() {
 				if s := v.sc.lookup(name); s.kind == symRoll || s.kind == symTest {
@@ -204,9 +207,9 @@ func (v *useVisitor) Visit(node *ast.Node) {
 		if !ok {
 			return
 		}
-		at := rangeOf(exprPosition(v.e, lit.Location().From), exprPosition(v.e, lit.Location().To))
+		at := diag.RangeOf(exprPosition(v.e, lit.Location().From), exprPosition(v.e, lit.Location().To))
 		if kind == "characteristic" {
-			if _, ok := v.c.lookup(nsCore, lit.Value).(*Characteristic); !ok {
+			if _, ok := v.c.lookup(nsCore, lit.Value).(*syntax.Characteristic); !ok {
 				v.c.unknown(at, kind, fmt.Sprintf("%q", lit.Value), v.c.ofKind(kind))
 			}
 			return
@@ -228,12 +231,12 @@ func (c *checker) callableNames() []string {
 
 // parseTemplate splits an emit message into text and {expression} parts.
 // Braces are doubled to print them: {{ and }}.
-func (c *checker) parseTemplate(s *Str) []*TemplatePart {
+func (c *checker) parseTemplate(s *syntax.Str) []*syntax.TemplatePart {
 	raw := s.Raw
 	// Decode the literal while remembering where each decoded byte came
 	// from, so an expression's errors point into the file exactly.
 	decoded, origin := decodeWithOrigins(raw)
-	var parts []*TemplatePart
+	var parts []*syntax.TemplatePart
 	var text strings.Builder
 	posAt := func(i int) lexer.Position {
 		p := s.Pos
@@ -253,31 +256,31 @@ func (c *checker) parseTemplate(s *Str) []*TemplatePart {
 			end := strings.IndexByte(decoded[i+1:], '}')
 			if end < 0 {
 				p := posAt(i)
-				c.diags.errorf(CodeParseError, rangeOf(p, p), "unclosed { in message")
+				c.diags.errorf(diag.CodeParseError, diag.RangeOf(p, p), "unclosed { in message")
 				return parts
 			}
 			if text.Len() > 0 {
-				parts = append(parts, &TemplatePart{Text: text.String()})
+				parts = append(parts, &syntax.TemplatePart{Text: text.String()})
 				text.Reset()
 			}
 			src := decoded[i+1 : i+1+end]
-			e := &Expr{Text: src, Pos: posAt(i + 1)}
+			e := &syntax.Expr{Text: src, Pos: posAt(i + 1)}
 			e.EndPos = e.Pos
 			e.EndPos.Advance(src)
 			if strings.TrimSpace(src) == "" {
-				c.diags.errorf(CodeParseError, rangeOf(e.Pos, e.EndPos), "empty {} in message")
+				c.diags.errorf(diag.CodeParseError, diag.RangeOf(e.Pos, e.EndPos), "empty {} in message")
 			}
-			parts = append(parts, &TemplatePart{Expr: e})
+			parts = append(parts, &syntax.TemplatePart{Expr: e})
 			i += end + 1
 		case ch == '}':
 			p := posAt(i)
-			c.diags.errorf(CodeParseError, rangeOf(p, p), "unmatched } in message (write }} for a brace)")
+			c.diags.errorf(diag.CodeParseError, diag.RangeOf(p, p), "unmatched } in message (write }} for a brace)")
 		default:
 			text.WriteByte(ch)
 		}
 	}
 	if text.Len() > 0 {
-		parts = append(parts, &TemplatePart{Text: text.String()})
+		parts = append(parts, &syntax.TemplatePart{Text: text.String()})
 	}
 	return parts
 }
@@ -327,8 +330,8 @@ func decodeWithOrigins(raw string) (string, []int) {
 }
 
 var (
-	stdlibMarker = (*stdlib.Marker)(nil)
-	stdlibArmour = (*stdlib.Armour)(nil)
+	stdlibMarker = (*state.Marker)(nil)
+	stdlibArmour = (*state.Armour)(nil)
 )
 
 // unquoteOne decodes a single escape sequence such as \n or \u00e9.

@@ -5,22 +5,25 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // ParamInfo is a checked parameter.
 type ParamInfo struct {
 	Name    string
 	Type    reflect.Type
-	Default *Expr // nil: the parameter must be given
+	Default *syntax. // nil: the parameter must be given
+		Expr
 }
 
 // ProcInfo is a checked procedure.
 type ProcInfo struct {
-	Decl   *Procedure
+	Decl   *syntax.Procedure
 	ID     string
 	Title  string
-	Meta   Meta
+	Meta   syntax.Meta
 	Params []ParamInfo
 	// Sites are the rolls, tests, lets and steps that effects may target,
 	// by name, with what was in scope there.
@@ -31,7 +34,7 @@ type ProcInfo struct {
 
 // Site is one statement an effect can target.
 type Site struct {
-	Stmt  Stmt
+	Stmt  syntax.Stmt
 	Kind  symbolKind // roll, test, let, or "step"
 	Type  reflect.Type
 	Dice  *DiceInfo // rolls
@@ -44,10 +47,10 @@ const symStep symbolKind = "step"
 type bodyCtx struct {
 	owner string    // for messages: "procedure bottle_check"
 	proc  *ProcInfo // nil outside procedures
-	steps map[string]*Step
+	steps map[string]*syntax.Step
 }
 
-func (c *checker) params(ps []*Param, sc *scope) []ParamInfo {
+func (c *checker) params(ps []*syntax.Param, sc *scope) []ParamInfo {
 	var out []ParamInfo
 	for _, p := range ps {
 		t, ok := ParamTypes[p.TypeName()]
@@ -63,7 +66,7 @@ func (c *checker) params(ps []*Param, sc *scope) []ParamInfo {
 			t = typeAny
 		}
 		if prev := sc.syms[p.Name.Name]; prev != nil {
-			c.diags.errorf(CodeDuplicateID, identRange(p.Name), "parameter %s is declared twice", p.Name.Name)
+			c.diags.errorf(diag.CodeDuplicateID, identRange(p.Name), "parameter %s is declared twice", p.Name.Name)
 			continue
 		}
 		if p.Default != nil {
@@ -79,11 +82,11 @@ func (c *checker) params(ps []*Param, sc *scope) []ParamInfo {
 
 func (c *checker) prepareProcedures() {
 	for _, d := range c.all {
-		p, ok := d.(*Procedure)
+		p, ok := d.(*syntax.Procedure)
 		if !ok {
 			continue
 		}
-		info := &ProcInfo{Decl: p, ID: p.ID.Name, Title: p.Title.Value(), Meta: MetaOf(p.Body.Stmts),
+		info := &ProcInfo{Decl: p, ID: p.ID.Name, Title: p.Title.Value(), Meta: syntax.MetaOf(p.Body.Stmts),
 			Sites: map[string][]*Site{}}
 		info.scope = newScope(c.globals)
 		info.Params = c.params(p.Params, info.scope)
@@ -96,7 +99,7 @@ func (c *checker) prepareProcedures() {
 
 // pendingDefault is a parameter's default, waiting to be compiled.
 type pendingDefault struct {
-	param *Param
+	param *syntax.Param
 	typ   reflect.Type
 }
 
@@ -108,7 +111,7 @@ func (c *checker) checkDefaults() {
 
 func (c *checker) checkProcedureBodies() {
 	for _, d := range c.all {
-		p, ok := d.(*Procedure)
+		p, ok := d.(*syntax.Procedure)
 		if !ok {
 			continue
 		}
@@ -116,7 +119,7 @@ func (c *checker) checkProcedureBodies() {
 		if p.When != nil {
 			c.compile(p.When, info.scope, typeBool, "a procedure's when")
 		}
-		b := &bodyCtx{owner: "procedure " + p.ID.Name, proc: info, steps: map[string]*Step{}}
+		b := &bodyCtx{owner: "procedure " + p.ID.Name, proc: info, steps: map[string]*syntax.Step{}}
 		top := newScope(info.scope)
 		c.block(p.Body, top, b)
 		info.endScope = top.snapshot()
@@ -124,7 +127,7 @@ func (c *checker) checkProcedureBodies() {
 }
 
 // block checks the statements of a braced block in its own scope.
-func (c *checker) block(blk *Block, sc *scope, b *bodyCtx) {
+func (c *checker) block(blk *syntax.Block, sc *scope, b *bodyCtx) {
 	for _, st := range blk.Stmts {
 		c.stmt(st, sc, b)
 	}
@@ -144,15 +147,15 @@ func (c *checker) unusedIn(sc *scope) {
 			if strings.HasPrefix(sym.name, "_") {
 				continue
 			}
-			d := c.diags.warnf(CodeUnused, identRange(sym.at), "%s %s is never used", sym.kind, sym.name)
+			d := c.diags.warnf(diag.CodeUnused, identRange(sym.at), "%s %s is never used", sym.kind, sym.name)
 			d.Detail = "Remove it, use it, or start its name with _ to say it is deliberate."
 		}
 	}
 }
 
-func (c *checker) declare(sc *scope, name *Ident, kind symbolKind, t reflect.Type) *symbol {
+func (c *checker) declare(sc *scope, name *syntax.Ident, kind symbolKind, t reflect.Type) *symbol {
 	if prev := sc.syms[name.Name]; prev != nil && prev.at != nil {
-		c.diags.errorf(CodeDuplicateID, identRange(name), "%s is already declared in this block (a %s at %s)",
+		c.diags.errorf(diag.CodeDuplicateID, identRange(name), "%s is already declared in this block (a %s at %s)",
 			name.Name, prev.kind, identRange(prev.at))
 	}
 	sym := &symbol{name: name.Name, kind: kind, typ: t, at: name}
@@ -186,28 +189,28 @@ func (s *scope) snapshot() *scope {
 	return out
 }
 
-func (c *checker) stmt(st Stmt, sc *scope, b *bodyCtx) {
+func (c *checker) stmt(st syntax.Stmt, sc *scope, b *bodyCtx) {
 	switch s := st.(type) {
-	case *SourceItem, *TextItem, *TitleItem:
-	case *Let:
+	case *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
+	case *syntax.Let:
 		t := c.compile(s.Value, sc, nil, "")
 		c.site(b, s.Name.Name, &Site{Stmt: s, Kind: symLet, Type: t}, sc)
 		c.declare(sc, s.Name, symLet, t)
-	case *Set:
+	case *syntax.Set:
 		c.set(s, sc)
-	case *Roll:
+	case *syntax.Roll:
 		c.roll(s, sc, b)
-	case *TestStmt:
+	case *syntax.TestStmt:
 		c.testStmt(s, sc, b)
-	case *Change:
-		if _, ok := c.lookup(nsCore, s.Char.Name).(*Characteristic); !ok {
+	case *syntax.Change:
+		if _, ok := c.lookup(nsCore, s.Char.Name).(*syntax.Characteristic); !ok {
 			c.unknown(identRange(s.Char), "characteristic", s.Char.Name, c.ofKind("characteristic"))
 		}
 		c.compile(s.Model, sc, typeModel, "the model changed")
 		if s.By != nil {
 			c.compile(s.By, sc, typeInt, "the amount")
 		}
-	case *If:
+	case *syntax.If:
 		for cur := s; cur != nil; cur = cur.ElseIf {
 			c.compile(cur.Cond, sc, typeBool, "an if condition")
 			c.block(cur.Then, newScope(sc), b)
@@ -215,12 +218,12 @@ func (c *checker) stmt(st Stmt, sc *scope, b *bodyCtx) {
 				c.block(cur.Else, newScope(sc), b)
 			}
 		}
-	case *ForEach:
+	case *syntax.ForEach:
 		t := c.compile(s.List, sc, nil, "")
 		var elem reflect.Type
 		if t != nil {
 			if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
-				c.diags.errorf(CodeTypeError, rangeOf(s.List.Pos, s.List.EndPos), "for each needs a list, but this is %s", TypeName(t))
+				c.diags.errorf(diag.CodeTypeError, diag.RangeOf(s.List.Pos, s.List.EndPos), "for each needs a list, but this is %s", TypeName(t))
 			} else {
 				elem = t.Elem()
 			}
@@ -231,14 +234,14 @@ func (c *checker) stmt(st Stmt, sc *scope, b *bodyCtx) {
 			c.compile(s.OrderBy, inner, nil, "")
 		}
 		c.block(s.Body, inner, b)
-	case *Add:
+	case *syntax.Add:
 		c.listEdit(s.Item, s.To, sc)
-	case *Remove:
+	case *syntax.Remove:
 		c.listEdit(s.Item, s.From, sc)
-	case *Apply:
+	case *syntax.Apply:
 		c.apply(s, sc)
-	case *Call:
-		proc, ok := c.lookup(nsCore, s.Proc.Name).(*Procedure)
+	case *syntax.Call:
+		proc, ok := c.lookup(nsCore, s.Proc.Name).(*syntax.Procedure)
 		if !ok {
 			c.unknown(identRange(s.Proc), "procedure", s.Proc.Name, c.ofKind("procedure"))
 			for _, a := range s.Args {
@@ -246,13 +249,13 @@ func (c *checker) stmt(st Stmt, sc *scope, b *bodyCtx) {
 			}
 			return
 		}
-		c.args(s.Args, c.procParams[proc].Params, sc, "procedure "+proc.ID.Name, rangeOf(s.Pos, s.EndPos), false)
-	case *Choose:
+		c.args(s.Args, c.procParams[proc].Params, sc, "procedure "+proc.ID.Name, diag.RangeOf(s.Pos, s.EndPos), false)
+	case *syntax.Choose:
 		var t reflect.Type
 		if s.From != nil {
 			lt := c.compile(s.From, sc, nil, "")
 			if lt != nil && lt.Kind() != reflect.Slice && lt.Kind() != reflect.Array {
-				c.diags.errorf(CodeTypeError, rangeOf(s.From.Pos, s.From.EndPos), "choose from needs a list, but this is %s", TypeName(lt))
+				c.diags.errorf(diag.CodeTypeError, diag.RangeOf(s.From.Pos, s.From.EndPos), "choose from needs a list, but this is %s", TypeName(lt))
 			} else if lt != nil {
 				t = lt.Elem()
 			}
@@ -265,41 +268,41 @@ func (c *checker) stmt(st Stmt, sc *scope, b *bodyCtx) {
 		}
 		c.idx.Choices[s.Name.Name] = true
 		c.declare(sc, s.Name, symChoose, t)
-	case *Emit:
+	case *syntax.Emit:
 		s.Parts = c.parseTemplate(s.Message)
 		for _, p := range s.Parts {
 			if p.Expr != nil && strings.TrimSpace(p.Expr.Text) != "" {
 				c.compile(p.Expr, sc, nil, "")
 			}
 		}
-	case *Signal:
-		ev, ok := c.lookup(nsCore, s.Event.Name).(*Event)
+	case *syntax.Signal:
+		ev, ok := c.lookup(nsCore, s.Event.Name).(*syntax.Event)
 		if !ok {
 			c.unknown(identRange(s.Event), "event", s.Event.Name, c.ofKind("event"))
 			return
 		}
 		c.signalled[ev.ID.Name] = true
-		c.args(s.Args, c.eventParams[ev], sc, "event "+ev.ID.Name, rangeOf(s.Pos, s.EndPos), false)
-	case *Stop:
-	case *Step:
+		c.args(s.Args, c.eventParams[ev], sc, "event "+ev.ID.Name, diag.RangeOf(s.Pos, s.EndPos), false)
+	case *syntax.Stop:
+	case *syntax.Step:
 		if b.proc != nil {
 			if prev, ok := b.steps[s.ID.Name]; ok {
-				c.diags.errorf(CodeDuplicateID, identRange(s.ID), "step %s appears twice in %s (first at %s)",
+				c.diags.errorf(diag.CodeDuplicateID, identRange(s.ID), "step %s appears twice in %s (first at %s)",
 					s.ID.Name, b.owner, identRange(prev.ID))
 			}
 			b.steps[s.ID.Name] = s
 			c.site(b, s.ID.Name, &Site{Stmt: s, Kind: symStep}, sc)
 		}
 		c.block(s.Body, newScope(sc), b)
-	case *Require:
+	case *syntax.Require:
 		c.require(s, sc)
 	default:
-		c.diags.errorf(CodeInvalid, nil, "internal: unhandled statement %T", st)
+		c.diags.errorf(diag.CodeInvalid, nil, "internal: unhandled statement %T", st)
 	}
 }
 
 // set checks an assignment: to a let, or to a plain field of the state.
-func (c *checker) set(s *Set, sc *scope) {
+func (c *checker) set(s *syntax.Set, sc *scope) {
 	first := s.Target.Parts[0]
 	sym := sc.lookup(first.Name)
 	if sym == nil {
@@ -310,7 +313,7 @@ func (c *checker) set(s *Set, sc *scope) {
 	sym.used = true
 	if len(s.Target.Parts) == 1 {
 		if sym.kind != symLet {
-			c.diags.errorf(CodeInvalid, identRange(first), "cannot set %s: it is a %s; only lets and fields of the state can be set", first.Name, sym.kind)
+			c.diags.errorf(diag.CodeInvalid, identRange(first), "cannot set %s: it is a %s; only lets and fields of the state can be set", first.Name, sym.kind)
 		}
 		c.compile(s.Value, sc, sym.typ, "the value of "+first.Name)
 		return
@@ -325,15 +328,15 @@ func (c *checker) set(s *Set, sc *scope) {
 
 // fieldPath follows fields through the state types and returns the type of
 // the last one, which must be settable.
-func (c *checker) fieldPath(t reflect.Type, parts []*Ident) (reflect.Type, bool) {
+func (c *checker) fieldPath(t reflect.Type, parts []*syntax.Ident) (reflect.Type, bool) {
 	for i, part := range parts {
 		if t == nil || t.Kind() == reflect.Interface {
 			return nil, true // unknown type: expr will tell at run time
 		}
 		f, ok := fieldByTag(t, part.Name)
 		if !ok {
-			d := c.diags.errorf(CodeUnknownRef, identRange(part), "%s has no field %s", TypeName(t), part.Name)
-			if s := didYouMean(part.Name, fieldNames(t)); s != "" {
+			d := c.diags.errorf(diag.CodeUnknownRef, identRange(part), "%s has no field %s", TypeName(t), part.Name)
+			if s := diag.DidYouMean(part.Name, fieldNames(t)); s != "" {
 				d.Detail = fmt.Sprintf("Did you mean %s?", s)
 			}
 			return nil, false
@@ -341,7 +344,7 @@ func (c *checker) fieldPath(t reflect.Type, parts []*Ident) (reflect.Type, bool)
 		t = f.Type
 		if i == len(parts)-1 {
 			if !settable(f) {
-				c.diags.errorf(CodeInvalid, identRange(part), "%s cannot be set by rules", part.Name)
+				c.diags.errorf(diag.CodeInvalid, identRange(part), "%s cannot be set by rules", part.Name)
 				return nil, false
 			}
 			return t, true
@@ -365,7 +368,7 @@ func settable(f reflect.StructField) bool {
 }
 
 // listEdit checks `add ID to PATH` and `remove ID from PATH`.
-func (c *checker) listEdit(item *Ident, path *Path, sc *scope) {
+func (c *checker) listEdit(item *syntax.Ident, path *syntax.Path, sc *scope) {
 	first := path.Parts[0]
 	sym := sc.lookup(first.Name)
 	if sym == nil {
@@ -374,7 +377,7 @@ func (c *checker) listEdit(item *Ident, path *Path, sc *scope) {
 	}
 	sym.used = true
 	if len(path.Parts) < 2 {
-		c.diags.errorf(CodeInvalid, rangeOf(path.Pos, path.EndPos), "add and remove work on a list field, such as %s.conditions", first.Name)
+		c.diags.errorf(diag.CodeInvalid, diag.RangeOf(path.Pos, path.EndPos), "add and remove work on a list field, such as %s.conditions", first.Name)
 		return
 	}
 	var t reflect.Type = sym.typ
@@ -385,8 +388,8 @@ func (c *checker) listEdit(item *Ident, path *Path, sc *scope) {
 		}
 		f, ok := fieldByTag(t, part.Name)
 		if !ok {
-			d := c.diags.errorf(CodeUnknownRef, identRange(part), "%s has no field %s", TypeName(t), part.Name)
-			if s := didYouMean(part.Name, fieldNames(t)); s != "" {
+			d := c.diags.errorf(diag.CodeUnknownRef, identRange(part), "%s has no field %s", TypeName(t), part.Name)
+			if s := diag.DidYouMean(part.Name, fieldNames(t)); s != "" {
 				d.Detail = fmt.Sprintf("Did you mean %s?", s)
 			}
 			return
@@ -394,7 +397,7 @@ func (c *checker) listEdit(item *Ident, path *Path, sc *scope) {
 		field, t = f, f.Type
 	}
 	if t.Kind() != reflect.Slice || t.Elem().Kind() != reflect.String {
-		c.diags.errorf(CodeTypeError, rangeOf(path.Pos, path.EndPos), "%s is %s, not a list of ids", path.String(), TypeName(t))
+		c.diags.errorf(diag.CodeTypeError, diag.RangeOf(path.Pos, path.EndPos), "%s is %s, not a list of ids", path.String(), TypeName(t))
 		return
 	}
 	switch kind := field.Tag.Get("munda"); kind {
@@ -423,12 +426,12 @@ func rollType(d *DiceInfo, pool bool) reflect.Type {
 	return t
 }
 
-func (c *checker) roll(s *Roll, sc *scope, b *bodyCtx) {
+func (c *checker) roll(s *syntax.Roll, sc *scope, b *bodyCtx) {
 	if s.OneOf != nil {
 		var elem reflect.Type
 		if t := c.compile(s.OneOf, sc, nil, ""); t != nil {
 			if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
-				c.diags.errorf(CodeTypeError, rangeOf(s.OneOf.Pos, s.OneOf.EndPos), "roll one of needs a list, but this is %s", TypeName(t))
+				c.diags.errorf(diag.CodeTypeError, diag.RangeOf(s.OneOf.Pos, s.OneOf.EndPos), "roll one of needs a list, but this is %s", TypeName(t))
 			} else {
 				elem = t.Elem()
 			}
@@ -438,7 +441,7 @@ func (c *checker) roll(s *Roll, sc *scope, b *bodyCtx) {
 		return
 	}
 	var info *DiceInfo
-	if decl, ok := c.lookup(nsCore, s.Dice.Name).(*Dice); ok {
+	if decl, ok := c.lookup(nsCore, s.Dice.Name).(*syntax.Dice); ok {
 		info = c.diceInfo(decl, nil)
 	} else {
 		c.unknown(identRange(s.Dice), "dice", s.Dice.Name, c.ofKind("dice"))
@@ -448,10 +451,10 @@ func (c *checker) roll(s *Roll, sc *scope, b *bodyCtx) {
 	}
 	if s.Mod != nil {
 		if info != nil && info.Symbolic() {
-			c.diags.errorf(CodeTypeError, rangeOf(s.Mod.Pos, s.Mod.EndPos), "dice %s has symbols: its rolls cannot be modified by a number", info.ID)
+			c.diags.errorf(diag.CodeTypeError, diag.RangeOf(s.Mod.Pos, s.Mod.EndPos), "dice %s has symbols: its rolls cannot be modified by a number", info.ID)
 		}
 		if s.Count != nil {
-			c.diags.errorf(CodeTypeError, rangeOf(s.Mod.Pos, s.Mod.EndPos), "a pool of dice cannot take a modifier; modify each die, or declare a sum dice")
+			c.diags.errorf(diag.CodeTypeError, diag.RangeOf(s.Mod.Pos, s.Mod.EndPos), "a pool of dice cannot take a modifier; modify each die, or declare a sum dice")
 		}
 		c.compile(s.Mod, sc, typeInt, "a roll's modifier")
 	}
@@ -460,13 +463,13 @@ func (c *checker) roll(s *Roll, sc *scope, b *bodyCtx) {
 	c.declare(sc, s.Name, symRoll, t)
 }
 
-func (c *checker) testStmt(s *TestStmt, sc *scope, b *bodyCtx) {
-	ch, ok := c.lookup(nsCore, s.Char.Name).(*Characteristic)
+func (c *checker) testStmt(s *syntax.TestStmt, sc *scope, b *bodyCtx) {
+	ch, ok := c.lookup(nsCore, s.Char.Name).(*syntax.Characteristic)
 	if !ok {
 		c.unknown(identRange(s.Char), "characteristic", s.Char.Name, c.ofKind("characteristic"))
 	} else {
 		if info := c.idx.Characteristics[ch.ID.Name]; info != nil && info.Dice == nil {
-			c.diags.errorf(CodeInvalid, identRange(s.Char), "%s is never tested: its declaration has no check line", ch.ID.Name)
+			c.diags.errorf(diag.CodeInvalid, identRange(s.Char), "%s is never tested: its declaration has no check line", ch.ID.Name)
 		}
 	}
 	c.compile(s.Model, sc, typeModel, "the model tested")
@@ -480,7 +483,7 @@ func (c *checker) testStmt(s *TestStmt, sc *scope, b *bodyCtx) {
 // args checks call arguments against parameters: positional first, then
 // named, each parameter exactly once. ids allows strings for gangs,
 // models and weapons (test runs name them by id).
-func (c *checker) args(args []*Arg, params []ParamInfo, sc *scope, callee string, at *Range, ids bool) {
+func (c *checker) args(args []*syntax.Arg, params []ParamInfo, sc *scope, callee string, at *diag.Range, ids bool) {
 	given := map[string]bool{}
 	named := false
 	for i, a := range args {
@@ -503,24 +506,24 @@ func (c *checker) args(args []*Arg, params []ParamInfo, sc *scope, callee string
 			}
 		} else {
 			if named {
-				c.diags.errorf(CodeInvalid, rangeOf(a.Pos, a.EndPos), "a positional argument cannot follow a named one")
+				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(a.Pos, a.EndPos), "a positional argument cannot follow a named one")
 			}
 			if i >= len(params) {
-				c.diags.errorf(CodeInvalid, rangeOf(a.Pos, a.EndPos), "too many arguments to %s (it takes %d)", callee, len(params))
+				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(a.Pos, a.EndPos), "too many arguments to %s (it takes %d)", callee, len(params))
 				c.compile(a.Value, sc, nil, "")
 				continue
 			}
 			p = &params[i]
 		}
 		if given[p.Name] {
-			c.diags.errorf(CodeInvalid, rangeOf(a.Pos, a.EndPos), "%s is given twice", p.Name)
+			c.diags.errorf(diag.CodeInvalid, diag.RangeOf(a.Pos, a.EndPos), "%s is given twice", p.Name)
 		}
 		given[p.Name] = true
 		want := p.Type
 		if ids && (want == typeGang || want == typeModel || want == typeWeapon) {
 			t := c.compile(a.Value, sc, nil, "")
 			if t != nil && t != want && t != typeString {
-				c.diags.errorf(CodeTypeError, rangeOf(a.Value.Pos, a.Value.EndPos), "%s must be %s (or its id), but this is %s", p.Name, TypeName(want), TypeName(t))
+				c.diags.errorf(diag.CodeTypeError, diag.RangeOf(a.Value.Pos, a.Value.EndPos), "%s must be %s (or its id), but this is %s", p.Name, TypeName(want), TypeName(t))
 			}
 			continue
 		}
@@ -533,12 +536,12 @@ func (c *checker) args(args []*Arg, params []ParamInfo, sc *scope, callee string
 		}
 	}
 	if len(missing) > 0 {
-		c.diags.errorf(CodeInvalid, at, "%s needs %s", callee, quoteList(missing))
+		c.diags.errorf(diag.CodeInvalid, at, "%s needs %s", callee, quoteList(missing))
 	}
 }
 
-func (c *checker) apply(s *Apply, sc *scope) {
-	t, ok := c.lookup(nsCore, s.Table.Name).(*Table)
+func (c *checker) apply(s *syntax.Apply, sc *scope) {
+	t, ok := c.lookup(nsCore, s.Table.Name).(*syntax.Table)
 	if !ok {
 		c.unknown(identRange(s.Table), "table", s.Table.Name, c.ofKind("table"))
 		return
@@ -547,9 +550,9 @@ func (c *checker) apply(s *Apply, sc *scope) {
 	if info == nil {
 		return
 	}
-	c.args(s.Args, info.Params, sc, "table "+t.ID.Name, rangeOf(s.Pos, s.EndPos), false)
+	c.args(s.Args, info.Params, sc, "table "+t.ID.Name, diag.RangeOf(s.Pos, s.EndPos), false)
 	if info.Kind == ConditionTable || info.Lookup {
-		c.diags.errorf(CodeInvalid, identRange(s.Table), "table %s gives a value: call it as %s(…) in an expression instead of applying it", t.ID.Name, t.ID.Name)
+		c.diags.errorf(diag.CodeInvalid, identRange(s.Table), "table %s gives a value: call it as %s(…) in an expression instead of applying it", t.ID.Name, t.ID.Name)
 		return
 	}
 	if s.Using != nil {
@@ -559,7 +562,7 @@ func (c *checker) apply(s *Apply, sc *scope) {
 		}
 		c.compile(s.Using, sc, want, "the result to apply")
 	}
-	check := func(id *Ident) {
+	check := func(id *syntax.Ident) {
 		if info.row(id.Name) == nil {
 			c.unknown(identRange(id), "row of table "+t.ID.Name+":", id.Name, info.rowIDs())
 		}
@@ -577,7 +580,7 @@ func (c *checker) apply(s *Apply, sc *scope) {
 
 func (c *checker) checkEvents() {
 	for _, d := range c.all {
-		ev, ok := d.(*Event)
+		ev, ok := d.(*syntax.Event)
 		if !ok {
 			continue
 		}
@@ -594,17 +597,17 @@ type FuncInfo struct {
 	Name     string
 	Params   []ParamInfo
 	Result   reflect.Type
-	Function *Function  // a function declaration
-	Table    *TableInfo // or a lookup table
-	eval     evalFunc   // set by the checker; runs the body
+	Function *syntax.Function // a function declaration
+	Table    *TableInfo       // or a lookup table
+	eval     evalFunc         // set by the checker; runs the body
 }
 
 // evalFunc runs a callable with the state and its arguments.
-type evalFunc func(st *stdlib.State, args []any) (any, error)
+type evalFunc func(st *state.State, args []any) (any, error)
 
 // require checks a require statement or table item: a bool condition and a
 // message template.
-func (c *checker) require(s *Require, sc *scope) {
+func (c *checker) require(s *syntax.Require, sc *scope) {
 	c.compile(s.Cond, sc, typeBool, "a require condition")
 	s.Parts = c.parseTemplate(s.Message)
 	for _, p := range s.Parts {

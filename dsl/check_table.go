@@ -11,7 +11,10 @@ import (
 	exprast "github.com/expr-lang/expr/ast"
 	exprparser "github.com/expr-lang/expr/parser"
 
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // TableKind says how a table's row is chosen.
@@ -25,19 +28,20 @@ const (
 
 // TableInfo is a checked table.
 type TableInfo struct {
-	Decl   *Table
+	Decl   *syntax.Table
 	ID     string
 	Title  string
-	Meta   Meta
+	Meta   syntax.Meta
 	Kind   TableKind
 	Params []ParamInfo
 	Dice   *DiceInfo // dice tables
-	Roll   *TableRoll
-	By     *Expr // band tables
-	Rows   []*RowInfo
+	Roll   *syntax.TableRoll
+	By     *syntax. // band tables
+		Expr
+	Rows []*RowInfo
 	// Requires are checked on entry, before the roll: a wrong kind of model
 	// is refused before any die is spent.
-	Requires []*Require
+	Requires []*syntax.Require
 	// Lookup tables (band or condition tables whose rows give values) can
 	// be called from expressions; ValueType is what they return.
 	Lookup    bool
@@ -49,10 +53,10 @@ type TableInfo struct {
 
 // RowInfo is one row of a table, as in force.
 type RowInfo struct {
-	Row    *Row
+	Row    *syntax.Row
 	ID     string
 	Title  string
-	Meta   Meta
+	Meta   syntax.Meta
 	From   int // range rows
 	To     int // math.MaxInt for `N+`
 	Face   string
@@ -123,30 +127,30 @@ func (t *TableInfo) RowForFace(face string) *RowInfo {
 // once every function is known.
 func (c *checker) prepareTables() {
 	// Row replacements by switched-on house rules, by table and row id.
-	replaced := map[string]map[string]*Replace{}
+	replaced := map[string]map[string]*syntax.Replace{}
 	for _, rid := range c.rules.ActiveRules() {
 		rule := c.idx.HouseRules[rid]
 		if rule == nil {
 			continue
 		}
 		for _, it := range rule.Items {
-			r, ok := it.(*Replace)
+			r, ok := it.(*syntax.Replace)
 			if !ok || r.Table == nil {
 				continue
 			}
 			id := rowID(r.Row)
 			if replaced[r.Table.Name] == nil {
-				replaced[r.Table.Name] = map[string]*Replace{}
+				replaced[r.Table.Name] = map[string]*syntax.Replace{}
 			}
 			if prev, ok := replaced[r.Table.Name][id]; ok {
-				c.conflict(rangeOf(r.Pos, r.EndPos), ownerName(c.ruleOf[prev]), ownerName(rid), fmt.Sprintf("both replace row %s of table %s", id, r.Table.Name))
+				c.conflict(diag.RangeOf(r.Pos, r.EndPos), ownerName(c.ruleOf[prev]), ownerName(rid), fmt.Sprintf("both replace row %s of table %s", id, r.Table.Name))
 				continue
 			}
 			replaced[r.Table.Name][id] = r
 		}
 	}
 	for _, d := range c.all {
-		t, ok := d.(*Table)
+		t, ok := d.(*syntax.Table)
 		if !ok {
 			continue
 		}
@@ -162,7 +166,7 @@ func (c *checker) prepareTables() {
 	// Every table must exist for its replaced rows to make sense.
 	for table, rows := range replaced {
 		for _, r := range rows {
-			if _, ok := c.lookup(nsCore, table).(*Table); !ok {
+			if _, ok := c.lookup(nsCore, table).(*syntax.Table); !ok {
 				c.unknown(identRange(r.Table), "table", table, c.ofKind("table"))
 			}
 		}
@@ -170,36 +174,36 @@ func (c *checker) prepareTables() {
 }
 
 // rowID is a row's id: its own, or the face it is keyed by.
-func rowID(r *Row) string {
+func rowID(r *syntax.Row) string {
 	if r.ID != nil {
 		return r.ID.Name
 	}
-	if fk, ok := r.Key.(*FaceKey); ok {
+	if fk, ok := r.Key.(*syntax.FaceKey); ok {
 		return fk.Face.Name
 	}
 	return ""
 }
 
-func (c *checker) buildTable(t *Table, replacements map[string]*Replace) *TableInfo {
-	info := &TableInfo{Decl: t, ID: t.ID.Name, Title: t.Title.Value(), Meta: MetaOf(t.Items), Kind: ConditionTable}
+func (c *checker) buildTable(t *syntax.Table, replacements map[string]*syntax.Replace) *TableInfo {
+	info := &TableInfo{Decl: t, ID: t.ID.Name, Title: t.Title.Value(), Meta: syntax.MetaOf(t.Items), Kind: ConditionTable}
 	info.RollScope = newScope(c.globals)
 	info.Params = c.params(t.Params, info.RollScope)
-	var roll *TableRoll
+	var roll *syntax.TableRoll
 	for _, it := range t.Items {
 		switch it := it.(type) {
-		case *Require:
+		case *syntax.Require:
 			info.Requires = append(info.Requires, it)
-		case *TableRoll:
+		case *syntax.TableRoll:
 			if roll != nil || info.By != nil {
-				c.diags.errorf(CodeInvalid, rangeOf(it.Pos, it.EndPos), "a table has one roll or one by, not both or two")
+				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(it.Pos, it.EndPos), "a table has one roll or one by, not both or two")
 				continue
 			}
 			roll = it
 			info.Roll = it
 			info.Kind = DiceTable
-		case *TableBy:
+		case *syntax.TableBy:
 			if roll != nil || info.By != nil {
-				c.diags.errorf(CodeInvalid, rangeOf(it.Pos, it.EndPos), "a table has one roll or one by, not both or two")
+				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(it.Pos, it.EndPos), "a table has one roll or one by, not both or two")
 				continue
 			}
 			info.By = it.Key
@@ -207,7 +211,7 @@ func (c *checker) buildTable(t *Table, replacements map[string]*Replace) *TableI
 		}
 	}
 	if roll != nil {
-		if decl, ok := c.lookup(nsCore, roll.Dice.Name).(*Dice); ok {
+		if decl, ok := c.lookup(nsCore, roll.Dice.Name).(*syntax.Dice); ok {
 			info.Dice = c.diceInfo(decl, nil)
 		} else {
 			c.unknown(identRange(roll.Dice), "dice", roll.Dice.Name, c.ofKind("dice"))
@@ -216,10 +220,10 @@ func (c *checker) buildTable(t *Table, replacements map[string]*Replace) *TableI
 		info.RollScope.define(&symbol{name: t.ID.Name, kind: symRoll, typ: rollType(info.Dice, false), used: true})
 	}
 
-	seen := map[string]*Row{}
+	seen := map[string]*syntax.Row{}
 	values, bodies := 0, 0
 	for _, it := range t.Items {
-		row, ok := it.(*Row)
+		row, ok := it.(*syntax.Row)
 		if !ok {
 			continue
 		}
@@ -228,8 +232,8 @@ func (c *checker) buildTable(t *Table, replacements map[string]*Replace) *TableI
 			continue
 		}
 		if prev, dup := seen[ri.ID]; dup {
-			c.diags.errorf(CodeDuplicateID, rangeOf(row.Pos, row.Pos), "row %s appears twice in table %s (first at %s)",
-				ri.ID, t.ID.Name, rangeOf(prev.Pos, prev.Pos))
+			c.diags.errorf(diag.CodeDuplicateID, diag.RangeOf(row.Pos, row.Pos), "row %s appears twice in table %s (first at %s)",
+				ri.ID, t.ID.Name, diag.RangeOf(prev.Pos, prev.Pos))
 			continue
 		}
 		seen[ri.ID] = row
@@ -250,23 +254,23 @@ func (c *checker) buildTable(t *Table, replacements map[string]*Replace) *TableI
 		info.Rows = append(info.Rows, ri)
 	}
 	for id, r := range replacements {
-		c.unknown(rangeOf(r.Row.Pos, r.Row.Pos), "row of table "+t.ID.Name+":", id, info.rowIDs())
+		c.unknown(diag.RangeOf(r.Row.Pos, r.Row.Pos), "row of table "+t.ID.Name+":", id, info.rowIDs())
 	}
 	switch info.Kind {
 	case DiceTable:
 		if values > 0 {
-			c.diags.errorf(CodeInvalid, identRange(t.ID), "rows of a dice table run statements ({ … }); `= value` rows belong to lookup tables")
+			c.diags.errorf(diag.CodeInvalid, identRange(t.ID), "rows of a dice table run statements ({ … }); `= value` rows belong to lookup tables")
 		}
 		if info.Dice != nil {
 			c.coverage(info)
 		}
 	case BandTable, ConditionTable:
 		if values > 0 && bodies > 0 {
-			c.diags.errorf(CodeInvalid, identRange(t.ID), "table %s mixes rows that give values with rows that run statements", t.ID.Name)
+			c.diags.errorf(diag.CodeInvalid, identRange(t.ID), "table %s mixes rows that give values with rows that run statements", t.ID.Name)
 		}
 		info.Lookup = values > 0
 		if info.Kind == ConditionTable && !info.Lookup {
-			c.diags.errorf(CodeInvalid, identRange(t.ID), "table %s has no roll, no by, and no values: give it `roll DICE`, `by EXPR`, or rows with `= value`", t.ID.Name)
+			c.diags.errorf(diag.CodeInvalid, identRange(t.ID), "table %s has no roll, no by, and no values: give it `roll DICE`, `by EXPR`, or rows with `= value`", t.ID.Name)
 		}
 		if info.Kind == BandTable {
 			c.overlaps(info)
@@ -276,14 +280,14 @@ func (c *checker) buildTable(t *Table, replacements map[string]*Replace) *TableI
 }
 
 // rowInfo checks one row's key against the table's kind.
-func (c *checker) rowInfo(info *TableInfo, row *Row) *RowInfo {
+func (c *checker) rowInfo(info *TableInfo, row *syntax.Row) *RowInfo {
 	ri := &RowInfo{Row: row, Title: row.Title.Value(), ID: rowID(row)}
 	if row.Body != nil {
-		ri.Meta = MetaOf(row.Body.Stmts)
+		ri.Meta = syntax.MetaOf(row.Body.Stmts)
 	}
-	at := rangeOf(row.Pos, row.Pos)
+	at := diag.RangeOf(row.Pos, row.Pos)
 	switch key := row.Key.(type) {
-	case *RangeKey:
+	case *syntax.RangeKey:
 		ri.Ranged = true
 		ri.From, ri.To = key.From.Value(), key.From.Value()
 		if key.To != nil {
@@ -293,30 +297,30 @@ func (c *checker) rowInfo(info *TableInfo, row *Row) *RowInfo {
 			ri.To = math.MaxInt
 		}
 		if ri.From > ri.To {
-			c.diags.errorf(CodeInvalid, at, "row range %d-%d is backwards", ri.From, ri.To)
+			c.diags.errorf(diag.CodeInvalid, at, "row range %d-%d is backwards", ri.From, ri.To)
 		}
 		if row.ID == nil {
-			c.diags.errorf(CodeInvalid, at, "row %s needs an id after its key, e.g. `%s out_cold \"Out Cold\"`", ri.Key(), ri.Key())
+			c.diags.errorf(diag.CodeInvalid, at, "row %s needs an id after its key, e.g. `%s out_cold \"Out Cold\"`", ri.Key(), ri.Key())
 			return nil
 		}
 		if info.Kind == ConditionTable {
-			c.diags.errorf(CodeInvalid, at, "row %s is keyed by a number, but table %s has no roll or by", ri.Key(), info.ID)
+			c.diags.errorf(diag.CodeInvalid, at, "row %s is keyed by a number, but table %s has no roll or by", ri.Key(), info.ID)
 		}
 		if info.Dice != nil && info.Dice.Symbolic() {
-			c.diags.errorf(CodeInvalid, at, "table %s rolls %s, whose faces are symbols: key its rows by face", info.ID, info.Dice.ID)
+			c.diags.errorf(diag.CodeInvalid, at, "table %s rolls %s, whose faces are symbols: key its rows by face", info.ID, info.Dice.ID)
 		}
-	case *FaceKey:
+	case *syntax.FaceKey:
 		ri.Face = key.Face.Name
 		switch {
 		case info.Kind == ConditionTable:
 			if row.When == nil {
-				c.diags.errorf(CodeInvalid, at, "row %s of table %s needs a `when` condition", ri.ID, info.ID)
+				c.diags.errorf(diag.CodeInvalid, at, "row %s of table %s needs a `when` condition", ri.ID, info.ID)
 			}
 			if row.ID != nil {
-				c.diags.errorf(CodeInvalid, identRange(row.ID), "a condition row is named by its first word; %s is one word too many", row.ID.Name)
+				c.diags.errorf(diag.CodeInvalid, identRange(row.ID), "a condition row is named by its first word; %s is one word too many", row.ID.Name)
 			}
 		case info.Dice != nil && !info.Dice.Symbolic():
-			c.diags.errorf(CodeInvalid, at, "row %s: table %s rolls %s, whose results are numbers", ri.Face, info.ID, info.Dice.ID)
+			c.diags.errorf(diag.CodeInvalid, at, "row %s: table %s rolls %s, whose results are numbers", ri.Face, info.ID, info.Dice.ID)
 		case info.Dice != nil:
 			if _, ok := info.Dice.Face(ri.Face); !ok {
 				var faces []string
@@ -326,14 +330,14 @@ func (c *checker) rowInfo(info *TableInfo, row *Row) *RowInfo {
 				c.unknown(identRange(key.Face), "face of "+info.Dice.ID+":", ri.Face, faces)
 			}
 		case info.Kind == BandTable:
-			c.diags.errorf(CodeInvalid, at, "rows of a band table are keyed by ranges such as 3-5 or 10+")
+			c.diags.errorf(diag.CodeInvalid, at, "rows of a band table are keyed by ranges such as 3-5 or 10+")
 		}
 	}
 	if row.When != nil && info.Kind != ConditionTable {
-		c.diags.errorf(CodeInvalid, rangeOf(row.When.Pos, row.When.EndPos), "only rows of a condition table (no roll, no by) have `when`")
+		c.diags.errorf(diag.CodeInvalid, diag.RangeOf(row.When.Pos, row.When.EndPos), "only rows of a condition table (no roll, no by) have `when`")
 	}
 	if row.Value != nil && row.Body != nil {
-		c.diags.errorf(CodeInvalid, at, "a row gives a value or runs statements, not both")
+		c.diags.errorf(diag.CodeInvalid, at, "a row gives a value or runs statements, not both")
 	}
 	return ri
 }
@@ -354,9 +358,9 @@ func (c *checker) coverage(info *TableInfo) {
 			}
 			switch {
 			case len(rows) == 0:
-				c.diags.errorf(CodeTableCoverage, identRange(info.Decl.ID), "%s face %s is not covered by table %s", title, f.ID, info.ID)
+				c.diags.errorf(diag.CodeTableCoverage, identRange(info.Decl.ID), "%s face %s is not covered by table %s", title, f.ID, info.ID)
 			case len(rows) > 1:
-				c.diags.errorf(CodeTableCoverage, rangeOf(rows[1].Row.Pos, rows[1].Row.Pos), "%s face %s is covered twice (also by row %s at line %d)",
+				c.diags.errorf(diag.CodeTableCoverage, diag.RangeOf(rows[1].Row.Pos, rows[1].Row.Pos), "%s face %s is covered twice (also by row %s at line %d)",
 					title, f.ID, rows[0].ID, rows[0].Row.Pos.Line)
 			}
 		}
@@ -374,23 +378,23 @@ func (c *checker) coverage(info *TableInfo) {
 		// whose range is too short.
 		at := identRange(info.Decl.ID)
 		if len(sorted) > 0 {
-			at = rangeOf(sorted[0].Row.Pos, sorted[0].Row.Pos)
+			at = diag.RangeOf(sorted[0].Row.Pos, sorted[0].Row.Pos)
 		}
 		for _, r := range sorted {
 			if r.Ranged && r.To < gap[0] {
-				at = rangeOf(r.Row.Pos, r.Row.Pos)
+				at = diag.RangeOf(r.Row.Pos, r.Row.Pos)
 			}
 		}
-		var dg *Diagnostic
+		var dg *diag.Diagnostic
 		if len(gap) == 1 {
-			dg = c.diags.errorf(CodeTableCoverage, at, "%s result %d is not covered by table %s", title, gap[0], info.ID)
+			dg = c.diags.errorf(diag.CodeTableCoverage, at, "%s result %d is not covered by table %s", title, gap[0], info.ID)
 		} else {
 			nums := make([]string, len(gap))
 			for i, v := range gap {
 				nums[i] = fmt.Sprint(v)
 			}
 			list := strings.Join(nums[:len(nums)-1], ", ") + " and " + nums[len(nums)-1]
-			dg = c.diags.errorf(CodeTableCoverage, at, "%s results %s are not covered by table %s", title, list, info.ID)
+			dg = c.diags.errorf(diag.CodeTableCoverage, at, "%s results %s are not covered by table %s", title, list, info.ID)
 		}
 		dg.Detail = fmt.Sprintf("Every result a %s can give needs exactly one row.", title)
 		gap = nil
@@ -408,7 +412,7 @@ func (c *checker) coverage(info *TableInfo) {
 		}
 		flush()
 		if len(rows) > 1 {
-			c.diags.errorf(CodeTableCoverage, rangeOf(rows[1].Row.Pos, rows[1].Row.Pos), "%s result %d is covered twice: by row %s (line %d) and row %s",
+			c.diags.errorf(diag.CodeTableCoverage, diag.RangeOf(rows[1].Row.Pos, rows[1].Row.Pos), "%s result %d is covered twice: by row %s (line %d) and row %s",
 				title, o.Value, rows[0].ID, rows[0].Row.Pos.Line, rows[1].ID)
 		}
 	}
@@ -440,7 +444,7 @@ func (c *checker) overlaps(info *TableInfo, natural ...func(int) bool) {
 					continue
 				}
 			}
-			c.diags.errorf(CodeTableCoverage, rangeOf(b.Row.Pos, b.Row.Pos), "rows %s and %s of table %s overlap from %d",
+			c.diags.errorf(diag.CodeTableCoverage, diag.RangeOf(b.Row.Pos, b.Row.Pos), "rows %s and %s of table %s overlap from %d",
 				a.ID, b.ID, info.ID, lo)
 		}
 	}
@@ -449,7 +453,7 @@ func (c *checker) overlaps(info *TableInfo, natural ...func(int) bool) {
 // checkTableBodies checks the statements of every table row.
 func (c *checker) checkTableBodies() {
 	for _, d := range c.all {
-		t, ok := d.(*Table)
+		t, ok := d.(*syntax.Table)
 		if !ok {
 			continue
 		}
@@ -459,7 +463,7 @@ func (c *checker) checkTableBodies() {
 		}
 		if info.Lookup {
 			for _, req := range info.Requires {
-				c.diags.errorf(CodeInvalid, rangeOf(req.Pos, req.EndPos),
+				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(req.Pos, req.EndPos),
 					"table %s gives a value, so it cannot require: it is evaluated inside expressions", info.ID)
 			}
 			continue
@@ -487,7 +491,7 @@ func (c *checker) checkTableBodies() {
 	}
 }
 
-func (c *checker) rowBody(info *TableInfo, row *Row) {
+func (c *checker) rowBody(info *TableInfo, row *syntax.Row) {
 	if row.Body != nil {
 		c.block(row.Body, newScope(info.RollScope), &bodyCtx{owner: "table " + info.ID})
 	}
@@ -499,10 +503,10 @@ func (c *checker) rowBody(info *TableInfo, row *Row) {
 
 type callable struct {
 	name  string
-	at    *Ident
-	fn    *Function
+	at    *syntax.Ident
+	fn    *syntax.Function
 	table *TableInfo
-	exprs []*Expr
+	exprs []*syntax.Expr
 	deps  []string
 }
 
@@ -519,9 +523,9 @@ func (c *checker) checkCallables() {
 	for _, d := range c.all {
 		var cl *callable
 		switch d := d.(type) {
-		case *Function:
-			cl = &callable{name: d.ID.Name, at: d.ID, fn: d, exprs: []*Expr{d.Body}}
-		case *Table:
+		case *syntax.Function:
+			cl = &callable{name: d.ID.Name, at: d.ID, fn: d, exprs: []*syntax.Expr{d.Body}}
+		case *syntax.Table:
 			info := c.tableInfo[d]
 			if info == nil || !info.Lookup {
 				continue
@@ -559,7 +563,7 @@ func (c *checker) checkCallables() {
 	visit = func(cl *callable, path []string) {
 		switch state[cl] {
 		case 1:
-			c.diags.errorf(CodeInvalid, identRange(cl.at), "%s calls itself (%s)", cl.name, strings.Join(append(path, cl.name), " → "))
+			c.diags.errorf(diag.CodeInvalid, identRange(cl.at), "%s calls itself (%s)", cl.name, strings.Join(append(path, cl.name), " → "))
 			return
 		case 2:
 			return
@@ -616,7 +620,7 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 			c.inline.bodies[cl.name] = body
 		}
 		body := cl.fn.Body
-		info.eval = func(st *stdlib.State, args []any) (any, error) {
+		info.eval = func(st *state.State, args []any) (any, error) {
 			return runProgram(body.Program, callEnv(st, info.Params, args))
 		}
 	case cl.table != nil:
@@ -631,7 +635,7 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 				c.compile(r.Row.When, sc, typeBool, "a row's condition")
 			}
 			if r.Row.Value == nil {
-				c.diags.errorf(CodeInvalid, rangeOf(r.Row.Pos, r.Row.Pos), "row %s of lookup table %s gives no value", r.ID, t.ID)
+				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(r.Row.Pos, r.Row.Pos), "row %s of lookup table %s gives no value", r.ID, t.ID)
 				continue
 			}
 			vt := c.compile(r.Row.Value, sc, nil, "")
@@ -640,12 +644,12 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 			case info.Result == nil:
 				info.Result = vt
 			case !assignable(vt, info.Result):
-				c.diags.errorf(CodeTypeError, rangeOf(r.Row.Value.Pos, r.Row.Value.EndPos), "row %s gives %s, but earlier rows give %s",
+				c.diags.errorf(diag.CodeTypeError, diag.RangeOf(r.Row.Value.Pos, r.Row.Value.EndPos), "row %s gives %s, but earlier rows give %s",
 					r.ID, TypeName(vt), TypeName(info.Result))
 			}
 		}
 		t.ValueType = info.Result
-		info.eval = func(st *stdlib.State, args []any) (any, error) { return evalLookup(t, st, args) }
+		info.eval = func(st *state.State, args []any) (any, error) { return evalLookup(t, st, args) }
 	}
 	if !inForce {
 		return
@@ -662,7 +666,7 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 	sig := reflect.New(reflect.FuncOf(in, []reflect.Type{out}, false)).Interface()
 	c.statePatch.Names[cl.name] = true
 	fn := expr.Function(cl.name, func(args ...any) (any, error) {
-		st, _ := args[0].(*stdlib.State)
+		st, _ := args[0].(*state.State)
 		return info.eval(st, args[1:])
 	}, sig)
 	c.idx.ExprOptions = append(c.idx.ExprOptions, fn)
@@ -675,7 +679,7 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 func (c *checker) characteristicFunctions() []expr.Option {
 	can := func(improve bool) func(args ...any) (any, error) {
 		return func(args ...any) (any, error) {
-			m, _ := args[0].(*stdlib.Model)
+			m, _ := args[0].(*state.Model)
 			id, _ := args[1].(string)
 			ci := c.idx.Characteristics[id]
 			if ci == nil {
@@ -688,7 +692,7 @@ func (c *checker) characteristicFunctions() []expr.Option {
 			return ok, nil
 		}
 	}
-	sig := new(func(*stdlib.Model, string) bool)
+	sig := new(func(*state.Model, string) bool)
 	return []expr.Option{
 		expr.Function("can_improve", can(true), sig),
 		expr.Function("can_worsen", can(false), sig),

@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"bytes"
+	"github.com/munda-rules/munda/dsl/diag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,7 +11,7 @@ import (
 
 // checkCase loads a file (or a directory) of testdata/check as a pack of
 // its own, with every house rule in it switched on, and checks it.
-func checkCase(t testing.TB, path string) (*Rules, Diagnostics) {
+func checkCase(t testing.TB, path string) (*Rules, diag.Diagnostics) {
 	t.Helper()
 	info, err := os.Stat(path)
 	if err != nil {
@@ -56,7 +57,7 @@ func TestCheckGolden(t *testing.T) {
 		t.Run(strings.TrimSuffix(name, ".munda"), func(t *testing.T) {
 			rules, diags := checkCase(t, path)
 			var got bytes.Buffer
-			if err := WriteText(&got, diags, rules.Sources()); err != nil {
+			if err := diag.WriteText(&got, diags, rules.Sources()); err != nil {
 				t.Fatal(err)
 			}
 			golden := strings.TrimSuffix(path, ".munda") + ".golden"

@@ -11,7 +11,9 @@ import (
 
 	"github.com/expr-lang/expr/vm"
 
+	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // VMs are reused: running a compiled program on a fresh VM allocates; a
@@ -30,7 +32,7 @@ func runProgram(p *vm.Program, env map[string]any) (any, error) {
 
 // BaseEnv is the environment every expression starts from: the state and
 // its parts, and empty natural/rolled tables.
-func BaseEnv(st *stdlib.State) map[string]any {
+func BaseEnv(st *state.State) map[string]any {
 	env := map[string]any{
 		stdlib.StateVar: st,
 		globalNatural:   map[string]int{},
@@ -40,13 +42,13 @@ func BaseEnv(st *stdlib.State) map[string]any {
 		env["battle"] = &st.Battle
 		env["gangs"] = st.Gangs
 	} else {
-		env["battle"] = (*stdlib.Battle)(nil)
-		env["gangs"] = []*stdlib.Gang(nil)
+		env["battle"] = (*state.Battle)(nil)
+		env["gangs"] = []*state.Gang(nil)
 	}
 	return env
 }
 
-func callEnv(st *stdlib.State, params []ParamInfo, args []any) map[string]any {
+func callEnv(st *state.State, params []ParamInfo, args []any) map[string]any {
 	env := BaseEnv(st)
 	for i, p := range params {
 		if i < len(args) {
@@ -58,7 +60,7 @@ func callEnv(st *stdlib.State, params []ParamInfo, args []any) map[string]any {
 
 // evalLookup finds the row of a lookup table for the arguments and
 // returns its value.
-func evalLookup(t *TableInfo, st *stdlib.State, args []any) (any, error) {
+func evalLookup(t *TableInfo, st *state.State, args []any) (any, error) {
 	env := callEnv(st, t.Params, args)
 	if t.By != nil {
 		key, err := runProgram(t.By.Program, env)
@@ -88,12 +90,12 @@ func evalLookup(t *TableInfo, st *stdlib.State, args []any) (any, error) {
 
 // Eval runs a checked expression against an environment built on
 // BaseEnv. The error, if any, is expr's runtime error.
-func Eval(e *Expr, env map[string]any) (any, error) {
+func Eval(e *syntax.Expr, env map[string]any) (any, error) {
 	return runProgram(e.Program, env)
 }
 
 // Call runs a function declaration or lookup table by name.
-func (idx *Index) Call(st *stdlib.State, name string, args ...any) (any, error) {
+func (idx *Index) Call(st *state.State, name string, args ...any) (any, error) {
 	f, ok := idx.Functions[name]
 	if !ok || f.eval == nil {
 		return nil, fmt.Errorf("no function %s", name)
@@ -104,7 +106,7 @@ func (idx *Index) Call(st *stdlib.State, name string, args ...any) (any, error) 
 // ExprError turns an expr run-time error into a plain message and the
 // place in the rule file where it happened (expr reports places inside
 // the expression, with its own snippet).
-func ExprError(e *Expr, err error) (string, lexer.Position) {
+func ExprError(e *syntax.Expr, err error) (string, lexer.Position) {
 	var ferr *file.Error
 	if !errors.As(err, &ferr) {
 		return err.Error(), e.Pos

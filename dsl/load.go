@@ -3,6 +3,8 @@ package dsl
 import (
 	"errors"
 	"fmt"
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
 	"io/fs"
 	"path"
 	"sort"
@@ -37,16 +39,18 @@ func (p *Pack) fsPath(rel string) string {
 // LoadedPack is a pack after parsing.
 type LoadedPack struct {
 	Pack  *Pack
-	Files []*File
-	// Layer is where the pack sits in a stack of rules: the base ruleset
-	// (and what it extends), house rules, then mods. A change in a higher
-	// layer wins over one in a lower (see Layer*).
+	Files []*syntax.
+		// Layer is where the pack sits in a stack of rules: the base ruleset
+		// (and what it extends), house rules, then mods. A change in a higher
+		// layer wins over one in a lower (see Layer*).
+		File
+
 	Layer int
 	// Header is the pack's `ruleset` declaration, if it has one.
-	Header *Ruleset
+	Header *syntax.Ruleset
 	// Sources holds every file read, by display name, even those that did
 	// not parse, so diagnostics can quote them.
-	Sources Sources
+	Sources diag.Sources
 }
 
 // ReadFile reads a file of the pack by a path relative to the pack root,
@@ -81,16 +85,16 @@ func packRelative(dir, ref string) (string, error) {
 // LoadPack parses every file of a pack, following includes. Problems are
 // returned as diagnostics; the files that did parse are returned too, so
 // one broken file does not hide the problems of the others.
-func LoadPack(p *Pack) (*LoadedPack, Diagnostics) {
-	l := &packLoader{pack: p, loaded: map[string]*File{}, state: map[string]int{}, sources: Sources{}}
+func LoadPack(p *Pack) (*LoadedPack, diag.Diagnostics) {
+	l := &packLoader{pack: p, loaded: map[string]*syntax.File{}, state: map[string]int{}, sources: diag.Sources{}}
 	files := p.Files
 	if files == nil {
 		var err error
 		files, err = listMunda(p.FS, p.Root)
 		if err != nil {
-			l.diags.errorf(CodeFileError, nil, "%s: %v", p.DisplayPath("."), err)
+			l.diags.errorf(diag.CodeFileError, nil, "%s: %v", p.DisplayPath("."), err)
 		} else if len(files) == 0 {
-			l.diags.errorf(CodeFileError, nil, "%s: no .munda files", p.DisplayPath("."))
+			l.diags.errorf(diag.CodeFileError, nil, "%s: no .munda files", p.DisplayPath("."))
 		}
 	}
 	for _, f := range files {
@@ -104,10 +108,10 @@ func LoadPack(p *Pack) (*LoadedPack, Diagnostics) {
 		}
 		out.Files = append(out.Files, f)
 		for _, d := range f.Decls {
-			if r, ok := d.(*Ruleset); ok {
+			if r, ok := d.(*syntax.Ruleset); ok {
 				if out.Header != nil {
-					l.diags.errorf(CodeDuplicateID, rangeOf(r.Pos, r.EndPos),
-						"a pack has one ruleset header; another is at %s", rangeOf(out.Header.Pos, out.Header.Pos))
+					l.diags.errorf(diag.CodeDuplicateID, diag.RangeOf(r.Pos, r.EndPos),
+						"a pack has one ruleset header; another is at %s", diag.RangeOf(out.Header.Pos, out.Header.Pos))
 					continue
 				}
 				out.Header = r
@@ -118,18 +122,19 @@ func LoadPack(p *Pack) (*LoadedPack, Diagnostics) {
 }
 
 type packLoader struct {
-	pack    *Pack
-	loaded  map[string]*File // by path relative to the pack root; nil if it failed
-	state   map[string]int   // 1 while a file's includes are being followed, 2 when done
+	pack   *Pack
+	loaded map[string]*syntax. // by path relative to the pack root; nil if it failed
+		File
+	state   map[string]int // 1 while a file's includes are being followed, 2 when done
 	order   []string
 	stack   []string // the chain of includes being followed
-	sources Sources
+	sources diag.Sources
 	diags   diagnostics
 }
 
 // load parses rel (relative to the pack root) and the files it includes.
 // from is the include that named it, for cycle and error positions.
-func (l *packLoader) load(rel string, from *Include) {
+func (l *packLoader) load(rel string, from *syntax.Include) {
 	switch l.state[rel] {
 	case 1:
 		// The chain from rel back to itself.
@@ -141,7 +146,7 @@ func (l *packLoader) load(rel string, from *Include) {
 			}
 		}
 		chain = append(chain, rel)
-		d := l.diags.errorf(CodeIncludeCycle, rangeOf(from.Pos, from.EndPos), "include cycle: %s", strings.Join(chain, " includes "))
+		d := l.diags.errorf(diag.CodeIncludeCycle, diag.RangeOf(from.Pos, from.EndPos), "include cycle: %s", strings.Join(chain, " includes "))
 		d.Detail = "A file cannot include itself, directly or through other files."
 		return
 	case 2:
@@ -158,15 +163,15 @@ func (l *packLoader) load(rel string, from *Include) {
 	name := l.pack.DisplayPath(rel)
 	src, err := fs.ReadFile(l.pack.FS, l.pack.fsPath(rel))
 	if err != nil {
-		var r *Range
+		var r *diag.Range
 		if from != nil {
-			r = rangeOf(from.Path.Pos, from.Path.EndPos)
+			r = diag.RangeOf(from.Path.Pos, from.Path.EndPos)
 		}
-		l.diags.errorf(CodeFileError, r, "cannot read %s: %v", name, unwrapPathError(err))
+		l.diags.errorf(diag.CodeFileError, r, "cannot read %s: %v", name, unwrapPathError(err))
 		return
 	}
 	l.sources[name] = src
-	file, diags := Parse(name, src)
+	file, diags := syntax.Parse(name, src)
 	l.diags.list = append(l.diags.list, diags...)
 	l.loaded[rel] = file
 	if file == nil {
@@ -174,17 +179,17 @@ func (l *packLoader) load(rel string, from *Include) {
 	}
 	file.Rel = rel
 	for _, d := range file.Decls {
-		inc, ok := d.(*Include)
+		inc, ok := d.(*syntax.Include)
 		if !ok {
 			continue
 		}
 		target, err := packRelative(path.Dir(rel), inc.Path.Value())
 		if err != nil {
-			l.diags.errorf(CodeIncludeError, rangeOf(inc.Path.Pos, inc.Path.EndPos), "cannot include: %v", err)
+			l.diags.errorf(diag.CodeIncludeError, diag.RangeOf(inc.Path.Pos, inc.Path.EndPos), "cannot include: %v", err)
 			continue
 		}
 		if !strings.HasSuffix(target, ".munda") {
-			l.diags.errorf(CodeIncludeError, rangeOf(inc.Path.Pos, inc.Path.EndPos),
+			l.diags.errorf(diag.CodeIncludeError, diag.RangeOf(inc.Path.Pos, inc.Path.EndPos),
 				"cannot include %q: only .munda files can be included", inc.Path.Value())
 			continue
 		}

@@ -6,7 +6,9 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Query is an expression over a battle state, asked of each outcome of an
@@ -14,23 +16,23 @@ import (
 // expression sees (the state, its gangs, the declared and built-in
 // functions) and nothing of any procedure.
 type Query struct {
-	expr *Expr
+	expr *syntax.Expr
 }
 
 // CompileQuery compiles text as a Query. name is how the text is shown in
 // diagnostics ("--of"); positions are columns of text. The rules must have
 // been checked.
-func (idx *Index) CompileQuery(name, text string) (*Query, Diagnostics) {
+func (idx *Index) CompileQuery(name, text string) (*Query, diag.Diagnostics) {
 	start := lexer.Position{Filename: name, Line: 1, Column: 1}
 	if idx == nil || idx.compileQuery == nil {
-		return nil, Diagnostics{{Severity: Error, Code: CodeInvalid, Subject: rangeOf(start, start),
+		return nil, diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeInvalid, Subject: diag.RangeOf(start, start),
 			Summary: "the rules have not been checked"}}
 	}
 	if strings.TrimSpace(text) == "" {
-		return nil, Diagnostics{{Severity: Error, Code: CodeInvalid, Subject: rangeOf(start, start),
+		return nil, diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeInvalid, Subject: diag.RangeOf(start, start),
 			Summary: "the expression is empty"}}
 	}
-	e := &Expr{Text: text, Pos: start, EndPos: start}
+	e := &syntax.Expr{Text: text, Pos: start, EndPos: start}
 	e.EndPos.Advance(text)
 	if diags := idx.compileQuery(e); diags.HasErrors() {
 		return nil, diags
@@ -42,7 +44,7 @@ func (idx *Index) CompileQuery(name, text string) (*Query, Diagnostics) {
 func (q *Query) Text() string { return q.expr.Text }
 
 // Eval asks the query of a state.
-func (q *Query) Eval(st *stdlib.State) (any, error) {
+func (q *Query) Eval(st *state.State) (any, error) {
 	v, err := runProgram(q.expr.Program, BaseEnv(st))
 	if err != nil {
 		msg, _ := ExprError(q.expr, err)
@@ -54,8 +56,8 @@ func (q *Query) Eval(st *stdlib.State) (any, error) {
 // queryCompiler returns the function CompileQuery uses: the checker that
 // checked the rules, compiling in the global scope. It keeps the checker
 // (its declarations, for did-you-means) alive with the index.
-func (c *checker) queryCompiler() func(e *Expr) Diagnostics {
-	return func(e *Expr) Diagnostics {
+func (c *checker) queryCompiler() func(e *syntax.Expr) diag.Diagnostics {
+	return func(e *syntax.Expr) diag.Diagnostics {
 		saved := c.diags
 		c.diags = diagnostics{}
 		c.compile(e, globalScope(), nil, "")

@@ -8,7 +8,7 @@ import (
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/rulesets"
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 var (
@@ -30,7 +30,7 @@ func coreRules(t testing.TB) *dsl.Rules {
 
 func TestCompileQuery(t *testing.T) {
 	idx := coreRules(t).Index
-	st, err := stdlib.Decode("s.yaml", []byte("gangs:\n  - {id: g, name: G, bottled: true, models: []}\n"))
+	st, err := state.Decode("s.yaml", []byte("gangs:\n  - {id: g, name: G, bottled: true, models: []}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +70,7 @@ func FuzzCompileQuery(f *testing.F) {
 		f.Add(s)
 	}
 	idx := coreRules(f).Index
-	st, _ := stdlib.Decode("s.yaml", []byte("gangs:\n  - {id: g, name: G, models: []}\n"))
+	st, _ := state.Decode("s.yaml", []byte("gangs:\n  - {id: g, name: G, models: []}\n"))
 	f.Fuzz(func(t *testing.T, text string) {
 		q, diags := idx.CompileQuery("--of", text)
 		if diags.HasErrors() {

@@ -2,6 +2,8 @@ package dsl
 
 import (
 	"fmt"
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
 	"sort"
 	"strings"
 )
@@ -12,7 +14,7 @@ import (
 type Rules struct {
 	Packs []*LoadedPack
 	// Base is the header of the ruleset in force (nil for loose files).
-	Base *Ruleset
+	Base *syntax.Ruleset
 	// Active holds the ids ("aa.single_lasting_injury") of house rules
 	// that are switched on.
 	Active map[string]bool
@@ -29,7 +31,7 @@ func NormalizeID(s string) string { return strings.ReplaceAll(s, "-", "_") }
 
 // Assemble builds Rules from a base pack (nil for none) and extra packs
 // (house rules, mods), loading what the base extends through resolve.
-func Assemble(base *LoadedPack, extra []*LoadedPack, resolve Resolver) (*Rules, Diagnostics) {
+func Assemble(base *LoadedPack, extra []*LoadedPack, resolve Resolver) (*Rules, diag.Diagnostics) {
 	var diags diagnostics
 	rules := &Rules{Active: map[string]bool{}}
 	if base != nil {
@@ -37,7 +39,7 @@ func Assemble(base *LoadedPack, extra []*LoadedPack, resolve Resolver) (*Rules, 
 		seen := map[string]bool{}
 		for cur := base; cur.Header != nil; {
 			if seen[cur.Header.ID.Name] {
-				diags.errorf(CodeIncludeCycle, rangeOf(cur.Header.Pos, cur.Header.EndPos),
+				diags.errorf(diag.CodeIncludeCycle, diag.RangeOf(cur.Header.Pos, cur.Header.EndPos),
 					"ruleset %s extends itself", cur.Header.ID.Name)
 				break
 			}
@@ -51,7 +53,7 @@ func Assemble(base *LoadedPack, extra []*LoadedPack, resolve Resolver) (*Rules, 
 				pack, ok = resolve(ext.Base.Name)
 			}
 			if !ok {
-				diags.errorf(CodeUnknownRef, rangeOf(ext.Base.Pos, ext.Base.EndPos),
+				diags.errorf(diag.CodeUnknownRef, diag.RangeOf(ext.Base.Pos, ext.Base.EndPos),
 					"unknown ruleset %s", ext.Base.Name)
 				break
 			}
@@ -67,19 +69,9 @@ func Assemble(base *LoadedPack, extra []*LoadedPack, resolve Resolver) (*Rules, 
 	return rules, diags.list
 }
 
-// Extends returns the ruleset's extends clause, if any.
-func (r *Ruleset) Extends() *Extends {
-	for _, it := range r.Items {
-		if e, ok := it.(*Extends); ok {
-			return e
-		}
-	}
-	return nil
-}
-
 // Files lists every file of the rules, in load order.
-func (r *Rules) Files() []*File {
-	var out []*File
+func (r *Rules) Files() []*syntax.File {
+	var out []*syntax.File
 	for _, p := range r.Packs {
 		out = append(out, p.Files...)
 	}
@@ -87,8 +79,8 @@ func (r *Rules) Files() []*File {
 }
 
 // Sources returns the contents of every file read, parsed or not.
-func (r *Rules) Sources() Sources {
-	out := Sources{}
+func (r *Rules) Sources() diag.Sources {
+	out := diag.Sources{}
 	for _, p := range r.Packs {
 		for k, v := range p.Sources {
 			out[k] = v
@@ -98,11 +90,11 @@ func (r *Rules) Sources() Sources {
 }
 
 // Houses lists the house groups declared in the rules.
-func (r *Rules) Houses() []*House {
-	var out []*House
+func (r *Rules) Houses() []*syntax.House {
+	var out []*syntax.House
 	for _, f := range r.Files() {
 		for _, d := range f.Decls {
-			if h, ok := d.(*House); ok {
+			if h, ok := d.(*syntax.House); ok {
 				out = append(out, h)
 			}
 		}
@@ -115,7 +107,7 @@ func (r *Rules) Houses() []*House {
 // apply left to right, so `aa,-aa.single_lasting_injury` is A&A without one
 // rule. Unknown names are errors with a did-you-mean.
 func (r *Rules) Select(toggles []string) error {
-	houses := map[string]*House{}
+	houses := map[string]*syntax.House{}
 	var houseIDs, ruleIDs []string
 	for _, h := range r.Houses() {
 		houses[h.ID.Name] = h
@@ -167,7 +159,7 @@ func (r *Rules) ActiveRules() []string {
 
 func unknownChoice(what, name string, known []string) error {
 	msg := fmt.Sprintf("unknown %s %q", what, name)
-	if s := didYouMean(name, known); s != "" {
+	if s := diag.DidYouMean(name, known); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	} else if len(known) > 0 {
 		msg += " (known: " + strings.Join(known, ", ") + ")"
@@ -175,12 +167,52 @@ func unknownChoice(what, name string, known []string) error {
 	return fmt.Errorf("%s", msg)
 }
 
-// Rules returns the house group's rules.
-func (h *House) Rules() []*HouseRule {
-	var out []*HouseRule
-	for _, it := range h.Items {
-		if r, ok := it.(*HouseRule); ok {
-			out = append(out, r)
+// StandingRules are the rules declared at the top level of the packs
+// (always in force), by id.
+func (r *Rules) StandingRules() map[string]*syntax.HouseRule {
+	out := map[string]*syntax.HouseRule{}
+	for _, f := range r.Files() {
+		for _, d := range f.Decls {
+			if hr, ok := d.(*syntax.HouseRule); ok {
+				if _, dup := out[hr.ID.Name]; !dup {
+					out[hr.ID.Name] = hr
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Replacers maps the declarations that replace others to who wrote the
+// replacement: "house rule aa.x" (only switched-on house rules), "ruleset
+// legacy_2017", or "pack mymod" for a pack without a header. A declaration
+// in force that is a key here is a replacement.
+func (r *Rules) Replacers() map[syntax.Decl]string {
+	out := map[syntax.Decl]string{}
+	for _, p := range r.Packs {
+		owner := "pack " + p.Pack.Display
+		if p.Header != nil {
+			owner = "ruleset " + p.Header.ID.Name
+		}
+		for _, f := range p.Files {
+			for _, d := range f.Decls {
+				if rp, ok := d.(*syntax.Replace); ok && rp.Decl != nil {
+					out[rp.Decl] = owner
+				}
+			}
+		}
+	}
+	for _, h := range r.Houses() {
+		for _, rule := range h.Rules() {
+			rid := h.ID.Name + "." + rule.ID.Name
+			if !r.Active[rid] {
+				continue
+			}
+			for _, it := range rule.Items {
+				if rp, ok := it.(*syntax.Replace); ok && rp.Decl != nil {
+					out[rp.Decl] = "house rule " + rid
+				}
+			}
 		}
 	}
 	return out

@@ -7,17 +7,19 @@ import (
 
 	"github.com/expr-lang/expr/types"
 
+	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // The types rules can name (parameters, function results). Expressions
 // see the state model's Go types; people see these names.
 var (
-	typeGang   = reflect.TypeOf((*stdlib.Gang)(nil))
-	typeModel  = reflect.TypeOf((*stdlib.Model)(nil))
-	typeWeapon = reflect.TypeOf((*stdlib.Weapon)(nil))
-	typeState  = reflect.TypeOf((*stdlib.State)(nil))
-	typeBattle = reflect.TypeOf((*stdlib.Battle)(nil))
+	typeGang   = reflect.TypeOf((*state.Gang)(nil))
+	typeModel  = reflect.TypeOf((*state.Model)(nil))
+	typeWeapon = reflect.TypeOf((*state.Weapon)(nil))
+	typeState  = reflect.TypeOf((*state.State)(nil))
+	typeBattle = reflect.TypeOf((*state.Battle)(nil))
 	typeInt    = reflect.TypeOf(0)
 	typeFloat  = reflect.TypeOf(0.0)
 	typeBool   = reflect.TypeOf(false)
@@ -57,16 +59,16 @@ func TypeName(t reflect.Type) string {
 	case reflect.Interface:
 		return "any"
 	}
-	return strings.ToLower(strings.TrimPrefix(t.String(), "stdlib."))
+	return strings.ToLower(strings.TrimPrefix(t.String(), "state."))
 }
 
 // humanizeTypes rewrites Go type names in expr's messages.
 var humanizeTypes = strings.NewReplacer(
-	"[]*stdlib.Model", "list of model", "[]*stdlib.Gang", "list of gang", "[]*stdlib.Weapon", "list of weapon",
-	"*stdlib.Model", "model", "*stdlib.Gang", "gang", "*stdlib.Weapon", "weapon", "*stdlib.State", "state",
-	"*stdlib.Battle", "battle", "*stdlib.Marker", "marker", "*stdlib.Armour", "armour",
-	"stdlib.Model", "model", "stdlib.Gang", "gang", "stdlib.Weapon", "weapon", "stdlib.State", "state",
-	"stdlib.Battle", "battle", "stdlib.Stats", "stats", "stdlib.Marker", "marker", "stdlib.Armour", "armour",
+	"[]*state.Model", "list of model", "[]*state.Gang", "list of gang", "[]*state.Weapon", "list of weapon",
+	"*state.Model", "model", "*state.Gang", "gang", "*state.Weapon", "weapon", "*state.State", "state",
+	"*state.Battle", "battle", "*state.Marker", "marker", "*state.Armour", "armour",
+	"state.Model", "model", "state.Gang", "gang", "state.Weapon", "weapon", "state.State", "state",
+	"state.Battle", "battle", "state.Stats", "stats", "state.Marker", "marker", "state.Armour", "armour",
 	"[]string", "list of string", "[]int", "list of int", "[]interface {}", "list", "interface {}", "any",
 	"map[string]int", "map of int", "map[string][]int", "map of list of int",
 )
@@ -119,7 +121,8 @@ type symbol struct {
 	name string
 	kind symbolKind
 	typ  reflect.Type
-	at   *Ident // where it was declared (nil for globals)
+	at   *syntax. // where it was declared (nil for globals)
+		Ident
 	used bool
 }
 
@@ -207,7 +210,7 @@ func globalScope() *scope {
 	for _, g := range []*symbol{
 		{name: stdlib.StateVar, typ: typeState},
 		{name: "battle", typ: typeBattle},
-		{name: "gangs", typ: reflect.TypeOf([]*stdlib.Gang(nil))},
+		{name: "gangs", typ: reflect.TypeOf([]*state.Gang(nil))},
 		{name: globalNatural, typ: reflect.TypeOf(map[string]int(nil))},
 		{name: globalRolled, typ: reflect.TypeOf(map[string][]int(nil))},
 	} {
@@ -250,11 +253,3 @@ func fieldNames(t reflect.Type) []string {
 	}
 	return out
 }
-
-// didYouMean is stdlib.DidYouMean: one notion of a typo for the whole tool.
-func didYouMean(name string, candidates []string) string {
-	return stdlib.DidYouMean(name, candidates)
-}
-
-// DidYouMean returns the candidate closest to name, or "" (see stdlib.DidYouMean).
-func DidYouMean(name string, candidates []string) string { return didYouMean(name, candidates) }

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Event kinds.
@@ -111,17 +111,17 @@ func display(v any) string {
 	switch v := v.(type) {
 	case nil:
 		return "none"
-	case *stdlib.Model:
+	case *state.Model:
 		if v == nil {
 			return "none"
 		}
 		return v.Name
-	case *stdlib.Gang:
+	case *state.Gang:
 		if v == nil {
 			return "no gang"
 		}
 		return v.Name
-	case *stdlib.Weapon:
+	case *state.Weapon:
 		if v == nil {
 			return "no weapon"
 		}
@@ -151,25 +151,25 @@ func display(v any) string {
 			parts[i] = display(x)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
-	case []*stdlib.Model:
+	case []*state.Model:
 		parts := make([]string, len(v))
 		for i, x := range v {
 			parts[i] = display(x)
 		}
 		return "[" + strings.Join(parts, ", ") + "]"
-	case *stdlib.Battle:
+	case *state.Battle:
 		return "the battle"
-	case *stdlib.Marker:
+	case *state.Marker:
 		if v == nil {
 			return "no marker"
 		}
 		return v.Kind + " " + v.ID
-	case *stdlib.Armour:
+	case *state.Armour:
 		if v == nil {
 			return "no armour"
 		}
 		return v.Name
-	case *stdlib.State:
+	case *state.State:
 		return "the state"
 	case map[string]any:
 		keys := make([]string, 0, len(v))
@@ -197,13 +197,13 @@ func display(v any) string {
 // identify names an object of the state for an event: its id.
 func identify(v any) string {
 	switch v := v.(type) {
-	case *stdlib.Model:
+	case *state.Model:
 		return v.ID
-	case *stdlib.Gang:
+	case *state.Gang:
 		return v.ID
-	case *stdlib.Weapon:
+	case *state.Weapon:
 		return v.ID
-	case *stdlib.Battle:
+	case *state.Battle:
 		return "battle"
 	}
 	return ""

@@ -6,7 +6,7 @@ import (
 
 	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/rulesets"
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Embedding munda: load and check the rules once, compile once, then run
@@ -29,7 +29,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	st, err := stdlib.Decode("goliaths-vs-eschers.yaml", data)
+	st, err := state.Decode("goliaths-vs-eschers.yaml", data)
 	if err != nil {
 		fmt.Println(err)
 		return

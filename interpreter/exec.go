@@ -9,7 +9,8 @@ import (
 	"strings"
 
 	"github.com/munda-rules/munda/dsl"
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // ---------------------------------------------------------------------------
@@ -66,7 +67,7 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame
 
 // callSite is where the statement that calls something is, or else where
 // the thing called is declared.
-func callSite(st dsl.Stmt, fallback lexerPos) lexerPos {
+func callSite(st syntax.Stmt, fallback lexerPos) lexerPos {
 	if st != nil {
 		if p := stmtPos(st); p.Filename != "" {
 			return p
@@ -108,7 +109,7 @@ func (r *runner) isDefault(f *frame, prm dsl.ParamInfo, v any) bool {
 // hooks runs before/after hooks whose when holds, in the target's frame.
 func (r *runner) hooks(list []*effect, f *frame) error {
 	for _, ef := range list {
-		h := ef.info.Item.(*dsl.Hook)
+		h := ef.info.Item.(*syntax.Hook)
 		if ok, err := r.effectApplies(ef, h.When, f); err != nil || !ok {
 			if err != nil {
 				return err
@@ -126,7 +127,7 @@ func (r *runner) hooks(list []*effect, f *frame) error {
 // whether one did (and so replaced what it targets).
 func (r *runner) instead(list []*effect, f *frame) (bool, error) {
 	for _, ef := range list {
-		h := ef.info.Item.(*dsl.Hook)
+		h := ef.info.Item.(*syntax.Hook)
 		ok, err := r.effectApplies(ef, h.When, f)
 		if err != nil {
 			return false, err
@@ -139,7 +140,7 @@ func (r *runner) instead(list []*effect, f *frame) (bool, error) {
 }
 
 // effectApplies evaluates an effect's when (true when it has none).
-func (r *runner) effectApplies(ef *effect, when *dsl.Expr, f *frame) (bool, error) {
+func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (bool, error) {
 	if r.running[ef] {
 		return false, nil
 	}
@@ -151,7 +152,7 @@ func (r *runner) effectApplies(ef *effect, when *dsl.Expr, f *frame) (bool, erro
 
 // runEffectBody runs a hook's statements in the frame of what it targets,
 // under the effect's name.
-func (r *runner) runEffectBody(ef *effect, body *dsl.Block, f *frame, what string) error {
+func (r *runner) runEffectBody(ef *effect, body *syntax.Block, f *frame, what string) error {
 	rule := ef.owner
 	if err := r.enter(rule); err != nil {
 		return r.errorAt(f, body.Pos, err)
@@ -186,7 +187,7 @@ func titleOf(owner string) string {
 
 // block runs statements in order. Names a block declares that hide
 // outer ones are restored when it ends.
-func (r *runner) block(b *dsl.Block, f *frame) (control, error) {
+func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
 	var shadowed map[string]any
 	declare := func(name string, v any) {
 		if old, ok := f.env[name]; ok {
@@ -220,33 +221,33 @@ func (r *runner) block(b *dsl.Block, f *frame) (control, error) {
 	return next, nil
 }
 
-func (r *runner) stmt(st dsl.Stmt, f *frame, declare func(string, any)) (control, error) {
+func (r *runner) stmt(st syntax.Stmt, f *frame, declare func(string, any)) (control, error) {
 	switch s := st.(type) {
-	case *dsl.SourceItem, *dsl.TextItem, *dsl.TitleItem:
+	case *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
 		return next, nil
-	case *dsl.Let:
+	case *syntax.Let:
 		v, err := r.letValue(s, f)
 		if err != nil {
 			return next, err
 		}
 		declare(s.Name.Name, v)
-	case *dsl.Set:
+	case *syntax.Set:
 		return next, r.set(s, f)
-	case *dsl.Roll:
+	case *syntax.Roll:
 		v, err := r.roll(s, f)
 		if err != nil {
 			return next, err
 		}
 		declare(s.Name.Name, v)
-	case *dsl.TestStmt:
+	case *syntax.TestStmt:
 		pass, err := r.test(s, f)
 		if err != nil {
 			return next, err
 		}
 		declare(s.Name.Name, pass)
-	case *dsl.Change:
+	case *syntax.Change:
 		return next, r.change(s, f)
-	case *dsl.If:
+	case *syntax.If:
 		for cur := s; cur != nil; cur = cur.ElseIf {
 			ok, err := r.evalBool(f, cur.Cond)
 			if err != nil {
@@ -259,15 +260,15 @@ func (r *runner) stmt(st dsl.Stmt, f *frame, declare func(string, any)) (control
 				return r.block(cur.Else, f)
 			}
 		}
-	case *dsl.ForEach:
+	case *syntax.ForEach:
 		return r.forEach(s, f)
-	case *dsl.Add:
+	case *syntax.Add:
 		return next, r.listEdit(f, s.To, s.Item.Name, true, s.Pos)
-	case *dsl.Remove:
+	case *syntax.Remove:
 		return next, r.listEdit(f, s.From, s.Item.Name, false, s.Pos)
-	case *dsl.Apply:
+	case *syntax.Apply:
 		return next, r.apply(s, f)
-	case *dsl.Call:
+	case *syntax.Call:
 		proc := r.p.idx.Procedures[s.Proc.Name]
 		args, err := r.args(f, s.Args, proc.Params)
 		if err != nil {
@@ -276,13 +277,13 @@ func (r *runner) stmt(st dsl.Stmt, f *frame, declare func(string, any)) (control
 		_, err = r.callProc(proc, args, f)
 		r.releaseArgs(args)
 		return next, err
-	case *dsl.Choose:
+	case *syntax.Choose:
 		v, err := r.choose(s, f)
 		if err != nil {
 			return next, err
 		}
 		declare(s.Name.Name, v)
-	case *dsl.Emit:
+	case *syntax.Emit:
 		// Messages are for people: without a log they are not rendered.
 		if !r.logging() {
 			return next, r.count()
@@ -292,13 +293,13 @@ func (r *runner) stmt(st dsl.Stmt, f *frame, declare func(string, any)) (control
 			return next, err
 		}
 		return next, r.logLazy(f, func() *Event { return &Event{Kind: EventEmit, At: at(s.Pos), Text: text} })
-	case *dsl.Signal:
+	case *syntax.Signal:
 		return next, r.signal(s, f)
-	case *dsl.Stop:
+	case *syntax.Stop:
 		return stopped, nil
-	case *dsl.Step:
+	case *syntax.Step:
 		return r.runStep(s, f)
-	case *dsl.Require:
+	case *syntax.Require:
 		return next, r.require(f, s)
 	default:
 		return next, r.errorAt(f, stmtPos(st), fmt.Errorf("internal: unhandled statement %T", st))
@@ -307,7 +308,7 @@ func (r *runner) stmt(st dsl.Stmt, f *frame, declare func(string, any)) (control
 }
 
 // runStep runs a named step with its hooks.
-func (r *runner) runStep(s *dsl.Step, f *frame) (control, error) {
+func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 	target := r.p.effectKey(f.proc, s.ID.Name)
 	title := s.ID.Name
 	if s.Title != nil {
@@ -338,9 +339,9 @@ func (r *runner) runStep(s *dsl.Step, f *frame) (control, error) {
 }
 
 // letValue evaluates a let, or an override of it that is in force.
-func (r *runner) letValue(s *dsl.Let, f *frame) (any, error) {
+func (r *runner) letValue(s *syntax.Let, f *frame) (any, error) {
 	for _, ef := range r.p.override[r.p.effectKey(f.proc, s.Name.Name)] {
-		o := ef.info.Item.(*dsl.Override)
+		o := ef.info.Item.(*syntax.Override)
 		ok, err := r.effectApplies(ef, o.When, f)
 		if err != nil {
 			return nil, err
@@ -369,7 +370,7 @@ func (r *runner) letValue(s *dsl.Let, f *frame) (any, error) {
 
 // modifyLet adds the modifiers in force on a numeric let ("one extra
 // Injury dice").
-func (r *runner) modifyLet(s *dsl.Let, f *frame, v any) (any, error) {
+func (r *runner) modifyLet(s *syntax.Let, f *frame, v any) (any, error) {
 	target := r.p.effectKey(f.proc, s.Name.Name)
 	if len(r.p.modify[target]) == 0 {
 		return v, nil
@@ -393,7 +394,7 @@ func (r *runner) modifyLet(s *dsl.Let, f *frame, v any) (any, error) {
 	return n + mod, nil
 }
 
-func (r *runner) forEach(s *dsl.ForEach, f *frame) (control, error) {
+func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 	listV, err := r.eval(f, s.List)
 	if err != nil {
 		return next, err
@@ -468,7 +469,7 @@ func less(a, b any) bool {
 }
 
 // args evaluates call arguments into parameter values.
-func (r *runner) args(f *frame, args []*dsl.Arg, params []dsl.ParamInfo) (map[string]any, error) {
+func (r *runner) args(f *frame, args []*syntax.Arg, params []dsl.ParamInfo) (map[string]any, error) {
 	var out map[string]any
 	if n := len(r.argMaps); n > 0 {
 		out, r.argMaps = r.argMaps[n-1], r.argMaps[:n-1]
@@ -502,7 +503,7 @@ func (r *runner) releaseArgs(m map[string]any) {
 // Changing the state.
 
 // set assigns to a let or to a field of the state.
-func (r *runner) set(s *dsl.Set, f *frame) error {
+func (r *runner) set(s *syntax.Set, f *frame) error {
 	v, err := r.eval(f, s.Value)
 	if err != nil {
 		return err
@@ -536,7 +537,7 @@ func (r *runner) set(s *dsl.Set, f *frame) error {
 
 // fieldOf follows fields (by their expr names) from a value of the state
 // and returns the last one, settable, and what holds it.
-func fieldOf(obj any, parts []*dsl.Ident) (reflect.Value, any, error) {
+func fieldOf(obj any, parts []*syntax.Ident) (reflect.Value, any, error) {
 	v := reflect.ValueOf(obj)
 	holder := obj
 	for i, p := range parts {
@@ -621,7 +622,7 @@ func convertTo(v any, t reflect.Type) (reflect.Value, error) {
 
 // listEdit adds an id to a list field, or removes it. Lists of rows
 // (lasting_injuries, lasting_damage) keep repeats; the others are sets.
-func (r *runner) listEdit(f *frame, path *dsl.Path, item string, add bool, pos lexerPos) error {
+func (r *runner) listEdit(f *frame, path *syntax.Path, item string, add bool, pos lexerPos) error {
 	obj := f.env[path.Parts[0].Name]
 	field, holder, err := fieldOf(obj, path.Parts[1:])
 	if err != nil {
@@ -675,13 +676,13 @@ func isRowList(holder any, field string) bool {
 }
 
 // change improves or worsens a characteristic within its limits.
-func (r *runner) change(s *dsl.Change, f *frame) error {
+func (r *runner) change(s *syntax.Change, f *frame) error {
 	ci := r.p.idx.Characteristics[s.Char.Name]
 	mv, err := r.eval(f, s.Model)
 	if err != nil {
 		return err
 	}
-	m, ok := mv.(*stdlib.Model)
+	m, ok := mv.(*state.Model)
 	if !ok || m == nil {
 		return r.errorAt(f, s.Model.Pos, fmt.Errorf("%s of %s: not a model", s.Dir, display(mv)))
 	}
@@ -717,7 +718,7 @@ func showChar(ci *dsl.CharInfo, v int) string {
 // ---------------------------------------------------------------------------
 // Choices, messages, events.
 
-func (r *runner) choose(s *dsl.Choose, f *frame) (any, error) {
+func (r *runner) choose(s *syntax.Choose, f *frame) (any, error) {
 	def, err := r.eval(f, s.Default)
 	if err != nil {
 		return nil, err
@@ -764,7 +765,7 @@ func (r *runner) choose(s *dsl.Choose, f *frame) (any, error) {
 
 // renderPrompt fills {…} in a choice's prompt from the frame (the prompt
 // is plain text to the checker, so names it cannot find stay as written).
-func (r *runner) renderPrompt(f *frame, s *dsl.Str) string {
+func (r *runner) renderPrompt(f *frame, s *syntax.Str) string {
 	text := s.Value()
 	var b strings.Builder
 	for {
@@ -795,9 +796,9 @@ func lookupPath(env map[string]any, path string) (any, bool) {
 	if len(parts) == 1 {
 		return v, true
 	}
-	idents := make([]*dsl.Ident, len(parts)-1)
+	idents := make([]*syntax.Ident, len(parts)-1)
 	for i, p := range parts[1:] {
-		idents[i] = &dsl.Ident{Name: p}
+		idents[i] = &syntax.Ident{Name: p}
 	}
 	fv, _, err := fieldOf(v, idents)
 	if err != nil {
@@ -807,7 +808,7 @@ func lookupPath(env map[string]any, path string) (any, bool) {
 }
 
 // template renders an emit message.
-func (r *runner) template(f *frame, parts []*dsl.TemplatePart) (string, error) {
+func (r *runner) template(f *frame, parts []*syntax.TemplatePart) (string, error) {
 	var b strings.Builder
 	for _, p := range parts {
 		if p.Expr == nil {
@@ -828,7 +829,7 @@ func (r *runner) template(f *frame, parts []*dsl.TemplatePart) (string, error) {
 }
 
 // signal runs the `on` handlers of an event whose when holds.
-func (r *runner) signal(s *dsl.Signal, f *frame) error {
+func (r *runner) signal(s *syntax.Signal, f *frame) error {
 	ev := r.p.idx.Events[s.Event.Name]
 	params := make([]dsl.ParamInfo, len(ev.Params))
 	for i, p := range ev.Params {
@@ -856,7 +857,7 @@ func (r *runner) signal(s *dsl.Signal, f *frame) error {
 		return err
 	}
 	for _, ef := range r.p.on[ev.ID.Name] {
-		on := ef.info.Item.(*dsl.On)
+		on := ef.info.Item.(*syntax.On)
 		hf := r.newFrame(ef.owner, ef.source, "")
 		for k, v := range args {
 			hf.env[k] = v
@@ -876,7 +877,7 @@ func (r *runner) signal(s *dsl.Signal, f *frame) error {
 // ---------------------------------------------------------------------------
 // Expressions.
 
-func (r *runner) eval(f *frame, e *dsl.Expr) (any, error) {
+func (r *runner) eval(f *frame, e *syntax.Expr) (any, error) {
 	v, err := dsl.Eval(e, f.env)
 	if err != nil {
 		msg, pos := dsl.ExprError(e, err)
@@ -885,7 +886,7 @@ func (r *runner) eval(f *frame, e *dsl.Expr) (any, error) {
 	return v, nil
 }
 
-func (r *runner) evalBool(f *frame, e *dsl.Expr) (bool, error) {
+func (r *runner) evalBool(f *frame, e *syntax.Expr) (bool, error) {
 	v, err := r.eval(f, e)
 	if err != nil {
 		return false, err
@@ -897,7 +898,7 @@ func (r *runner) evalBool(f *frame, e *dsl.Expr) (bool, error) {
 	return b, nil
 }
 
-func (r *runner) evalInt(f *frame, e *dsl.Expr) (int, error) {
+func (r *runner) evalInt(f *frame, e *syntax.Expr) (int, error) {
 	v, err := r.eval(f, e)
 	if err != nil {
 		return 0, err
@@ -946,7 +947,7 @@ func toList(v any) ([]any, error) {
 // jsonValue makes a value safe for the JSON log: state objects by id.
 func jsonValue(v any) any {
 	switch x := v.(type) {
-	case *stdlib.Model, *stdlib.Gang, *stdlib.Weapon:
+	case *state.Model, *state.Gang, *state.Weapon:
 		return identify(x)
 	case []any:
 		out := make([]any, len(x))
@@ -959,7 +960,7 @@ func jsonValue(v any) any {
 }
 
 // require ends the run with the rule's message unless its condition holds.
-func (r *runner) require(f *frame, s *dsl.Require) error {
+func (r *runner) require(f *frame, s *syntax.Require) error {
 	ok, err := r.evalBool(f, s.Cond)
 	if err != nil || ok {
 		return err

@@ -14,7 +14,7 @@ import (
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/rulesets"
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -60,13 +60,13 @@ func programOf(t testing.TB, src string) *interpreter.Program {
 	return p
 }
 
-func readState(t testing.TB, path string) *stdlib.State {
+func readState(t testing.TB, path string) *state.State {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := stdlib.Decode(path, data)
+	st, err := state.Decode(path, data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ const exampleState = "../testdata/states/goliaths-vs-eschers.yaml"
 
 // runEndPhase runs the End Phase on the example state with a seed and
 // returns the narration, the JSON events and the new state.
-func runEndPhase(t testing.TB, seed uint64) (text, jsonl, state []byte) {
+func runEndPhase(t testing.TB, seed uint64) (text, jsonl, newState []byte) {
 	t.Helper()
 	p := coreProgram(t)
 	st := readState(t, exampleState)
@@ -93,7 +93,7 @@ func runEndPhase(t testing.TB, seed uint64) (text, jsonl, state []byte) {
 	if err := interpreter.WriteJSON(&jb, events); err != nil {
 		t.Fatal(err)
 	}
-	enc, err := stdlib.Encode(st, "yaml")
+	enc, err := state.Encode(st, "yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,10 +123,10 @@ func golden(t *testing.T, name string, got []byte) {
 
 // A whole End Phase, narrated and as JSON, against golden files.
 func TestEndPhaseGolden(t *testing.T) {
-	text, jsonl, state := runEndPhase(t, 1)
+	text, jsonl, newState := runEndPhase(t, 1)
 	golden(t, "end_phase.seed1.txt", text)
 	golden(t, "end_phase.seed1.jsonl", jsonl)
-	golden(t, "end_phase.seed1.state.yaml", state)
+	golden(t, "end_phase.seed1.state.yaml", newState)
 }
 
 // Same rules, state and seed: byte-identical events and state.
@@ -228,7 +228,7 @@ func TestPromptDice(t *testing.T) {
 
 // Rule packs may be hostile: every run is bounded.
 func TestLimits(t *testing.T) {
-	st := &stdlib.State{}
+	st := &state.State{}
 	tests := []struct {
 		name, src, proc, want string
 	}{

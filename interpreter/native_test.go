@@ -5,6 +5,7 @@ import (
 
 	"fmt"
 	"github.com/munda-rules/munda/interpreter/odds"
+	"github.com/munda-rules/munda/stdlib/state"
 	"reflect"
 	"slices"
 	"sort"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/interpreter"
-	"github.com/munda-rules/munda/stdlib"
 )
 
 // This file is the speed baseline of issue 3: the 2023 End Phase of
@@ -23,7 +23,7 @@ import (
 // benchmark compares like with like.
 
 type native struct {
-	st   *stdlib.State
+	st   *state.State
 	dice interpreter.DiceSource
 	d6   *dsl.DiceInfo
 	inj  *dsl.DiceInfo
@@ -40,15 +40,15 @@ func (n *native) roll(d *dsl.DiceInfo) interpreter.Die {
 func (n *native) d6v() int   { return n.roll(n.d6).Value }
 func (n *native) twoD6() int { return n.d6v() + n.d6v() }
 
-func isFighter(m *stdlib.Model) bool { return m.Kind == "fighter" }
-func isVehicle(m *stdlib.Model) bool { return m.Kind == "vehicle" }
-func seriously(m *stdlib.Model) bool {
+func isFighter(m *state.Model) bool { return m.Kind == "fighter" }
+func isVehicle(m *state.Model) bool { return m.Kind == "vehicle" }
+func seriously(m *state.Model) bool {
 	return m.Status == "prone" && m.Secondary == "seriously_injured"
 }
-func outOfAction(m *stdlib.Model) bool { return m.Status == "out_of_action" }
-func wreckedV(m *stdlib.Model) bool    { return m.Kind == "vehicle" && m.Secondary == "wrecked" }
-func onField(m *stdlib.Model) bool     { return !m.Fled && !outOfAction(m) && !wreckedV(m) }
-func casualtyN(m *stdlib.Model) bool {
+func outOfAction(m *state.Model) bool { return m.Status == "out_of_action" }
+func wreckedV(m *state.Model) bool    { return m.Kind == "vehicle" && m.Secondary == "wrecked" }
+func onField(m *state.Model) bool     { return !m.Fled && !outOfAction(m) && !wreckedV(m) }
+func casualtyN(m *state.Model) bool {
 	return (isFighter(m) && (seriously(m) || outOfAction(m))) || wreckedV(m)
 }
 func has(list []string, s string) bool { return slices.Contains(list, s) }
@@ -64,7 +64,7 @@ func addSet(list []string, s string) []string {
 	}
 	return append(append([]string(nil), list...), s)
 }
-func hierarchy(m *stdlib.Model) float64 {
+func hierarchy(m *state.Model) float64 {
 	switch {
 	case has(m.Rules, "gang_hierarchy_leader"):
 		return 12
@@ -73,8 +73,8 @@ func hierarchy(m *stdlib.Model) float64 {
 	}
 	return 0
 }
-func friendsOf(m *stdlib.Model) []*stdlib.Model {
-	var out []*stdlib.Model
+func friendsOf(m *state.Model) []*state.Model {
+	var out []*state.Model
 	for _, o := range m.Gang.Models {
 		if o != m {
 			out = append(out, o)
@@ -83,8 +83,8 @@ func friendsOf(m *stdlib.Model) []*stdlib.Model {
 	return out
 }
 
-func (n *native) gangsInPriority() []*stdlib.Gang {
-	out := append([]*stdlib.Gang(nil), n.st.Gangs...)
+func (n *native) gangsInPriority() []*state.Gang {
+	out := append([]*state.Gang(nil), n.st.Gangs...)
 	sort.SliceStable(out, func(i, j int) bool {
 		return out[i].ID == n.st.Battle.Priority && out[j].ID != n.st.Battle.Priority
 	})
@@ -95,10 +95,10 @@ func (n *native) endPhase() {
 	// Remove temporary effects.
 	for _, cloud := range slices.Clone(n.st.Battle.Markers) {
 		if cloud.Kind == "smoke" && n.d6v() <= 4 {
-			n.st.Battle.Markers = slices.DeleteFunc(slices.Clone(n.st.Battle.Markers), func(m *stdlib.Marker) bool { return m.ID == cloud.ID })
+			n.st.Battle.Markers = slices.DeleteFunc(slices.Clone(n.st.Battle.Markers), func(m *state.Marker) bool { return m.ID == cloud.ID })
 		}
 	}
-	n.st.Battle.Markers = slices.DeleteFunc(n.st.Battle.Markers, func(m *stdlib.Marker) bool { return m.Kind == "graviton_pulse" })
+	n.st.Battle.Markers = slices.DeleteFunc(n.st.Battle.Markers, func(m *state.Marker) bool { return m.Kind == "graviton_pulse" })
 	for _, g := range n.st.Gangs {
 		for _, m := range g.Models {
 			if isFighter(m) && m.Status == "prone" && onField(m) && has(m.Terrain, "toxic_sludge") && n.d6v() < 2 {
@@ -127,7 +127,7 @@ func (n *native) endPhase() {
 	}
 }
 
-func (n *native) bottleCheck(g *stdlib.Gang) {
+func (n *native) bottleCheck(g *state.Gang) {
 	casualties := 0
 	for _, m := range g.Models {
 		if casualtyN(m) {
@@ -153,8 +153,8 @@ func (n *native) bottleCheck(g *stdlib.Gang) {
 	}
 }
 
-func (n *native) fleeTests(g *stdlib.Gang) {
-	var order []*stdlib.Model
+func (n *native) fleeTests(g *state.Gang) {
+	var order []*state.Model
 	for _, m := range g.Models {
 		if onField(m) {
 			order = append(order, m)
@@ -169,7 +169,7 @@ func (n *native) fleeTests(g *stdlib.Gang) {
 		if n.twoD6() >= m.Stats.Cl {
 			if r := hierarchy(m); r > 0 {
 				for _, f := range friendsOf(m) {
-					if stdlib.Distance(m, f) <= r {
+					if state.Distance(m, f) <= r {
 						held[f.ID] = true
 					}
 				}
@@ -189,7 +189,7 @@ func (n *native) fleeTests(g *stdlib.Gang) {
 	}
 }
 
-func (n *native) recoverAndRestart(g *stdlib.Gang) {
+func (n *native) recoverAndRestart(g *state.Gang) {
 	for _, m := range slices.Clone(g.Models) {
 		if isFighter(m) && seriously(m) && onField(m) {
 			n.recovery(m)
@@ -206,7 +206,7 @@ func (n *native) recoverAndRestart(g *stdlib.Gang) {
 			}
 		}
 	}
-	var blackedOut, wounded []*stdlib.Model
+	var blackedOut, wounded []*state.Model
 	for _, v := range g.Models {
 		if isVehicle(v) && onField(v) {
 			if has(v.Conditions, "driver_black_out") {
@@ -232,10 +232,10 @@ func (n *native) recoverAndRestart(g *stdlib.Gang) {
 	}
 }
 
-func (n *native) recovery(m *stdlib.Model) {
-	var helper *stdlib.Model
+func (n *native) recovery(m *state.Model) {
+	var helper *state.Model
 	for _, f := range friendsOf(m) {
-		if isFighter(f) && f.Status == "standing" && f.Secondary == "active" && onField(f) && stdlib.Distance(m, f) <= 1 && !has(f.Marks, "assisted") {
+		if isFighter(f) && f.Status == "standing" && f.Secondary == "active" && onField(f) && state.Distance(m, f) <= 1 && !has(f.Marks, "assisted") {
 			helper = f
 			break
 		}
@@ -274,33 +274,33 @@ func (n *native) recovery(m *stdlib.Model) {
 	}
 }
 
-func (n *native) fleshWound(m *stdlib.Model) {
+func (n *native) fleshWound(m *state.Model) {
 	m.FleshWounds++
 	if m.Stats.T-m.FleshWounds <= 0 {
 		n.outOfAction(m)
 	}
 }
 
-func (n *native) outOfAction(m *stdlib.Model) {
+func (n *native) outOfAction(m *state.Model) {
 	m.Status, m.Secondary = "out_of_action", ""
 	m.Conditions = remove(m.Conditions, "ready")
 	n.nerveTests(m)
 	n.lastingInjury(m, nil, nil)
 }
 
-func young(m *stdlib.Model) bool { return m.Category == "juve" || m.Category == "prospect" }
+func young(m *state.Model) bool { return m.Category == "juve" || m.Category == "prospect" }
 
 // nerveTests: friendly fighters within 3" of a fighter taken Out of Action
 // test, unless already Broken; only the young test for a fallen Juve.
-func (n *native) nerveTests(casualty *stdlib.Model) {
+func (n *native) nerveTests(casualty *state.Model) {
 	onlyYoung := young(casualty)
 	for _, f := range friendsOf(casualty) {
-		if !onField(f) || has(f.Conditions, "broken") || !isFighter(f) || stdlib.Distance(casualty, f) > 3 || (onlyYoung && !young(f)) {
+		if !onField(f) || has(f.Conditions, "broken") || !isFighter(f) || state.Distance(casualty, f) > 3 || (onlyYoung && !young(f)) {
 			continue
 		}
 		support := 0
 		for _, o := range friendsOf(f) {
-			if isFighter(o) && onField(o) && !has(o.Conditions, "broken") && !seriously(o) && stdlib.Distance(f, o) <= 3 {
+			if isFighter(o) && onField(o) && !has(o.Conditions, "broken") && !seriously(o) && state.Distance(f, o) <= 3 {
 				support++
 			}
 		}
@@ -320,7 +320,7 @@ func worsen(v *int, target bool, worst int) {
 	}
 }
 
-func (n *native) lastingInjury(m, attacker *stdlib.Model, reroll []string) {
+func (n *native) lastingInjury(m, attacker *state.Model, reroll []string) {
 	for {
 		roll := n.d6v()*10 + n.d6v()
 		row := lastingRow(roll)
@@ -374,7 +374,7 @@ func lastingRow(v int) string {
 	return "memorable_death"
 }
 
-func (n *native) applyLasting(m, attacker *stdlib.Model, row string) {
+func (n *native) applyLasting(m, attacker *state.Model, row string) {
 	note := func() { m.LastingInjuries = append(append([]string(nil), m.LastingInjuries...), row) }
 	outCold := func() { n.applyLasting(m, attacker, "out_cold") }
 	s := &m.Stats
@@ -459,14 +459,14 @@ func (n *native) applyLasting(m, attacker *stdlib.Model, row string) {
 	}
 }
 
-func (n *native) rally(g *stdlib.Gang) {
+func (n *native) rally(g *state.Gang) {
 	for _, m := range g.Models {
 		if !has(m.Conditions, "broken") || !onField(m) {
 			continue
 		}
 		bonus := 0
 		for _, f := range friendsOf(m) {
-			if onField(f) && stdlib.Distance(m, f) <= 3 && !has(f.Conditions, "broken") && !seriously(f) {
+			if onField(f) && state.Distance(m, f) <= 3 && !has(f.Conditions, "broken") && !seriously(f) {
 				bonus++
 			}
 		}
@@ -480,16 +480,16 @@ func (n *native) rally(g *stdlib.Gang) {
 // benchState is a 2-gang, 20-model End phase: each gang has a Leader and
 // a Champion, Seriously Injured fighters with and without a friend to
 // assist, Broken fighters, one Out of Action, and Ganger stat lines.
-func benchState() *stdlib.State {
-	st := &stdlib.State{Battle: stdlib.Battle{Round: 3, Priority: "g0"}}
+func benchState() *state.State {
+	st := &state.State{Battle: state.Battle{Round: 3, Priority: "g0"}}
 	for gi := 0; gi < 2; gi++ {
-		g := &stdlib.Gang{ID: fmt.Sprintf("g%d", gi), Name: fmt.Sprintf("Gang %d", gi), StartingCrew: 7, EligibleModels: 7}
+		g := &state.Gang{ID: fmt.Sprintf("g%d", gi), Name: fmt.Sprintf("Gang %d", gi), StartingCrew: 7, EligibleModels: 7}
 		for mi := 0; mi < 10; mi++ {
-			m := &stdlib.Model{
+			m := &state.Model{
 				ID: fmt.Sprintf("g%dm%d", gi, mi), Name: fmt.Sprintf("Fighter %d-%d", gi, mi),
 				Kind: "fighter", Category: "ganger", Status: "standing", Secondary: "active",
 				X: float64(gi*40 + (mi%5)*2), Y: float64((mi / 5) * 2), Base: 25,
-				Stats: stdlib.Stats{M: 5, WS: 4, BS: 4, S: 3, T: 3, W: 1, I: 4, A: 1, Ld: 7, Cl: 7, Wil: 7, Int: 7},
+				Stats: state.Stats{M: 5, WS: 4, BS: 4, S: 3, T: 3, W: 1, I: 4, A: 1, Ld: 7, Cl: 7, Wil: 7, Int: 7},
 			}
 			switch mi {
 			case 0:
@@ -527,8 +527,8 @@ func TestNativeMatchesRules(t *testing.T) {
 		}
 		nat := &native{st: b, dice: interpreter.NewSeeded(seed), d6: idx.Dice["d6"], inj: idx.Dice["injury"]}
 		nat.endPhase()
-		ea, _ := stdlib.Encode(a, "json")
-		eb, _ := stdlib.Encode(b, "json")
+		ea, _ := state.Encode(a, "json")
+		eb, _ := state.Encode(b, "json")
 		if !reflect.DeepEqual(ea, eb) {
 			t.Fatalf("seed %d: the rules and the native End Phase disagree\nrules:  %s\nnative: %s", seed, ea, eb)
 		}

@@ -16,7 +16,9 @@ import (
 	"strings"
 
 	"github.com/munda-rules/munda/dsl"
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Program is a ruleset ready to run.
@@ -91,15 +93,15 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 		}
 		ef := &effect{info: e, owner: p.ownerTitle(e), source: p.ownerSource(e)}
 		switch it := e.Item.(type) {
-		case *dsl.Modify:
+		case *syntax.Modify:
 			p.modify[e.Target] = append(p.modify[e.Target], ef)
-		case *dsl.Reroll:
+		case *syntax.Reroll:
 			p.reroll[e.Target] = append(p.reroll[e.Target], ef)
-		case *dsl.ExtraDice:
+		case *syntax.ExtraDice:
 			p.extra[e.Target] = append(p.extra[e.Target], ef)
-		case *dsl.Override:
+		case *syntax.Override:
 			p.override[e.Target] = append(p.override[e.Target], ef)
-		case *dsl.Hook:
+		case *syntax.Hook:
 			switch it.Timing {
 			case "before":
 				p.before[e.Target] = append(p.before[e.Target], ef)
@@ -108,7 +110,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 			default:
 				p.instead[e.Target] = append(p.instead[e.Target], ef)
 			}
-		case *dsl.On:
+		case *syntax.On:
 			p.on[e.Target] = append(p.on[e.Target], ef)
 		}
 	}
@@ -144,16 +146,16 @@ func (p *Program) ownerTitle(e *dsl.EffectInfo) string {
 
 func (p *Program) ownerSource(e *dsl.EffectInfo) string {
 	if e.Feature != nil {
-		return dsl.MetaOf(e.Feature.Items).Source
+		return syntax.MetaOf(e.Feature.Items).Source
 	}
 	if e.Rule != "" {
 		if r := p.idx.HouseRules[e.Rule]; r != nil {
-			if s := dsl.MetaOf(r.Items).Source; s != "" {
+			if s := syntax.MetaOf(r.Items).Source; s != "" {
 				return s
 			}
 			house, _, _ := strings.Cut(e.Rule, ".")
 			if h := p.idx.Houses[house]; h != nil {
-				return dsl.MetaOf(h.Items).Source
+				return syntax.MetaOf(h.Items).Source
 			}
 		}
 	}
@@ -173,7 +175,7 @@ func (p *Program) Procedure(name string) (*dsl.ProcInfo, error) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	if s := dsl.DidYouMean(id, names); s != "" {
+	if s := diag.DidYouMean(id, names); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", strings.ReplaceAll(s, "_", "-"))
 	}
 	return nil, errors.New(msg)
@@ -191,7 +193,7 @@ func (p *Program) Table(name string) (*dsl.TableInfo, error) {
 	}
 	sort.Strings(names)
 	msg := fmt.Sprintf("unknown table %q", name)
-	if s := dsl.DidYouMean(id, names); s != "" {
+	if s := diag.DidYouMean(id, names); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", strings.ReplaceAll(s, "_", "-"))
 	}
 	return nil, errors.New(msg)
@@ -200,7 +202,7 @@ func (p *Program) Table(name string) (*dsl.TableInfo, error) {
 // BindArgs turns name=value strings (the command line's --arg) into the
 // values a procedure's or table's parameters take: gangs, models and
 // weapons by id, numbers, flags and text. Every parameter must be given.
-func BindArgs(st *stdlib.State, params []dsl.ParamInfo, what string, given map[string]string) (map[string]any, error) {
+func BindArgs(st *state.State, params []dsl.ParamInfo, what string, given map[string]string) (map[string]any, error) {
 	out := map[string]any{}
 	known := map[string]bool{}
 	var names []string
@@ -211,7 +213,7 @@ func BindArgs(st *stdlib.State, params []dsl.ParamInfo, what string, given map[s
 	for name := range given {
 		if !known[name] {
 			msg := fmt.Sprintf("%s has no parameter %q", what, name)
-			if s := dsl.DidYouMean(name, names); s != "" {
+			if s := diag.DidYouMean(name, names); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			} else if len(names) > 0 {
 				msg += " (it takes " + strings.Join(names, ", ") + ")"
@@ -221,7 +223,7 @@ func BindArgs(st *stdlib.State, params []dsl.ParamInfo, what string, given map[s
 	}
 	// Models bound so far, in parameter order: a weapon is looked for on
 	// them first (the attacker's, before the target's).
-	var models []*stdlib.Model
+	var models []*state.Model
 	for _, prm := range params {
 		raw, ok := given[prm.Name]
 		if !ok && prm.Default != nil {
@@ -235,14 +237,14 @@ func BindArgs(st *stdlib.State, params []dsl.ParamInfo, what string, given map[s
 			return nil, fmt.Errorf("--arg %s=%s: %v", prm.Name, raw, err)
 		}
 		out[prm.Name] = v
-		if m, ok := v.(*stdlib.Model); ok {
+		if m, ok := v.(*state.Model); ok {
 			models = append(models, m)
 		}
 	}
 	return out, nil
 }
 
-func bindArg(st *stdlib.State, prm dsl.ParamInfo, raw string, bound []*stdlib.Model) (any, error) {
+func bindArg(st *state.State, prm dsl.ParamInfo, raw string, bound []*state.Model) (any, error) {
 	switch dsl.TypeName(prm.Type) {
 	case "gang":
 		if g := st.Gang(raw); g != nil {
@@ -281,7 +283,7 @@ func bindArg(st *stdlib.State, prm dsl.ParamInfo, raw string, bound []*stdlib.Mo
 // findWeapon finds a weapon by id or name: first among the weapons of the
 // models already bound (the attacker's), then anywhere; "model.weapon"
 // names one exactly.
-func findWeapon(st *stdlib.State, raw string, models []*stdlib.Model) (*stdlib.Weapon, error) {
+func findWeapon(st *state.State, raw string, models []*state.Model) (*state.Weapon, error) {
 	if modelID, weaponID, ok := strings.Cut(raw, "."); ok {
 		m := st.Model(modelID)
 		if m == nil {
@@ -301,7 +303,7 @@ func findWeapon(st *stdlib.State, raw string, models []*stdlib.Model) (*stdlib.W
 			}
 		}
 	}
-	var found []*stdlib.Weapon
+	var found []*state.Weapon
 	var ids []string
 	for _, g := range st.Gangs {
 		for _, m := range g.Models {
@@ -323,13 +325,13 @@ func findWeapon(st *stdlib.State, raw string, models []*stdlib.Model) (*stdlib.W
 }
 
 func suggest(name string, known []string) string {
-	if s := dsl.DidYouMean(name, known); s != "" {
+	if s := diag.DidYouMean(name, known); s != "" {
 		return fmt.Sprintf("; did you mean %q?", s)
 	}
 	return ""
 }
 
-func gangIDs(st *stdlib.State) []string {
+func gangIDs(st *state.State) []string {
 	var out []string
 	for _, g := range st.Gangs {
 		out = append(out, g.ID)
@@ -337,7 +339,7 @@ func gangIDs(st *stdlib.State) []string {
 	return out
 }
 
-func modelIDs(st *stdlib.State) []string {
+func modelIDs(st *state.State) []string {
 	var out []string
 	for _, g := range st.Gangs {
 		for _, m := range g.Models {
@@ -356,8 +358,8 @@ func rowsReadRoll(t *dsl.TableInfo) bool {
 		if r.Row.Body == nil {
 			continue
 		}
-		dsl.Inspect(r.Row.Body, func(n any) bool {
-			if e, ok := n.(*dsl.Expr); ok && word.MatchString(e.Text) {
+		syntax.Inspect(r.Row.Body, func(n any) bool {
+			if e, ok := n.(*syntax.Expr); ok && word.MatchString(e.Text) {
 				reads = true
 			}
 			return !reads

@@ -10,7 +10,8 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/munda-rules/munda/dsl"
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 type lexerPos = lexer.Position
@@ -24,7 +25,7 @@ func at(p lexer.Position) string {
 }
 
 // stmtPos finds where a statement starts.
-func stmtPos(st dsl.Stmt) lexer.Position {
+func stmtPos(st syntax.Stmt) lexer.Position {
 	v := reflect.ValueOf(st)
 	if v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
 		if f := v.Elem().FieldByName("Pos"); f.IsValid() {
@@ -109,7 +110,7 @@ func (r *runner) modifiers(target string, f *frame, own int, ownText string) (in
 		mods = append(mods, Modifier{By: own, Owner: ownText})
 	}
 	for _, ef := range r.p.modify[target] {
-		m := ef.info.Item.(*dsl.Modify)
+		m := ef.info.Item.(*syntax.Modify)
 		ok, err := r.effectApplies(ef, m.When, f)
 		if err != nil {
 			return 0, nil, err
@@ -133,7 +134,7 @@ func (r *runner) modifiers(target string, f *frame, own int, ownText string) (in
 // kept.
 func (r *runner) extraDice(target string, f *frame) (int, string, *effect, error) {
 	for _, ef := range r.p.extra[target] {
-		x := ef.info.Item.(*dsl.ExtraDice)
+		x := ef.info.Item.(*syntax.ExtraDice)
 		ok, err := r.effectApplies(ef, x.When, f)
 		if err != nil {
 			return 0, "", nil, err
@@ -162,7 +163,7 @@ func (r *runner) wantsReroll(target string, f *frame, name string, result any) (
 		}
 	}()
 	for _, ef := range list {
-		rr := ef.info.Item.(*dsl.Reroll)
+		rr := ef.info.Item.(*syntax.Reroll)
 		ok, err := r.effectApplies(ef, rr.When, f)
 		if err != nil {
 			return nil, err
@@ -182,7 +183,7 @@ func (r *runner) purpose(f *frame) string {
 }
 
 // roll runs a roll statement and returns the value it binds.
-func (r *runner) roll(s *dsl.Roll, f *frame) (any, error) {
+func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 	name := s.Name.Name
 	if s.OneOf != nil {
 		return r.rollOneOf(s, f)
@@ -349,7 +350,7 @@ func diceText(d *dsl.DiceInfo, res rolled) string {
 }
 
 // rollPool rolls several dice kept apart: `roll injuries = (n) injury`.
-func (r *runner) rollPool(s *dsl.Roll, f *frame, d *dsl.DiceInfo) (any, error) {
+func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error) {
 	n := 0
 	if s.Count.Number != nil {
 		n = s.Count.Number.Value()
@@ -425,7 +426,7 @@ func sidedDice(n int) *dsl.DiceInfo {
 	return d
 }
 
-func (r *runner) rollOneOf(s *dsl.Roll, f *frame) (any, error) {
+func (r *runner) rollOneOf(s *syntax.Roll, f *frame) (any, error) {
 	lv, err := r.eval(f, s.OneOf)
 	if err != nil {
 		return nil, err
@@ -461,13 +462,13 @@ func (r *runner) rollOneOf(s *dsl.Roll, f *frame) (any, error) {
 // ---------------------------------------------------------------------------
 // Characteristic tests.
 
-func (r *runner) test(s *dsl.TestStmt, f *frame) (bool, error) {
+func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 	ci := r.p.idx.Characteristics[s.Char.Name]
 	mv, err := r.eval(f, s.Model)
 	if err != nil {
 		return false, err
 	}
-	m, ok := mv.(*stdlib.Model)
+	m, ok := mv.(*state.Model)
 	if !ok || m == nil {
 		return false, r.errorAt(f, s.Model.Pos, fmt.Errorf("%s test: %s is not a model", ci.Title, display(mv)))
 	}
@@ -573,7 +574,7 @@ func (r *runner) afterTest(ci *dsl.CharInfo, cf *frame, pass bool) error {
 }
 
 // charFrame is what a characteristic-wide effect sees: the tested model.
-func (r *runner) charFrame(f *frame, m *stdlib.Model) *frame {
+func (r *runner) charFrame(f *frame, m *state.Model) *frame {
 	cf := r.newFrame(f.rule, f.source, f.proc)
 	cf.env["model"] = m
 	return cf
@@ -609,7 +610,7 @@ func (r *runner) collapsible(target, char, name string) bool {
 	return len(r.p.reroll[target]) == 0 && len(r.p.reroll[char]) == 0 && len(r.p.extra[target]) == 0
 }
 
-func (r *runner) logTest(f *frame, s *dsl.TestStmt, m *stdlib.Model, ci *dsl.CharInfo, value int, res rolled, mod int, mods []Modifier, pass bool, note string) error {
+func (r *runner) logTest(f *frame, s *syntax.TestStmt, m *state.Model, ci *dsl.CharInfo, value int, res rolled, mod int, mods []Modifier, pass bool, note string) error {
 	if !r.logging() {
 		return r.count()
 	}
@@ -641,7 +642,7 @@ func (r *runner) logTest(f *frame, s *dsl.TestStmt, m *stdlib.Model, ci *dsl.Cha
 // ---------------------------------------------------------------------------
 // Tables.
 
-func (r *runner) apply(s *dsl.Apply, f *frame) error {
+func (r *runner) apply(s *syntax.Apply, f *frame) error {
 	t := r.p.idx.Tables[s.Table.Name]
 	args, err := r.args(f, s.Args, t.Params)
 	if err != nil {

@@ -9,7 +9,9 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Limits bound a run, so no rule pack can run forever or flood the log.
@@ -70,7 +72,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // Run runs a procedure on the state, changing it in place (clone it first
 // to keep the original). args maps each parameter to its value: *Gang,
 // *Model, *Weapon, int, bool or string (BindArgs builds them from text).
-func (p *Program) Run(st *stdlib.State, procName string, args map[string]any, opts Options) error {
+func (p *Program) Run(st *state.State, procName string, args map[string]any, opts Options) error {
 	proc, err := p.Procedure(procName)
 	if err != nil {
 		return err
@@ -88,7 +90,7 @@ func (p *Program) Run(st *stdlib.State, procName string, args map[string]any, op
 
 // Apply rolls on a table (or applies one result) with the given
 // arguments, as `apply` does: "roll me a Lasting Injury".
-func (p *Program) Apply(st *stdlib.State, tableName string, args map[string]any, using any, opts Options) error {
+func (p *Program) Apply(st *state.State, tableName string, args map[string]any, using any, opts Options) error {
 	t, err := p.Table(tableName)
 	if err != nil {
 		return err
@@ -102,7 +104,7 @@ func (p *Program) Apply(st *stdlib.State, tableName string, args map[string]any,
 // runner is one run in progress.
 type runner struct {
 	p      *Program
-	st     *stdlib.State
+	st     *state.State
 	opts   Options
 	limits Limits
 	steps  int
@@ -117,11 +119,11 @@ type runner struct {
 	gangs   any              // st.Gangs, boxed once: every frame sees it
 	// the statement running, and its frame, for errors that arise away
 	// from it (the event limit, nesting too deep)
-	cur      dsl.Stmt
+	cur      syntax.Stmt
 	curFrame *frame
 }
 
-func newRunner(p *Program, st *stdlib.State, opts Options) *runner {
+func newRunner(p *Program, st *state.State, opts Options) *runner {
 	if opts.Choices == nil {
 		opts.Choices = Defaults{}
 	}
@@ -301,19 +303,19 @@ func (r *runner) step() error {
 }
 
 // title is a declaration's title in the narration's language.
-func (r *runner) title(m dsl.Meta, fallback string) string { return m.Title(r.opts.Lang, fallback) }
+func (r *runner) title(m syntax.Meta, fallback string) string { return m.Title(r.opts.Lang, fallback) }
 
 // charTitle and diceTitle translate what has no Meta of its own.
 func (r *runner) charTitle(ci *dsl.CharInfo) string {
 	if r.opts.Lang == "" || ci.Decl == nil {
 		return ci.Title
 	}
-	return r.title(dsl.MetaOf(ci.Decl.Items), ci.Title)
+	return r.title(syntax.MetaOf(ci.Decl.Items), ci.Title)
 }
 
 func (r *runner) diceTitle(d *dsl.DiceInfo) string {
 	if r.opts.Lang == "" || d.Decl == nil {
 		return d.Title
 	}
-	return r.title(dsl.MetaOf(d.Decl.Items), d.Title)
+	return r.title(syntax.MetaOf(d.Decl.Items), d.Title)
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/munda-rules/munda/dsl"
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // TestResult is the outcome of one `test` block.
@@ -171,9 +171,9 @@ func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor) TestResult {
 }
 
 // testState decodes a test's state, from its file or inline.
-func testState(t *dsl.TestInfo) (*stdlib.State, error) {
+func testState(t *dsl.TestInfo) (*state.State, error) {
 	if t.InlineState != "" {
-		st, err := stdlib.Decode(at(t.Decl.Pos)+" (inline state)", []byte(t.InlineState))
+		st, err := state.Decode(at(t.Decl.Pos)+" (inline state)", []byte(t.InlineState))
 		if err != nil {
 			return nil, err
 		}
@@ -183,7 +183,7 @@ func testState(t *dsl.TestInfo) (*stdlib.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return stdlib.Decode(t.Pack.Pack.DisplayPath(t.StatePath), data)
+	return state.Decode(t.Pack.Pack.DisplayPath(t.StatePath), data)
 }
 
 // testChoices answers a test's `choose` lines with their values.

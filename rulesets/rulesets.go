@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
 )
 
 //go:embed core-2023 legacy-2017 house
@@ -94,8 +96,8 @@ type Selection struct {
 
 // Load assembles and checks a selection. The rules are usable only when
 // the diagnostics hold no errors.
-func Load(sel Selection) (*dsl.Rules, dsl.Diagnostics) {
-	var diags dsl.Diagnostics
+func Load(sel Selection) (*dsl.Rules, diag.Diagnostics) {
+	var diags diag.Diagnostics
 	var base *dsl.LoadedPack
 	if sel.BasePack != nil {
 		lp, ds := dsl.LoadPack(sel.BasePack)
@@ -108,7 +110,7 @@ func Load(sel Selection) (*dsl.Rules, dsl.Diagnostics) {
 		}
 		pack, ok := Resolve(name)
 		if !ok {
-			diags = append(diags, &dsl.Diagnostic{Severity: dsl.Error, Code: dsl.CodeUnknownRef,
+			diags = append(diags, &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeUnknownRef,
 				Summary: UnknownBase(name).Error()})
 			return nil, diags
 		}
@@ -173,17 +175,17 @@ func Load(sel Selection) (*dsl.Rules, dsl.Diagnostics) {
 		id := houseOf(t)
 		if id != "" && !known[id] {
 			msg := fmt.Sprintf("unknown house %q", id)
-			if s := dsl.DidYouMean(id, knownIDs); s != "" {
+			if s := diag.DidYouMean(id, knownIDs); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
-			diags = append(diags, &dsl.Diagnostic{Severity: dsl.Error, Code: dsl.CodeUnknownRef, Summary: msg})
+			diags = append(diags, &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeUnknownRef, Summary: msg})
 			return nil, diags
 		}
 	}
 	rules, ds := dsl.Assemble(base, extra, Resolve)
 	diags = append(diags, ds...)
 	if err := rules.Select(append(toggles, sel.Houses...)); err != nil {
-		diags = append(diags, &dsl.Diagnostic{Severity: dsl.Error, Code: dsl.CodeUnknownRef, Summary: err.Error()})
+		diags = append(diags, &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeUnknownRef, Summary: err.Error()})
 		return rules, diags
 	}
 	// A file that does not parse is missing from the rules: checking the
@@ -203,7 +205,7 @@ func housesIn(lp *dsl.LoadedPack) []string {
 	var out []string
 	for _, f := range lp.Files {
 		for _, d := range f.Decls {
-			if h, ok := d.(*dsl.House); ok {
+			if h, ok := d.(*syntax.House); ok {
 				out = append(out, h.ID.Name)
 			}
 		}
@@ -223,7 +225,7 @@ func houseDir(id string) (string, bool) {
 // UnknownBase is the error for a ruleset name that is not shipped.
 func UnknownBase(name string) error {
 	msg := fmt.Sprintf("unknown ruleset %q", name)
-	if s := dsl.DidYouMean(name, Bases()); s != "" {
+	if s := diag.DidYouMean(name, Bases()); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
 	return fmt.Errorf("%s (shipped: %s)", msg, strings.Join(Bases(), ", "))

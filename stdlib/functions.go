@@ -2,12 +2,12 @@ package stdlib
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Function is a built-in function that expressions may call. Each has typed
@@ -34,7 +34,7 @@ const StateVar = "state"
 var Functions = []Function{
 	{
 		Name: "gang", Doc: "gang(id) is the gang with that id.",
-		Types: []any{new(func(*State, string) *Gang)}, NeedsState: true,
+		Types: []any{new(func(*state.State, string) *state.Gang)}, NeedsState: true,
 		Fn: func(args ...any) (any, error) {
 			st, id := stateArg(args[0]), stringArg(args[1])
 			if g := st.Gang(id); g != nil {
@@ -45,7 +45,7 @@ var Functions = []Function{
 	},
 	{
 		Name: "model", Doc: "model(id) is the model with that id.",
-		Types: []any{new(func(*State, string) *Model)}, NeedsState: true,
+		Types: []any{new(func(*state.State, string) *state.Model)}, NeedsState: true,
 		Fn: func(args ...any) (any, error) {
 			st, id := stateArg(args[0]), stringArg(args[1])
 			if m := st.Model(id); m != nil {
@@ -56,10 +56,10 @@ var Functions = []Function{
 	},
 	{
 		Name: "models", Doc: "models() are every model of every gang.",
-		Types: []any{new(func(*State) []*Model)}, NeedsState: true,
+		Types: []any{new(func(*state.State) []*state.Model)}, NeedsState: true,
 		Fn: func(args ...any) (any, error) {
 			st := stateArg(args[0])
-			var out []*Model
+			var out []*state.Model
 			for _, g := range st.Gangs {
 				out = append(out, g.Models...)
 			}
@@ -68,31 +68,31 @@ var Functions = []Function{
 	},
 	{
 		Name: "distance", Doc: "distance(a, b) is the distance in inches between the closest points of two models' bases.",
-		Types: []any{new(func(*Model, *Model) float64)},
+		Types: []any{new(func(*state.Model, *state.Model) float64)},
 		Fn: func(args ...any) (any, error) {
-			return Distance(modelArg(args[0]), modelArg(args[1])), nil
+			return state.Distance(modelArg(args[0]), modelArg(args[1])), nil
 		},
 	},
 	{
 		Name: "within", Doc: "within(a, b, inches) is true when b is within that many inches of a (closest points of bases).",
-		Types: []any{new(func(*Model, *Model, int) bool), new(func(*Model, *Model, float64) bool)},
+		Types: []any{new(func(*state.Model, *state.Model, int) bool), new(func(*state.Model, *state.Model, float64) bool)},
 		Fn: func(args ...any) (any, error) {
-			return Distance(modelArg(args[0]), modelArg(args[1])) <= toFloat(args[2]), nil
+			return state.Distance(modelArg(args[0]), modelArg(args[1])) <= toFloat(args[2]), nil
 		},
 	},
 	{
 		Name: "friends", Doc: "friends(m) are the other models of m's gang.",
-		Types: []any{new(func(*Model) []*Model)},
+		Types: []any{new(func(*state.Model) []*state.Model)},
 		Fn: func(args ...any) (any, error) {
 			return modelArg(args[0]).Friends(), nil
 		},
 	},
 	{
 		Name: "enemies", Doc: "enemies(m) are the models of every other gang.",
-		Types: []any{new(func(*Model) []*Model)},
+		Types: []any{new(func(*state.Model) []*state.Model)},
 		Fn: func(args ...any) (any, error) {
 			m := modelArg(args[0])
-			var out []*Model
+			var out []*state.Model
 			if m != nil && m.Gang != nil && m.Gang.State != nil {
 				for _, g := range m.Gang.State.Gangs {
 					if g != m.Gang {
@@ -105,7 +105,7 @@ var Functions = []Function{
 	},
 	{
 		Name: "has_skill", Doc: "has_skill(m, id) is true when the model has the skill.",
-		Types: []any{new(func(*Model, string) bool)},
+		Types: []any{new(func(*state.Model, string) bool)},
 		Fn: func(args ...any) (any, error) {
 			m := modelArg(args[0])
 			return m != nil && contains(m.Skills, stringArg(args[1])), nil
@@ -113,7 +113,7 @@ var Functions = []Function{
 	},
 	{
 		Name: "has_power", Doc: "has_power(m, id) is true when the model knows the wyrd power.",
-		Types: []any{new(func(*Model, string) bool)},
+		Types: []any{new(func(*state.Model, string) bool)},
 		Fn: func(args ...any) (any, error) {
 			m := modelArg(args[0])
 			return m != nil && contains(m.Powers, stringArg(args[1])), nil
@@ -121,7 +121,7 @@ var Functions = []Function{
 	},
 	{
 		Name: "has_condition", Doc: "has_condition(m, id) is true when the model is subject to the condition.",
-		Types: []any{new(func(*Model, string) bool)},
+		Types: []any{new(func(*state.Model, string) bool)},
 		Fn: func(args ...any) (any, error) {
 			m := modelArg(args[0])
 			return m != nil && contains(m.Conditions, stringArg(args[1])), nil
@@ -129,7 +129,7 @@ var Functions = []Function{
 	},
 	{
 		Name: "has_rule", Doc: "has_rule(m, id) is true when the model has the special rule.",
-		Types: []any{new(func(*Model, string) bool)},
+		Types: []any{new(func(*state.Model, string) bool)},
 		Fn: func(args ...any) (any, error) {
 			m := modelArg(args[0])
 			return m != nil && contains(m.Rules, stringArg(args[1])), nil
@@ -137,7 +137,7 @@ var Functions = []Function{
 	},
 	{
 		Name: "has_trait", Doc: "has_trait(w, id) is true when the weapon has the trait (with or without a value, as in rapid_fire(2)).",
-		Types: []any{new(func(*Weapon, string) bool)},
+		Types: []any{new(func(*state.Weapon, string) bool)},
 		Fn: func(args ...any) (any, error) {
 			w := weaponArg(args[0])
 			if w == nil {
@@ -149,7 +149,7 @@ var Functions = []Function{
 	},
 	{
 		Name: "trait_value", Doc: "trait_value(w, id) is X of a trait written id(X), 0 if the weapon lacks it.",
-		Types: []any{new(func(*Weapon, string) int)},
+		Types: []any{new(func(*state.Weapon, string) int)},
 		Fn: func(args ...any) (any, error) {
 			w := weaponArg(args[0])
 			if w == nil {
@@ -223,42 +223,6 @@ func (p StatePatch) Visit(node *ast.Node) {
 	call.Arguments = append([]ast.Node{state}, call.Arguments...)
 }
 
-// Distance is the distance in inches between the closest points of two
-// models' (round) bases; 0 when they touch or overlap.
-func Distance(a, b *Model) float64 {
-	if a == nil || b == nil {
-		return math.Inf(1)
-	}
-	const mmPerInch = 25.4
-	d := math.Hypot(a.X-b.X, a.Y-b.Y) - (a.Base+b.Base)/2/mmPerInch
-	if d < 0 {
-		return 0
-	}
-	return d
-}
-
-// Gang finds a gang by id.
-func (s *State) Gang(id string) *Gang {
-	for _, g := range s.Gangs {
-		if g.ID == id {
-			return g
-		}
-	}
-	return nil
-}
-
-// Model finds a model by id.
-func (s *State) Model(id string) *Model {
-	for _, g := range s.Gangs {
-		for _, m := range g.Models {
-			if m.ID == id {
-				return m
-			}
-		}
-	}
-	return nil
-}
-
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -294,41 +258,21 @@ func toFloat(v any) float64 {
 	return 0
 }
 
-// Friends are the other models of m's gang, in the gang's order. The list
-// is computed once per model and reused: rules ask for it inside loops
-// over every model. (A gang's models do not change during a run.)
-func (m *Model) Friends() []*Model {
-	if m == nil || m.Gang == nil {
-		return nil
-	}
-	if m.friends != nil && len(m.friends) == len(m.Gang.Models)-1 && (len(m.friends) == 0 || m.friends[0].Gang == m.Gang) {
-		return m.friends
-	}
-	out := make([]*Model, 0, len(m.Gang.Models))
-	for _, o := range m.Gang.Models {
-		if o != m {
-			out = append(out, o)
-		}
-	}
-	m.friends = out
-	return out
-}
-
 // modelArg, weaponArg and stateArg take an argument that may be nil: a
 // rule's `nil` reaches a function as an untyped nil, which a plain type
 // assertion would panic on.
-func modelArg(v any) *Model {
-	m, _ := v.(*Model)
+func modelArg(v any) *state.Model {
+	m, _ := v.(*state.Model)
 	return m
 }
 
-func weaponArg(v any) *Weapon {
-	w, _ := v.(*Weapon)
+func weaponArg(v any) *state.Weapon {
+	w, _ := v.(*state.Weapon)
 	return w
 }
 
-func stateArg(v any) *State {
-	st, _ := v.(*State)
+func stateArg(v any) *state.State {
+	st, _ := v.(*state.State)
 	return st
 }
 

@@ -1,6 +1,7 @@
 package stdlib
 
 import (
+	"github.com/munda-rules/munda/stdlib/state"
 	"reflect"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 // and weapon argument, as a rule's `nil` reaches it: no function may panic.
 // (The state argument of NeedsState functions is always given.)
 func TestFunctionsTakeNil(t *testing.T) {
-	st := &State{}
+	st := &state.State{}
 	for _, fn := range Functions {
 		for _, sig := range fn.Types {
 			ft := reflect.TypeOf(sig).Elem()

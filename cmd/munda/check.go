@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/rulesets"
 )
 
@@ -59,8 +60,8 @@ be printed); 1: errors; 2: a usage error.`,
 			} else if selections, err = selectionsFor(args, sel); err != nil {
 				return err
 			}
-			var all dsl.Diagnostics
-			src := dsl.Sources{}
+			var all diag.Diagnostics
+			src := diag.Sources{}
 			seen := map[string]bool{}
 			for _, s := range selections {
 				rules, diags := rulesets.Load(s)
@@ -84,11 +85,11 @@ be printed); 1: errors; 2: a usage error.`,
 			out := cmd.OutOrStdout()
 			switch format {
 			case "json":
-				err = dsl.WriteJSON(out, all)
+				err = diag.WriteJSON(out, all)
 			case "github":
-				err = dsl.WriteGitHub(out, all)
+				err = diag.WriteGitHub(out, all)
 			default:
-				err = dsl.WriteText(out, all, src)
+				err = diag.WriteText(out, all, src)
 			}
 			if err != nil {
 				return err

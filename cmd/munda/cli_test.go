@@ -11,7 +11,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // What the scripts in testdata/script cannot check well: that JSON lines
@@ -99,13 +99,13 @@ func checkJSONLines(t *testing.T, jsonOut, textOut string) {
 
 func TestRunJSONLines(t *testing.T) {
 	dir := t.TempDir()
-	state := copyState(t, dir, "goliaths-vs-eschers.yaml")
+	statePath := copyState(t, dir, "goliaths-vs-eschers.yaml")
 	for _, seed := range []string{"1", "2", "3", "42"} {
-		code, jsonOut, stderr := runCLI(t, "", "run", "end-phase", "--state", state, "--seed", seed, "--json")
+		code, jsonOut, stderr := runCLI(t, "", "run", "end-phase", "--state", statePath, "--seed", seed, "--json")
 		if code != exitOK || stderr != "" {
 			t.Fatalf("seed %s: exit %d, stderr %q", seed, code, stderr)
 		}
-		_, textOut, _ := runCLI(t, "", "run", "end-phase", "--state", state, "--seed", seed)
+		_, textOut, _ := runCLI(t, "", "run", "end-phase", "--state", statePath, "--seed", seed)
 		checkJSONLines(t, jsonOut, textOut)
 		// Every statement's event says where in the rules it is.
 		for _, line := range strings.Split(strings.TrimSpace(jsonOut), "\n") {
@@ -117,11 +117,11 @@ func TestRunJSONLines(t *testing.T) {
 		}
 	}
 	// A run that fails still prints whole lines, up to the failure.
-	code, jsonOut, stderr := runCLI(t, "", "run", "end-phase", "--state", state, "--dice", "1", "--json")
+	code, jsonOut, stderr := runCLI(t, "", "run", "end-phase", "--state", statePath, "--dice", "1", "--json")
 	if code != exitFailed || !strings.Contains(stderr, "the dice script ran out after 1 die") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	_, textOut, _ := runCLI(t, "", "run", "end-phase", "--state", state, "--dice", "1")
+	_, textOut, _ := runCLI(t, "", "run", "end-phase", "--state", statePath, "--dice", "1")
 	checkJSONLines(t, jsonOut, textOut)
 }
 
@@ -147,23 +147,23 @@ func tempFiles(t *testing.T, dir string) []string {
 
 func TestOutputIsAtomic(t *testing.T) {
 	dir := t.TempDir()
-	state := copyState(t, dir, "goliaths-vs-eschers.yaml")
-	orig, _ := os.ReadFile(state)
+	statePath := copyState(t, dir, "goliaths-vs-eschers.yaml")
+	orig, _ := os.ReadFile(statePath)
 
 	// Success: the output is there, whole, and nothing else is left.
 	out := filepath.Join(dir, "after.yaml")
-	code, _, stderr := runCLI(t, "", "run", "end-phase", "--state", state, "--seed", "1", "-o", out)
+	code, _, stderr := runCLI(t, "", "run", "end-phase", "--state", statePath, "--seed", "1", "-o", out)
 	if code != exitOK || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	if got := tempFiles(t, dir); len(got) != 0 {
 		t.Errorf("temporary files left: %v", got)
 	}
-	if now, _ := os.ReadFile(state); string(now) != string(orig) {
+	if now, _ := os.ReadFile(statePath); string(now) != string(orig) {
 		t.Errorf("-o changed the state file")
 	}
 	// The output reads back, and holds the new state.
-	st, err := stdlib.ReadFile(out)
+	st, err := state.ReadFile(out)
 	if err != nil {
 		t.Fatalf("reading the output back: %v", err)
 	}
@@ -182,7 +182,7 @@ func TestOutputIsAtomic(t *testing.T) {
 	if err := os.WriteFile(out, before, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, _ = runCLI(t, "", "run", "end-phase", "--state", state, "--dice", "1", "-o", out)
+	code, _, _ = runCLI(t, "", "run", "end-phase", "--state", statePath, "--dice", "1", "-o", out)
 	if code != exitFailed {
 		t.Fatalf("exit %d, want %d", code, exitFailed)
 	}
@@ -220,7 +220,7 @@ func TestOutputIsAtomic(t *testing.T) {
 	}
 
 	// An output in a directory that does not exist: exit 1, nothing made.
-	code, _, stderr = runCLI(t, "", "run", "end-phase", "--state", state, "--seed", "1", "-o", filepath.Join(dir, "no", "such", "dir.yaml"))
+	code, _, stderr = runCLI(t, "", "run", "end-phase", "--state", statePath, "--seed", "1", "-o", filepath.Join(dir, "no", "such", "dir.yaml"))
 	if code != exitFailed || !strings.Contains(stderr, "no such file or directory") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
@@ -231,9 +231,9 @@ func TestOutputIsAtomic(t *testing.T) {
 
 func TestNewOutputFileMode(t *testing.T) {
 	dir := t.TempDir()
-	state := copyState(t, dir, "goliaths-vs-eschers.yaml")
+	statePath := copyState(t, dir, "goliaths-vs-eschers.yaml")
 	out := filepath.Join(dir, "after.yaml")
-	if code, _, stderr := runCLI(t, "", "run", "end-phase", "--state", state, "--seed", "1", "-o", out); code != exitOK {
+	if code, _, stderr := runCLI(t, "", "run", "end-phase", "--state", statePath, "--seed", "1", "-o", out); code != exitOK {
 		t.Fatalf("exit %d, %s", code, stderr)
 	}
 	info, err := os.Stat(out)
@@ -304,7 +304,7 @@ func TestLimitsAreQuick(t *testing.T) {
 		t.Fatal(err)
 	}
 	pack := filepath.Join(dir, "hostile")
-	state := filepath.Join(dir, "state.yaml")
+	statePath := filepath.Join(dir, "state.yaml")
 	for _, tc := range []struct{ proc, limit string }{
 		{"forever", "rules nested more than 64 deep (the limit)"},
 		{"ping", "rules nested more than 64 deep (the limit)"},
@@ -318,7 +318,7 @@ func TestLimitsAreQuick(t *testing.T) {
 	} {
 		t.Run(tc.proc, func(t *testing.T) {
 			start := time.Now()
-			code, _, stderr := runCLI(t, "", "run", tc.proc, "--rules", "none", "--with", pack, "--state", state, "--seed", "1")
+			code, _, stderr := runCLI(t, "", "run", tc.proc, "--rules", "none", "--with", pack, "--state", statePath, "--seed", "1")
 			elapsed := time.Since(start)
 			if code != exitFailed {
 				t.Errorf("exit %d, want %d", code, exitFailed)

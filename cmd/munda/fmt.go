@@ -10,7 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
 )
 
 func newFmtCmd() *cobra.Command {
@@ -46,9 +47,9 @@ when a file is not formatted, or when a file does not parse.`,
 					continue
 				}
 				name := filepath.ToSlash(path)
-				formatted, diags := dsl.FormatSource(name, src)
+				formatted, diags := syntax.FormatSource(name, src)
 				if diags.HasErrors() {
-					_ = dsl.WriteText(cmd.ErrOrStderr(), diags, dsl.Sources{name: src})
+					_ = diag.WriteText(cmd.ErrOrStderr(), diags, diag.Sources{name: src})
 					broken++
 					continue
 				}

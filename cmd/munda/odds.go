@@ -13,10 +13,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/interpreter/odds"
 	"github.com/munda-rules/munda/rulesets"
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 type oddsFlags struct {
@@ -164,7 +165,7 @@ func (f *oddsFlags) variantProgram(cmd *cobra.Command, stack string) (*interpret
 
 // ask answers the question under one program: exactly when the branches
 // allow, by Monte Carlo otherwise.
-func (f *oddsFlags) ask(cmd *cobra.Command, prog *interpreter.Program, st *stdlib.State, proc string, given map[string]string, choices interpreter.Choices) (*odds.Result, error) {
+func (f *oddsFlags) ask(cmd *cobra.Command, prog *interpreter.Program, st *state.State, proc string, given map[string]string, choices interpreter.Choices) (*odds.Result, error) {
 	p, err := prog.Procedure(proc)
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -177,7 +178,7 @@ func (f *oddsFlags) ask(cmd *cobra.Command, prog *interpreter.Program, st *stdli
 	if f.of != "" {
 		of, diags := prog.Rules.Index.CompileQuery("--of", f.of)
 		if diags.HasErrors() {
-			_ = dsl.WriteText(cmd.ErrOrStderr(), diags, dsl.Sources{"--of": []byte(f.of)})
+			_ = diag.WriteText(cmd.ErrOrStderr(), diags, diag.Sources{"--of": []byte(f.of)})
 			return nil, failed("--of does not compile")
 		}
 		q.Of = of
@@ -432,12 +433,12 @@ func oddsJSON(proc, of string, answers []oddsAnswer) oddsReportJSON {
 // jsonValue keeps plain values and names models and gangs by id.
 func jsonValue(v any) any {
 	switch v := v.(type) {
-	case *stdlib.Model:
+	case *state.Model:
 		if v == nil {
 			return nil
 		}
 		return v.ID
-	case *stdlib.Gang:
+	case *state.Gang:
 		if v == nil {
 			return nil
 		}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/interpreter"
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 func newRollCmd() *cobra.Command {
@@ -56,7 +56,7 @@ rolling.`,
 					break
 				}
 			}
-			var st *stdlib.State
+			var st *state.State
 			switch {
 			case f.state != "":
 				if st, err = readState(f.state); err != nil {
@@ -83,7 +83,7 @@ rolling.`,
 			var rest []dsl.ParamInfo
 			for _, prm := range table.Params {
 				if _, named := given[prm.Name]; !named && dsl.TypeName(prm.Type) == "model" && prm.Default == nil {
-					bound[prm.Name] = (*stdlib.Model)(nil)
+					bound[prm.Name] = (*state.Model)(nil)
 					continue
 				}
 				rest = append(rest, prm)
@@ -126,13 +126,13 @@ rolling.`,
 
 // standInState holds one typical Ganger, for rolling on a table with no
 // battle at hand.
-func standInState() *stdlib.State {
-	st := &stdlib.State{}
-	g := &stdlib.Gang{ID: "gang", Name: "The gang", StartingCrew: 1, EligibleModels: 1, State: st}
-	m := &stdlib.Model{ID: "fighter", Name: "The fighter", Kind: "fighter", Category: "ganger",
+func standInState() *state.State {
+	st := &state.State{}
+	g := &state.Gang{ID: "gang", Name: "The gang", StartingCrew: 1, EligibleModels: 1, State: st}
+	m := &state.Model{ID: "fighter", Name: "The fighter", Kind: "fighter", Category: "ganger",
 		Status: "standing", Secondary: "active", Base: 25, Gang: g,
-		Stats: stdlib.Stats{M: 5, WS: 4, BS: 4, S: 3, T: 3, W: 1, I: 4, A: 1, Ld: 7, Cl: 7, Wil: 7, Int: 7}}
-	g.Models = []*stdlib.Model{m}
-	st.Gangs = []*stdlib.Gang{g}
+		Stats: state.Stats{M: 5, WS: 4, BS: 4, S: 3, T: 3, W: 1, I: 4, A: 1, Ld: 7, Cl: 7, Wil: 7, Int: 7}}
+	g.Models = []*state.Model{m}
+	st.Gangs = []*state.Gang{g}
 	return st
 }

@@ -11,6 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/ruledoc"
+	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/rulesets"
 )
 
@@ -44,7 +47,7 @@ type housePack struct {
 	display string
 	shipped bool
 	loaded  *dsl.LoadedPack
-	houses  []*dsl.House
+	houses  []*syntax.House
 }
 
 // housePacks parses the shipped house packs and the --with packs, and
@@ -58,8 +61,8 @@ func housePacks(cmd *cobra.Command, sel rulesets.Selection) ([]housePack, error)
 	nShipped := len(packs)
 	packs = append(packs, sel.With...)
 	var out []housePack
-	var diags dsl.Diagnostics
-	src := dsl.Sources{}
+	var diags diag.Diagnostics
+	src := diag.Sources{}
 	for i, p := range packs {
 		lp, ds := dsl.LoadPack(p)
 		diags = append(diags, ds...)
@@ -72,7 +75,7 @@ func housePacks(cmd *cobra.Command, sel rulesets.Selection) ([]housePack, error)
 		hp := housePack{display: p.Display, shipped: i < nShipped, loaded: lp}
 		for _, f := range lp.Files {
 			for _, d := range f.Decls {
-				if h, ok := d.(*dsl.House); ok {
+				if h, ok := d.(*syntax.House); ok {
 					hp.houses = append(hp.houses, h)
 				}
 			}
@@ -83,7 +86,7 @@ func housePacks(cmd *cobra.Command, sel rulesets.Selection) ([]housePack, error)
 	}
 	if diags.HasErrors() {
 		diags.Sort()
-		_ = dsl.WriteText(cmd.ErrOrStderr(), errorsOnly(diags), src)
+		_ = diag.WriteText(cmd.ErrOrStderr(), errorsOnly(diags), src)
 		return nil, failed("the rule packs have errors")
 	}
 	return out, nil
@@ -111,11 +114,11 @@ func loadRules(cmd *cobra.Command, sel rulesets.Selection, what string) (*dsl.Ru
 	if !diags.HasErrors() {
 		return rules, nil
 	}
-	var src dsl.Sources
+	var src diag.Sources
 	if rules != nil {
 		src = rules.Sources()
 	}
-	_ = dsl.WriteText(cmd.ErrOrStderr(), errorsOnly(diags), src)
+	_ = diag.WriteText(cmd.ErrOrStderr(), errorsOnly(diags), src)
 	return nil, failed("%sthe rules have errors", what)
 }
 
@@ -196,7 +199,7 @@ is text only. The ruleset in use is marked *, and so are the house rules
 					InUse: dsl.NormalizeID(name) == dsl.NormalizeID(inUse)}
 				if lp, _ := dsl.LoadPack(rulesets.Pack(name)); lp != nil && lp.Header != nil {
 					b.ID, b.Title = lp.Header.ID.Name, lp.Header.Title.Value()
-					b.Source = dsl.MetaOf(lp.Header.Items).Source
+					b.Source = syntax.MetaOf(lp.Header.Items).Source
 				}
 				l.Rulesets = append(l.Rulesets, b)
 			}
@@ -206,18 +209,18 @@ is text only. The ruleset in use is marked *, and so are the house rules
 			}
 			l.Houses = []listedHouse{}
 			for _, p := range packs {
-				houses := append([]*dsl.House(nil), p.houses...)
+				houses := append([]*syntax.House(nil), p.houses...)
 				if p.shipped {
 					sort.SliceStable(houses, func(i, j int) bool { return houses[i].ID.Name < houses[j].ID.Name })
 				}
 				for _, h := range houses {
-					lh := listedHouse{ID: h.ID.Name, Title: h.Title.Value(), Source: dsl.MetaOf(h.Items).Source,
+					lh := listedHouse{ID: h.ID.Name, Title: h.Title.Value(), Source: syntax.MetaOf(h.Items).Source,
 						Pack: p.display, Shipped: p.shipped, Rules: []listedRule{}}
 					for _, r := range h.Rules() {
 						id := h.ID.Name + "." + r.ID.Name
-						lr := listedRule{ID: id, Title: r.Title.Value(), Source: dsl.MetaOf(r.Items).Source, On: on[id]}
+						lr := listedRule{ID: id, Title: r.Title.Value(), Source: syntax.MetaOf(r.Items).Source, On: on[id]}
 						for _, it := range r.Items {
-							lr.Effects = lr.Effects || dsl.IsEffect(it)
+							lr.Effects = lr.Effects || ruledoc.IsEffect(it)
 						}
 						lh.Rules = append(lh.Rules, lr)
 					}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/ruledoc"
 	"github.com/munda-rules/munda/rulesets"
 )
 
@@ -73,13 +74,13 @@ usage error).`,
 					return err
 				}
 			}
-			d := dsl.Diff(sides[0], sides[1])
+			d := ruledoc.Diff(sides[0], sides[1])
 			if jsonOut {
 				return writeJSON(cmd.OutOrStdout(), struct {
 					A    string `json:"a"`
 					B    string `json:"b"`
 					Same bool   `json:"same"`
-					*dsl.RulesDiff
+					*ruledoc.RulesDiff
 				}{args[0], args[1], d.Empty(), d})
 			}
 			writeDiff(cmd.OutOrStdout(), args[0], args[1], d)
@@ -124,11 +125,11 @@ var diffSections = map[string]string{
 	"rule": "standing rules",
 }
 
-var changeMark = map[string]string{dsl.Removed: "-", dsl.Added: "+", dsl.Changed: "~"}
+var changeMark = map[string]string{ruledoc.Removed: "-", ruledoc.Added: "+", ruledoc.Changed: "~"}
 
 // writeDiff prints a diff as text: a header, then by section the changes
 // marked - (only in A), + (only in B) and ~ (different).
-func writeDiff(w io.Writer, a, b string, d *dsl.RulesDiff) {
+func writeDiff(w io.Writer, a, b string, d *ruledoc.RulesDiff) {
 	fmt.Fprintf(w, "--- %s\n+++ %s\n", a, b)
 	if d.Empty() {
 		fmt.Fprintln(w, "no differences")
@@ -143,7 +144,7 @@ func writeDiff(w io.Writer, a, b string, d *dsl.RulesDiff) {
 		writeColumns(w, "  ", rows)
 	}
 	in := func(by, side string) string { return by + " in " + side }
-	for _, kind := range dsl.DiffKinds {
+	for _, kind := range ruledoc.DiffKinds {
 		first := true
 		for _, c := range d.Declarations {
 			if c.Kind != kind {
@@ -179,7 +180,7 @@ func writeDiff(w io.Writer, a, b string, d *dsl.RulesDiff) {
 		fmt.Fprintln(w, "effects in force:")
 		for _, e := range d.Effects {
 			line := fmt.Sprintf("  %s %s", changeMark[e.Change], e.Text)
-			if e.Change == dsl.Changed {
+			if e.Change == ruledoc.Changed {
 				line += "  (its body differs)"
 			}
 			fmt.Fprintln(w, line)
@@ -190,7 +191,7 @@ func writeDiff(w io.Writer, a, b string, d *dsl.RulesDiff) {
 // detailLine is one part of a changed declaration: "~ row memorable_death:
 // 66 "Memorable Death" → 66 "Memorable Death (A&A)" (row of house rule
 // aa.memorable_death in core-2023+aa)".
-func detailLine(x dsl.Detail, a, b string) string {
+func detailLine(x ruledoc.Detail, a, b string) string {
 	s := changeMark[x.Change] + " " + x.What
 	if x.What == "statements" {
 		s = changeMark[x.Change] + " other statements"

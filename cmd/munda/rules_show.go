@@ -10,6 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/ruledoc"
+	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/rulesets"
 )
 
@@ -49,7 +52,7 @@ type shownEffect struct {
 }
 
 type effectOnIt struct {
-	dsl.EffectDesc
+	ruledoc.EffectDesc
 	Rule string `json:"rule,omitempty"`
 	Text string `json:"text"`
 }
@@ -91,7 +94,7 @@ skill and a trait) shows each.`,
 			id := dsl.NormalizeID(strings.TrimSpace(args[0]))
 			// A shipped (or --with) house group, or one of its rules, is
 			// switched on to be shown, so its effects resolve.
-			known := map[string]*dsl.House{}
+			known := map[string]*syntax.House{}
 			for _, p := range packs {
 				for _, h := range p.houses {
 					known[h.ID.Name] = h
@@ -180,7 +183,7 @@ skill and a trait) shows each.`,
 // didYouMean is "; did you mean "x"?" for the closest candidate, or the
 // known ones when there are few and none is close.
 func didYouMean(name string, cands, known []string) string {
-	if s := dsl.DidYouMean(name, cands); s != "" {
+	if s := diag.DidYouMean(name, cands); s != "" {
 		return fmt.Sprintf("; did you mean %q?", s)
 	}
 	if len(known) > 0 && len(known) <= 12 {
@@ -298,14 +301,14 @@ func findShown(r *dsl.Rules, id string) []shown {
 		out = append(out, shownProcedure(p))
 	}
 	if f := idx.Functions[id]; f != nil && f.Function != nil {
-		s := shownOf[dsl.Stmt](f.Function, "function", id, f.Function.Title, nil)
-		s.Facts = append(s.Facts, shownFact{"parameters", dsl.ParamsText(f.Function.Params)},
-			shownFact{"value", dsl.CanonicalExpr(f.Function.Body)})
+		s := shownOf[syntax.Stmt](f.Function, "function", id, f.Function.Title, nil)
+		s.Facts = append(s.Facts, shownFact{"parameters", ruledoc.ParamsText(f.Function.Params)},
+			shownFact{"value", syntax.CanonicalExpr(f.Function.Body)})
 		out = append(out, s)
 	}
 	if e := idx.Events[id]; e != nil {
-		s := shownOf[dsl.Stmt](e, "event", id, e.Title, nil)
-		s.Facts = append(s.Facts, shownFact{"parameters", dsl.ParamsText(e.Params)})
+		s := shownOf[syntax.Stmt](e, "event", id, e.Title, nil)
+		s.Facts = append(s.Facts, shownFact{"parameters", ruledoc.ParamsText(e.Params)})
 		out = append(out, s)
 	}
 	var kinds []string
@@ -331,7 +334,7 @@ func findShown(r *dsl.Rules, id string) []shown {
 	}
 	for i := range out {
 		s := &out[i]
-		var decl dsl.Decl
+		var decl syntax.Decl
 		switch s.Kind {
 		case "dice":
 			decl = idx.Dice[id].Decl
@@ -353,8 +356,8 @@ func findShown(r *dsl.Rules, id string) []shown {
 }
 
 // shownOf fills in what every kind has: title, place, source and text.
-func shownOf[T any](decl any, kind, id string, title *dsl.Str, items []T) shown {
-	meta := dsl.MetaOf(items)
+func shownOf[T any](decl any, kind, id string, title *syntax.Str, items []T) shown {
+	meta := syntax.MetaOf(items)
 	s := shown{ID: id, Kind: kind, Title: title.Value(), Source: meta.Source, Text: meta.Text}
 	if at := placeOf(decl); at != "" {
 		s.At = at
@@ -368,8 +371,8 @@ func placeOf(decl any) string {
 		file string
 		line int
 	}
-	dsl.Inspect(decl, func(n any) bool {
-		if id, ok := n.(*dsl.Ident); ok && pos.line == 0 {
+	syntax.Inspect(decl, func(n any) bool {
+		if id, ok := n.(*syntax.Ident); ok && pos.line == 0 {
 			pos.file, pos.line = id.Pos.Filename, id.Pos.Line
 		}
 		return pos.line == 0
@@ -385,15 +388,15 @@ func placeOf(decl any) string {
 func ownEffects[T any](items []T, effects map[any]*dsl.EffectInfo) []shownEffect {
 	var out []shownEffect
 	for _, it := range items {
-		fi, ok := any(it).(dsl.FeatureItem)
-		if !ok || !dsl.IsEffect(fi) {
+		fi, ok := any(it).(syntax.FeatureItem)
+		if !ok || !ruledoc.IsEffect(fi) {
 			continue
 		}
-		e := shownEffect{Effect: dsl.ItemHead(fi)}
-		if rp, ok := fi.(*dsl.Replace); ok {
-			e.Touches = "the " + dsl.DescribeReplace(rp)
+		e := shownEffect{Effect: ruledoc.ItemHead(fi)}
+		if rp, ok := fi.(*syntax.Replace); ok {
+			e.Touches = "the " + ruledoc.DescribeReplace(rp)
 		} else if info := effects[fi]; info != nil {
-			e.Touches = "the " + dsl.DescribeTarget(info.Target, info.TargetKind)
+			e.Touches = "the " + ruledoc.DescribeTarget(info.Target, info.TargetKind)
 		} else {
 			e.Touches = "nothing in force"
 		}
@@ -408,14 +411,14 @@ func itemList[T any](name string, items []T) shownList {
 	l := shownList{Name: name}
 	for _, it := range items {
 		switch x := any(it).(type) {
-		case *dsl.SourceItem, *dsl.TextItem, *dsl.TitleItem:
+		case *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
 			continue
-		case dsl.FeatureItem:
-			if dsl.IsEffect(x) {
+		case syntax.FeatureItem:
+			if ruledoc.IsEffect(x) {
 				continue
 			}
 		}
-		l.Items = append(l.Items, dsl.ItemHead(it))
+		l.Items = append(l.Items, ruledoc.ItemHead(it))
 	}
 	return l
 }
@@ -423,16 +426,16 @@ func itemList[T any](name string, items []T) shownList {
 func shownTable(t *dsl.TableInfo) shown {
 	s := shownOf(t.Decl, "table", t.ID, t.Decl.Title, t.Decl.Items)
 	if len(t.Params) > 0 {
-		s.Facts = append(s.Facts, shownFact{"parameters", dsl.ParamsText(t.Decl.Params)})
+		s.Facts = append(s.Facts, shownFact{"parameters", ruledoc.ParamsText(t.Decl.Params)})
 	}
 	for _, it := range t.Decl.Items {
 		switch it.(type) {
-		case *dsl.TableRoll:
-			s.Facts = append(s.Facts, shownFact{"roll", strings.TrimPrefix(dsl.ItemHead(it), "roll ")})
-		case *dsl.TableBy:
-			s.Facts = append(s.Facts, shownFact{"by", strings.TrimPrefix(dsl.ItemHead(it), "by ")})
-		case *dsl.Require:
-			s.Facts = append(s.Facts, shownFact{"require", strings.TrimPrefix(dsl.ItemHead(it), "require ")})
+		case *syntax.TableRoll:
+			s.Facts = append(s.Facts, shownFact{"roll", strings.TrimPrefix(ruledoc.ItemHead(it), "roll ")})
+		case *syntax.TableBy:
+			s.Facts = append(s.Facts, shownFact{"by", strings.TrimPrefix(ruledoc.ItemHead(it), "by ")})
+		case *syntax.Require:
+			s.Facts = append(s.Facts, shownFact{"require", strings.TrimPrefix(ruledoc.ItemHead(it), "require ")})
 		}
 	}
 	rows := shownList{Name: "rows"}
@@ -453,26 +456,26 @@ func shownTable(t *dsl.TableInfo) shown {
 
 func shownProcedure(p *dsl.ProcInfo) shown {
 	s := shownOf(p.Decl, "procedure", p.ID, p.Decl.Title, p.Decl.Body.Stmts)
-	s.Facts = append(s.Facts, shownFact{"parameters", dsl.ParamsText(p.Decl.Params)})
+	s.Facts = append(s.Facts, shownFact{"parameters", ruledoc.ParamsText(p.Decl.Params)})
 	if p.Decl.When != nil {
-		s.Facts = append(s.Facts, shownFact{"when", dsl.CanonicalExpr(p.Decl.When)})
+		s.Facts = append(s.Facts, shownFact{"when", syntax.CanonicalExpr(p.Decl.When)})
 	}
 	// What effects can target: its lets, rolls, tests and steps (and its
 	// choices, for --choose), in order.
 	names := map[string][]string{}
 	seen := map[string]bool{}
-	dsl.Inspect(p.Decl.Body, func(n any) bool {
+	syntax.Inspect(p.Decl.Body, func(n any) bool {
 		var kind, name string
 		switch n := n.(type) {
-		case *dsl.Let:
+		case *syntax.Let:
 			kind, name = "lets", n.Name.Name
-		case *dsl.Roll:
+		case *syntax.Roll:
 			kind, name = "rolls", n.Name.Name
-		case *dsl.TestStmt:
+		case *syntax.TestStmt:
 			kind, name = "tests", n.Name.Name
-		case *dsl.Step:
+		case *syntax.Step:
 			kind, name = "steps", n.ID.Name
-		case *dsl.Choose:
+		case *syntax.Choose:
 			kind, name = "choices", n.Name.Name
 		default:
 			return true
@@ -506,7 +509,7 @@ func effectsOn(idx *dsl.Index, kind, id string) []effectOnIt {
 		if name != id || !slices.Contains(targetKinds, e.TargetKind) {
 			continue
 		}
-		d := dsl.DescribeEffect(e)
+		d := ruledoc.DescribeEffect(e)
 		out = append(out, effectOnIt{EffectDesc: d, Rule: e.Rule, Text: d.String()})
 	}
 	return out

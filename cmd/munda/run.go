@@ -17,8 +17,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/interpreter"
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // runFlags are the flags of the verbs that run rules: run and roll.
@@ -64,10 +65,10 @@ func loadProgram(cmd *cobra.Command, rf *ruleFlags) (*interpreter.Program, error
 	return interpreter.Compile(rules)
 }
 
-func errorsOnly(diags dsl.Diagnostics) dsl.Diagnostics {
-	var out dsl.Diagnostics
+func errorsOnly(diags diag.Diagnostics) diag.Diagnostics {
+	var out diag.Diagnostics
 	for _, d := range diags {
-		if d.Severity == dsl.Error {
+		if d.Severity == diag.Error {
 			out = append(out, d)
 		}
 	}
@@ -75,7 +76,7 @@ func errorsOnly(diags dsl.Diagnostics) dsl.Diagnostics {
 }
 
 // readState reads and checks a state file.
-func readState(path string) (*stdlib.State, error) {
+func readState(path string) (*state.State, error) {
 	if path == "" {
 		return nil, usagef("--state FILE is required")
 	}
@@ -83,7 +84,7 @@ func readState(path string) (*stdlib.State, error) {
 	if err != nil {
 		return nil, failed("%v", err)
 	}
-	st, err := stdlib.Decode(path, data)
+	st, err := state.Decode(path, data)
 	if err != nil {
 		return nil, failed("%v", err)
 	}
@@ -137,7 +138,7 @@ func (f *runFlags) checkFlags(prog *interpreter.Program) error {
 		name = strings.TrimSpace(name)
 		if name != "" && !known[name] {
 			msg := fmt.Sprintf("--choose %s: the rules have no choice %q", pair, name)
-			if s := dsl.DidYouMean(name, names); s != "" {
+			if s := diag.DidYouMean(name, names); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
 			return usagef("%s", msg)
@@ -238,7 +239,7 @@ if the run fails.`,
 
 // finish reports how a run ended and writes the new state. Scripted dice
 // left over are worth a warning: the script may not be the one meant.
-func (f *runFlags) finish(cmd *cobra.Command, st *stdlib.State, dice interpreter.DiceSource, events *printer, runErr error) error {
+func (f *runFlags) finish(cmd *cobra.Command, st *state.State, dice interpreter.DiceSource, events *printer, runErr error) error {
 	if events.err != nil {
 		return events.err
 	}
@@ -260,7 +261,7 @@ func plural(n int, one, many string) string {
 }
 
 // writeState writes the new state where the flags say, atomically.
-func (f *runFlags) writeState(st *stdlib.State) error {
+func (f *runFlags) writeState(st *state.State) error {
 	path := f.out
 	if f.inPlace {
 		path = f.state
@@ -269,10 +270,10 @@ func (f *runFlags) writeState(st *stdlib.State) error {
 		return nil
 	}
 	// The rules must not leave a state munda would refuse to read.
-	if err := stdlib.Validate(st); err != nil {
+	if err := state.Validate(st); err != nil {
 		return failed("the run left the state invalid, so it was not written:\n%v", err)
 	}
-	data, err := stdlib.Encode(st, stdlib.FormatOf(path))
+	data, err := state.Encode(st, state.FormatOf(path))
 	if err != nil {
 		return failed("%v", err)
 	}

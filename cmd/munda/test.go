@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/rulesets"
 )
@@ -51,11 +52,11 @@ Exit code 0: every test passed; 1: a test failed or the rules have errors.`,
 			for _, s := range selections {
 				rules, diags := rulesets.Load(s)
 				if diags.HasErrors() {
-					var src dsl.Sources
+					var src diag.Sources
 					if rules != nil {
 						src = rules.Sources()
 					}
-					_ = dsl.WriteText(cmd.ErrOrStderr(), errorsOnly(diags), src)
+					_ = diag.WriteText(cmd.ErrOrStderr(), errorsOnly(diags), src)
 					broken++
 					continue
 				}

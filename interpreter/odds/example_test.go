@@ -7,7 +7,7 @@ import (
 	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/interpreter/odds"
 	"github.com/munda-rules/munda/rulesets"
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // The exact chance that a gang bottles out: a D6 plus its two casualties
@@ -21,7 +21,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	st, err := stdlib.Decode("battle.yaml", []byte(`
+	st, err := state.Decode("battle.yaml", []byte(`
 gangs:
   - id: goliaths
     name: Goliaths

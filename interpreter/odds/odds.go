@@ -10,15 +10,15 @@ import (
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/interpreter"
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Question is what to ask: a procedure run on a state, and what to look at
 // in each outcome.
 type Question struct {
 	Program   *interpreter.Program
-	State     *stdlib.State // never changed: each run has its own copy
-	Procedure string        // id, e.g. "bottle_check"
+	State     *state.State // never changed: each run has its own copy
+	Procedure string       // id, e.g. "bottle_check"
 	// Args are the procedure's arguments as text (ids for models and
 	// gangs), as --arg gives them: they are bound to each run's copy.
 	Args map[string]string

@@ -13,7 +13,7 @@ import (
 	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/interpreter/odds"
 	"github.com/munda-rules/munda/rulesets"
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 var (
@@ -38,9 +38,9 @@ func program(t testing.TB) *interpreter.Program {
 	return prog
 }
 
-func state(t testing.TB, yaml string) *stdlib.State {
+func decodeState(t testing.TB, yaml string) *state.State {
 	t.Helper()
-	st, err := stdlib.Decode("state.yaml", []byte(yaml))
+	st, err := state.Decode("state.yaml", []byte(yaml))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestBottleCheckClosedForm(t *testing.T) {
 		{"", big.NewRat(2, 6)},
 		{"skills: [iron_will],", big.NewRat(1, 6)},
 	} {
-		r := exact(t, odds.Question{Program: p, State: state(t, fmt.Sprintf(bottleState, c.skills)),
+		r := exact(t, odds.Question{Program: p, State: decodeState(t, fmt.Sprintf(bottleState, c.skills)),
 			Procedure: "bottle_check", Args: map[string]string{"gang": "g"}, Of: query(t, p, `gang("g").bottled`)})
 		if got := prob(r, "true"); got.Cmp(c.want) != 0 {
 			t.Errorf("%q: P(bottled) = %s, want %s", c.skills, got, c.want)
@@ -126,7 +126,7 @@ func TestCoolTestClosedForm(t *testing.T) {
 				pass += n
 			}
 		}
-		st := state(t, fmt.Sprintf(`
+		st := decodeState(t, fmt.Sprintf(`
 gangs:
   - id: g
     name: Gang
@@ -160,7 +160,7 @@ func TestLastingInjuryDistribution(t *testing.T) {
 	p := program(t)
 	// attacker has no default and nil is not an --arg: the fighter is its
 	// own attacker, which only Bitter Enmity and Memorable Death's XP read.
-	q := odds.Question{Program: p, State: state(t, loneFighter), Procedure: "go_out_of_action",
+	q := odds.Question{Program: p, State: decodeState(t, loneFighter), Procedure: "go_out_of_action",
 		Args: map[string]string{"fighter": "m", "attacker": "m"}}
 	q.Of = query(t, p, `model("m").dead`)
 	if got := prob(exact(t, q), "true"); got.Cmp(big.NewRat(1, 36)) != 0 {
@@ -207,7 +207,7 @@ func TestIndependentRallyTests(t *testing.T) {
 	for i := range n {
 		fmt.Fprintf(&b, "      - {id: m%d, name: M%d, kind: fighter, status: standing, secondary: active, conditions: [broken], x: %d, y: 0, base: 25, stats: {cl: 8+}}\n", i, i, i*10)
 	}
-	r := exact(t, odds.Question{Program: p, State: state(t, b.String()), Procedure: "rally_tests",
+	r := exact(t, odds.Question{Program: p, State: decodeState(t, b.String()), Procedure: "rally_tests",
 		Args: map[string]string{"gang": "g"}, Of: query(t, p, `count(gang("g").models, not broken(#))`)})
 	pass := big.NewRat(15, 36) // 2D6 of 8 or more
 	fail := new(big.Rat).Sub(big.NewRat(1, 1), pass)
@@ -245,7 +245,7 @@ func TestExactAndMonteCarloAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := stdlib.Decode("end_phase.yaml", raw)
+	st, err := state.Decode("end_phase.yaml", raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +283,7 @@ func TestExactAndMonteCarloAgree(t *testing.T) {
 // Monte Carlo is deterministic for a seed, whatever the number of workers.
 func TestSampleDeterministic(t *testing.T) {
 	p := program(t)
-	q := odds.Question{Program: p, State: state(t, fmt.Sprintf(bottleState, "")), Procedure: "bottle_check",
+	q := odds.Question{Program: p, State: decodeState(t, fmt.Sprintf(bottleState, "")), Procedure: "bottle_check",
 		Args: map[string]string{"gang": "g"}, Of: query(t, p, `gang("g").bottled`)}
 	a, err := odds.Sample(context.Background(), q, 3000, 42, 1, nil)
 	if err != nil {
@@ -303,7 +303,7 @@ func TestSampleDeterministic(t *testing.T) {
 // Too many branches: Exact says so, and Monte Carlo still answers.
 func TestTooManyPaths(t *testing.T) {
 	p := program(t)
-	q := odds.Question{Program: p, State: state(t, loneFighter), Procedure: "go_out_of_action",
+	q := odds.Question{Program: p, State: decodeState(t, loneFighter), Procedure: "go_out_of_action",
 		Args: map[string]string{"fighter": "m", "attacker": "m"}}
 	if _, err := odds.Exact(context.Background(), q, 10); err == nil || !strings.Contains(err.Error(), "too many branches") {
 		t.Fatalf("err = %v", err)
@@ -313,7 +313,7 @@ func TestTooManyPaths(t *testing.T) {
 // Without Of, outcomes are summaries of what changed.
 func TestSummaryOutcomes(t *testing.T) {
 	p := program(t)
-	r := exact(t, odds.Question{Program: p, State: state(t, fmt.Sprintf(bottleState, "")), Procedure: "bottle_check",
+	r := exact(t, odds.Question{Program: p, State: decodeState(t, fmt.Sprintf(bottleState, "")), Procedure: "bottle_check",
 		Args: map[string]string{"gang": "g"}})
 	if got := prob(r, "g.bottled: true"); got.Cmp(big.NewRat(1, 3)) != 0 {
 		t.Errorf("P(g.bottled: true) = %s; outcomes %+v", got, r.Outcomes)
@@ -351,7 +351,7 @@ func BenchmarkMonteCarloEndPhase10(b *testing.B) {
 }
 
 // tenModels is a 10-model gang at the End phase: two down, one Broken.
-func tenModels(t testing.TB) *stdlib.State {
+func tenModels(t testing.TB) *state.State {
 	var b strings.Builder
 	b.WriteString("gangs:\n  - id: g\n    name: Gang\n    starting_crew: 10\n    models:\n")
 	for i := range 10 {
@@ -366,14 +366,14 @@ func tenModels(t testing.TB) *stdlib.State {
 		}
 		fmt.Fprintf(&b, "      - {id: m%d, name: M%d, kind: fighter, %s, x: %d, y: 0, base: 25, stats: {t: 3, cl: 7+, i: 4+}}\n", i, i, status, i*5)
 	}
-	return state(t, b.String())
+	return decodeState(t, b.String())
 }
 
 // A failing branch is named by its first and last decisions, not all of
 // them: a re-roll loop could make the message as long as the path.
 func TestFailingBranchIsNamedBriefly(t *testing.T) {
 	p := program(t)
-	q := odds.Question{Program: p, State: state(t, loneFighter), Procedure: "go_out_of_action",
+	q := odds.Question{Program: p, State: decodeState(t, loneFighter), Procedure: "go_out_of_action",
 		Args: map[string]string{"fighter": "m", "attacker": "m"}, Limits: interpreter.Limits{Steps: 20, Depth: 64, DicePerRoll: 100, Rerolls: 1000, Events: 100_000}}
 	_, err := odds.Exact(context.Background(), q, 0)
 	if err == nil || !strings.Contains(err.Error(), "on the branch") {

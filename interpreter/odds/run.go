@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/munda-rules/munda/interpreter"
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // runOnce runs the question once with the given dice on a fresh copy of
@@ -40,12 +40,12 @@ func keyOf(v any) string {
 		return "nil"
 	case string:
 		return v
-	case *stdlib.Model:
+	case *state.Model:
 		if v == nil {
 			return "none"
 		}
 		return v.ID
-	case *stdlib.Gang:
+	case *state.Gang:
 		if v == nil {
 			return "none"
 		}

@@ -5,14 +5,14 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Summary says what a run changed, field by field, in a stable order:
 // "goliaths.bottled: true; vorst.status: out_of_action;
 // vorst.lasting_injuries: +spinal_injury". Two runs that end in the same
 // state have the same summary, which is what outcomes are merged by.
-func Summary(before, after *stdlib.State) string {
+func Summary(before, after *state.State) string {
 	var parts []string
 	diffStruct(&parts, "battle", reflect.ValueOf(before.Battle), reflect.ValueOf(after.Battle))
 	for _, ga := range after.Gangs {
@@ -59,7 +59,7 @@ func diffStruct(parts *[]string, prefix string, a, b reflect.Value) {
 				*parts = append(*parts, prefix+"."+name+": "+s)
 			}
 		case f.Type.Kind() == reflect.Slice && name == "weapons":
-			diffWeapons(parts, prefix, fa.Interface().([]*stdlib.Weapon), fb.Interface().([]*stdlib.Weapon))
+			diffWeapons(parts, prefix, fa.Interface().([]*state.Weapon), fb.Interface().([]*state.Weapon))
 		case f.Type.Kind() == reflect.Slice:
 			// models, markers, armour: models are compared one by one;
 			// markers and armour only when they differ as a whole.
@@ -74,7 +74,7 @@ func diffStruct(parts *[]string, prefix string, a, b reflect.Value) {
 	}
 }
 
-func diffWeapons(parts *[]string, prefix string, a, b []*stdlib.Weapon) {
+func diffWeapons(parts *[]string, prefix string, a, b []*state.Weapon) {
 	for _, wb := range b {
 		for _, wa := range a {
 			if wa.ID == wb.ID && wa.Damaged != wb.Damaged {

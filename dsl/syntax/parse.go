@@ -1,4 +1,4 @@
-package dsl
+package syntax
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/munda-rules/munda/dsl/diag"
 )
 
 // Limits on a single rule file. Rule packs may be untrusted: these keep the
@@ -48,10 +49,9 @@ func Grammar() string { return parser.String() }
 
 // Parse parses one rule file. name is how the file is shown in diagnostics.
 // It never panics: any input gives a File or positioned diagnostics.
-func Parse(name string, src []byte) (*File, Diagnostics) {
-	var diags diagnostics
+func Parse(name string, src []byte) (*File, diag.Diagnostics) {
 	if d := checkEncoding(name, src); d != nil {
-		return nil, Diagnostics{d}
+		return nil, diag.Diagnostics{d}
 	}
 	file := &File{Name: name, Source: src}
 	// Comments are also kept aside for the formatter; expressions take
@@ -62,13 +62,13 @@ func Parse(name string, src []byte) (*File, Diagnostics) {
 	for {
 		t, err := sc.Next()
 		if err != nil {
-			return nil, Diagnostics{lexError(name, src, err)}
+			return nil, diag.Diagnostics{lexError(name, src, err)}
 		}
 		switch t.Type {
 		case tokComment:
 			file.Comments = append(file.Comments, Comment{Pos: t.Pos, Text: t.Value})
 		case tokOpenComment:
-			return nil, Diagnostics{{Severity: Error, Code: CodeParseError, Subject: rangeOf(t.Pos, t.Pos),
+			return nil, diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeParseError, Subject: diag.RangeOf(t.Pos, t.Pos),
 				Summary: "unterminated comment", Detail: "A /* comment needs a closing */."}}
 		}
 		if t.Type == tokWhitespace {
@@ -81,19 +81,19 @@ func Parse(name string, src []byte) (*File, Diagnostics) {
 	}
 	d, unclosed := checkNesting(tokens)
 	if d != nil {
-		return nil, Diagnostics{d}
+		return nil, diag.Diagnostics{d}
 	}
 	if len(tokens) == len(file.Comments)+whitespace+1 {
 		start := lexer.Position{Filename: name, Line: 1, Column: 1}
-		diags.add(Error, CodeEmptyFile, rangeOf(start, start), "file has no declarations",
-			"A rule file must declare something: a ruleset, dice, a table, a procedure, a skill, a house rule or a test.")
-		return nil, diags.list
+		return nil, diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeEmptyFile, Subject: diag.RangeOf(start, start),
+			Summary: "file has no declarations",
+			Detail:  "A rule file must declare something: a ruleset, dice, a table, a procedure, a skill, a house rule or a test."}}
 	}
 	// Whitespace and comments stay in the stream, elided, so that each
 	// node's EndPos is where its last token ends.
 	peek, err := lexer.Upgrade(&sliceLexer{tokens: tokens}, tokWhitespace, tokComment)
 	if err != nil {
-		return nil, Diagnostics{lexError(name, src, err)}
+		return nil, diag.Diagnostics{lexError(name, src, err)}
 	}
 	// Expressions find the source through their token stream (see
 	// sourceOf): participle gives Parseable nodes nothing else.
@@ -107,7 +107,7 @@ func Parse(name string, src []byte) (*File, Diagnostics) {
 			open := unclosed[len(unclosed)-1]
 			d.Detail = fmt.Sprintf("The %q at line %d, column %d is never closed.", open.Value, open.Pos.Line, open.Pos.Column)
 		}
-		return nil, Diagnostics{d}
+		return nil, diag.Diagnostics{d}
 	}
 	parsed.Pos = lexer.Position{Filename: name, Line: 1, Column: 1}
 	parsed.Name, parsed.Source, parsed.Comments = file.Name, file.Source, file.Comments
@@ -126,7 +126,7 @@ func sourceOf(lex *lexer.PeekingLexer) []byte {
 }
 
 // ParseString is Parse for a string.
-func ParseString(name, src string) (*File, Diagnostics) { return Parse(name, []byte(src)) }
+func ParseString(name, src string) (*File, diag.Diagnostics) { return Parse(name, []byte(src)) }
 
 // sliceLexer replays tokens that were already lexed.
 type sliceLexer struct {
@@ -143,17 +143,17 @@ func (s *sliceLexer) Next() (lexer.Token, error) {
 }
 
 // checkEncoding rejects what is not a text file before the lexer sees it.
-func checkEncoding(name string, src []byte) *Diagnostic {
-	at := func(offset int) *Range {
+func checkEncoding(name string, src []byte) *diag.Diagnostic {
+	at := func(offset int) *diag.Range {
 		p := positionAt(name, src, offset)
-		return rangeOf(p, p)
+		return diag.RangeOf(p, p)
 	}
 	if len(src) > MaxFileSize {
-		return &Diagnostic{Severity: Error, Code: CodeEncoding, Subject: at(0),
+		return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeEncoding, Subject: at(0),
 			Summary: fmt.Sprintf("file is too large (%d bytes; the limit is %d)", len(src), MaxFileSize)}
 	}
 	if i := bytes.IndexByte(src, 0); i >= 0 {
-		return &Diagnostic{Severity: Error, Code: CodeEncoding, Subject: at(i),
+		return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeEncoding, Subject: at(i),
 			Summary: "file is binary (it contains a NUL byte)", Detail: "Rule files are UTF-8 text."}
 	}
 	if !utf8.Valid(src) {
@@ -165,7 +165,7 @@ func checkEncoding(name string, src []byte) *Diagnostic {
 			}
 			i += size
 		}
-		return &Diagnostic{Severity: Error, Code: CodeEncoding, Subject: at(i),
+		return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeEncoding, Subject: at(i),
 			Summary: fmt.Sprintf("invalid UTF-8 (byte 0x%02x)", src[i]), Detail: "Rule files are UTF-8 text."}
 	}
 	lineStart := 0
@@ -175,7 +175,7 @@ func checkEncoding(name string, src []byte) *Diagnostic {
 			end = len(src) - lineStart
 		}
 		if end > MaxLineLength {
-			return &Diagnostic{Severity: Error, Code: CodeEncoding, Subject: at(lineStart + MaxLineLength),
+			return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeEncoding, Subject: at(lineStart + MaxLineLength),
 				Summary: fmt.Sprintf("line is too long (%d bytes; the limit is %d)", end, MaxLineLength)}
 		}
 		lineStart += end + 1
@@ -186,7 +186,7 @@ func checkEncoding(name string, src []byte) *Diagnostic {
 // checkNesting bounds bracket depth, so deeply nested input cannot make the
 // parser (or expr's) recurse without limit. It also returns the brackets
 // left open at the end, to explain an "unexpected end of file".
-func checkNesting(tokens []lexer.Token) (*Diagnostic, []lexer.Token) {
+func checkNesting(tokens []lexer.Token) (*diag.Diagnostic, []lexer.Token) {
 	var open []lexer.Token
 	for _, t := range tokens {
 		if t.Type != tokPunct {
@@ -196,7 +196,7 @@ func checkNesting(tokens []lexer.Token) (*Diagnostic, []lexer.Token) {
 		case "(", "[", "{":
 			open = append(open, t)
 			if len(open) > MaxNesting {
-				return &Diagnostic{Severity: Error, Code: CodeParseError, Subject: rangeOf(t.Pos, t.Pos),
+				return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeParseError, Subject: diag.RangeOf(t.Pos, t.Pos),
 					Summary: fmt.Sprintf("brackets nested too deeply (the limit is %d)", MaxNesting)}, nil
 			}
 		case ")", "]", "}":
@@ -208,8 +208,8 @@ func checkNesting(tokens []lexer.Token) (*Diagnostic, []lexer.Token) {
 	return nil, open
 }
 
-func lexError(name string, src []byte, err error) *Diagnostic {
-	d := &Diagnostic{Severity: Error, Code: CodeParseError, Summary: err.Error()}
+func lexError(name string, src []byte, err error) *diag.Diagnostic {
+	d := &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeParseError, Summary: err.Error()}
 	perr, ok := err.(interface {
 		Message() string
 		Position() lexer.Position
@@ -218,7 +218,7 @@ func lexError(name string, src []byte, err error) *Diagnostic {
 		return d
 	}
 	pos := perr.Position()
-	d.Subject = rangeOf(pos, pos)
+	d.Subject = diag.RangeOf(pos, pos)
 	d.Summary = strings.TrimPrefix(perr.Message(), "lexer: ")
 	if pos.Offset < len(src) {
 		switch {
@@ -237,8 +237,8 @@ func lexError(name string, src []byte, err error) *Diagnostic {
 	return d
 }
 
-func parseError(name string, src []byte, err error) *Diagnostic {
-	d := &Diagnostic{Severity: Error, Code: CodeParseError, Summary: err.Error()}
+func parseError(name string, src []byte, err error) *diag.Diagnostic {
+	d := &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeParseError, Summary: err.Error()}
 	perr, ok := err.(participle.Error)
 	if !ok {
 		return d
@@ -247,7 +247,7 @@ func parseError(name string, src []byte, err error) *Diagnostic {
 	if pos.Filename == "" {
 		pos.Filename = name
 	}
-	d.Subject = rangeOf(pos, pos)
+	d.Subject = diag.RangeOf(pos, pos)
 	msg := perr.Message()
 	if u, ok := err.(*participle.UnexpectedTokenError); ok {
 		if u.Unexpected.EOF() {

@@ -1,4 +1,4 @@
-package stdlib
+package state
 
 import (
 	"bytes"
@@ -42,7 +42,7 @@ func TestRoundTrip(t *testing.T) {
 
 // TestRoundTripEdges covers values the examples lack.
 func TestRoundTripEdges(t *testing.T) {
-	st := mustDecode(t, "../testdata/states/vehicles.yaml")
+	st := mustDecode(t, "../../testdata/states/vehicles.yaml")
 	m := st.Model("joss")
 	m.Name = "123"
 	m.Type = "yes"
@@ -89,7 +89,7 @@ func TestFormatFloat(t *testing.T) {
 }
 
 func TestEncodeErrors(t *testing.T) {
-	st := mustDecode(t, "../testdata/states/vehicles.yaml")
+	st := mustDecode(t, "../../testdata/states/vehicles.yaml")
 	if _, err := Encode(st, "toml"); err == nil {
 		t.Error("unknown format accepted")
 	}
@@ -120,7 +120,7 @@ func TestEncodeErrors(t *testing.T) {
 
 // TestGolden pins the encoding of one example.
 func TestGolden(t *testing.T) {
-	st := mustDecode(t, "../testdata/states/vehicles.yaml")
+	st := mustDecode(t, "../../testdata/states/vehicles.yaml")
 	for _, format := range []string{"yaml", "json"} {
 		out, err := Encode(st, format)
 		if err != nil {

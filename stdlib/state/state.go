@@ -5,7 +5,7 @@
 // Field names in expressions are the `expr` tags (snake_case, as in the
 // state file). Rules read and write these structs; nothing here decides a
 // rule of the game.
-package stdlib
+package state
 
 // State is one battle in progress: the battle itself and the gangs in it.
 //

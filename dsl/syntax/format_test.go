@@ -1,4 +1,4 @@
-package dsl
+package syntax
 
 import (
 	"bytes"
@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/munda-rules/munda/dsl/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -225,17 +226,17 @@ procedure p( gang ) "P" {
 
 	for _, tc := range []struct{ src, path string }{
 		{`procedure p(gang) "P" { let x = a - b * 2
-  emit "x is {x}" }`, `File.Decls[0].(*dsl.Procedure).Body.Stmts[0].(*dsl.Let).Value: "a - b * 2" vs "a + b * 2"`},
-		{`procedure p(gang) "P" { let x = a + b * 2 }`, `File.Decls[0].(*dsl.Procedure).Body.Stmts: 1 vs 2 elements`},
+  emit "x is {x}" }`, `File.Decls[0].(*syntax.Procedure).Body.Stmts[0].(*syntax.Let).Value: "a - b * 2" vs "a + b * 2"`},
+		{`procedure p(gang) "P" { let x = a + b * 2 }`, `File.Decls[0].(*syntax.Procedure).Body.Stmts: 1 vs 2 elements`},
 		{`procedure p(g) "P" { let x = a + b * 2
-  emit "x is {x}" }`, `File.Decls[0].(*dsl.Procedure).Params[0].Name.Name: "g" vs "gang"`},
+  emit "x is {x}" }`, `File.Decls[0].(*syntax.Procedure).Params[0].Name.Name: "g" vs "gang"`},
 		{`procedure p(gang) "P" { let x = a + b * 2
-  stop }`, `File.Decls[0].(*dsl.Procedure).Body.Stmts[1]: *dsl.Stop vs *dsl.Emit`},
+  stop }`, `File.Decls[0].(*syntax.Procedure).Body.Stmts[1]: *syntax.Stop vs *syntax.Emit`},
 		{`procedure p(gang) "P" when x { let x = a + b * 2
-  emit "x is {x}" }`, `File.Decls[0].(*dsl.Procedure).When: *dsl.Expr vs nil`},
+  emit "x is {x}" }`, `File.Decls[0].(*syntax.Procedure).When: *syntax.Expr vs nil`},
 		// Spaces inside a string are meaning.
 		{`procedure p(gang) "P" { let x = a + b * 2
-  emit "x is  {x}" }`, `File.Decls[0].(*dsl.Procedure).Body.Stmts[1].(*dsl.Emit).Message.Raw: "\"x is  {x}\"" vs "\"x is {x}\""`},
+  emit "x is  {x}" }`, `File.Decls[0].(*syntax.Procedure).Body.Stmts[1].(*syntax.Emit).Message.Raw: "\"x is  {x}\"" vs "\"x is {x}\""`},
 	} {
 		other := parse(tc.src)
 		if EqualAST(other, base) {
@@ -275,11 +276,11 @@ func TestFormatRefuses(t *testing.T) {
 		{"changes an expression", func(f *File) ([]byte, error) {
 			out, err := Format(f)
 			return bytes.Replace(out, []byte("1 + 2"), []byte("1 - 2"), 1), err
-		}, "formatting would change the rules at File.Decls[1].(*dsl.Procedure).Body.Stmts[0].(*dsl.Let).Value: \"1 + 2\" vs \"1 - 2\"", 2},
+		}, "formatting would change the rules at File.Decls[1].(*syntax.Procedure).Body.Stmts[0].(*syntax.Let).Value: \"1 + 2\" vs \"1 - 2\"", 2},
 		{"drops a declaration", func(f *File) ([]byte, error) {
 			out, err := Format(f)
 			return out[bytes.Index(out, []byte("procedure")):], err
-		}, "formatting would change the rules at File.Decls[0]: *dsl.Dice vs *dsl.Procedure", 1},
+		}, "formatting would change the rules at File.Decls[0]: *syntax.Dice vs *syntax.Procedure", 1},
 		{"does not parse", func(f *File) ([]byte, error) {
 			out, err := Format(f)
 			return bytes.TrimSuffix(out, []byte("}\n")), err
@@ -299,7 +300,7 @@ func TestFormatRefuses(t *testing.T) {
 	}
 
 	// A parse error is passed through unchanged.
-	if _, diags := FormatSource("t.munda", []byte("dice {")); len(diags) != 1 || diags[0].Code != CodeParseError {
+	if _, diags := FormatSource("t.munda", []byte("dice {")); len(diags) != 1 || diags[0].Code != diag.CodeParseError {
 		t.Errorf("parse error: got %v", diags)
 	}
 

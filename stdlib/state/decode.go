@@ -1,4 +1,4 @@
-package stdlib
+package state
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/munda-rules/munda/dsl/diag"
 	"gopkg.in/yaml.v3"
 )
 
@@ -488,7 +489,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, si *structInfo) {
 		j, ok := si.byName[name]
 		if !ok {
 			msg := "unknown field"
-			if s := DidYouMean(name, si.names); s != "" {
+			if s := diag.DidYouMean(name, si.names); s != "" {
 				msg += "; did you mean " + s + "?"
 			}
 			d.add(k, safeSeg(name), msg)

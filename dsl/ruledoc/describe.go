@@ -1,7 +1,9 @@
-package dsl
+package ruledoc
 
 import (
 	"fmt"
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/syntax"
 	"strings"
 )
 
@@ -27,13 +29,13 @@ func (d EffectDesc) String() string {
 }
 
 // DescribeEffect describes an effect the checker resolved.
-func DescribeEffect(e *EffectInfo) EffectDesc {
+func DescribeEffect(e *dsl.EffectInfo) EffectDesc {
 	d := EffectDesc{Target: DescribeTarget(e.Target, e.TargetKind), Owner: e.Owner}
-	when := func(w *Expr) string {
+	when := func(w *syntax.Expr) string {
 		if w == nil {
 			return ""
 		}
-		return "when " + CanonicalExpr(w)
+		return "when " + syntax.CanonicalExpr(w)
 	}
 	join := func(parts ...string) string {
 		var out []string
@@ -45,22 +47,22 @@ func DescribeEffect(e *EffectInfo) EffectDesc {
 		return strings.Join(out, " ")
 	}
 	switch it := e.Item.(type) {
-	case *Override:
+	case *syntax.Override:
 		d.Action = "overridden"
-		d.Detail = join("= "+CanonicalExpr(it.Value), when(it.When))
-	case *Modify:
+		d.Detail = join("= "+syntax.CanonicalExpr(it.Value), when(it.When))
+	case *syntax.Modify:
 		d.Action = "modified"
-		d.Detail = join("by "+CanonicalExpr(it.By), when(it.When))
-	case *Reroll:
+		d.Detail = join("by "+syntax.CanonicalExpr(it.By), when(it.When))
+	case *syntax.Reroll:
 		d.Action = "re-rolled"
 		d.Detail = when(it.When)
-	case *ExtraDice:
+	case *syntax.ExtraDice:
 		d.Action = fmt.Sprintf("given %s extra dice (pick %s)", it.Count.Digits, it.Pick)
 		d.Detail = when(it.When)
-	case *Hook:
+	case *syntax.Hook:
 		d.Action = strings.ReplaceAll(it.Timing, "_", "-") + "-hook"
 		d.Detail = when(it.When)
-	case *On:
+	case *syntax.On:
 		d.Action = "handled"
 		d.Detail = when(it.When)
 	default:
@@ -90,7 +92,7 @@ func DescribeTarget(target, kind string) string {
 
 // DescribeReplace names what a replacement replaces: "row 66
 // memorable_death of table lasting_injury", "dice injury".
-func DescribeReplace(r *Replace) string {
+func DescribeReplace(r *syntax.Replace) string {
 	if r.Decl == nil {
 		if r.Row == nil || r.Table == nil {
 			return "a row"
@@ -101,15 +103,14 @@ func DescribeReplace(r *Replace) string {
 		}
 		return s + " of table " + r.Table.Name
 	}
-	_, id, _ := namespaceOf(r.Decl)
-	return kindOf(r.Decl) + " " + id
+	return syntax.KindOf(r.Decl) + " " + syntax.IDOf(r.Decl).Name
 }
 
 // ItemHead is an effect or replacement as written, on one line, its body
 // (if any) left out: `override bottle_check.threshold = gang.eligible_models`,
 // `after bottle_check when x { … }`.
 func ItemHead(it any) string {
-	first, rest, more := strings.Cut(Canonical(it), "\n")
+	first, rest, more := strings.Cut(syntax.Canonical(it), "\n")
 	if !more {
 		return first
 	}
@@ -121,67 +122,16 @@ func ItemHead(it any) string {
 
 // IsEffect reports whether a feature or house-rule item changes the rules
 // (an effect or a replacement) rather than describing them.
-func IsEffect(it FeatureItem) bool {
+func IsEffect(it syntax.FeatureItem) bool {
 	switch it.(type) {
-	case *Modify, *Reroll, *ExtraDice, *Override, *Hook, *On, *Replace:
+	case *syntax.Modify, *syntax.Reroll, *syntax.ExtraDice, *syntax.Override, *syntax.Hook, *syntax.On, *syntax.Replace:
 		return true
 	}
 	return false
 }
 
-// StandingRules are the rules declared at the top level of the packs
-// (always in force), by id.
-func (r *Rules) StandingRules() map[string]*HouseRule {
-	out := map[string]*HouseRule{}
-	for _, f := range r.Files() {
-		for _, d := range f.Decls {
-			if hr, ok := d.(*HouseRule); ok {
-				if _, dup := out[hr.ID.Name]; !dup {
-					out[hr.ID.Name] = hr
-				}
-			}
-		}
-	}
-	return out
-}
-
-// Replacers maps the declarations that replace others to who wrote the
-// replacement: "house rule aa.x" (only switched-on house rules), "ruleset
-// legacy_2017", or "pack mymod" for a pack without a header. A declaration
-// in force that is a key here is a replacement.
-func (r *Rules) Replacers() map[Decl]string {
-	out := map[Decl]string{}
-	for _, p := range r.Packs {
-		owner := "pack " + p.Pack.Display
-		if p.Header != nil {
-			owner = "ruleset " + p.Header.ID.Name
-		}
-		for _, f := range p.Files {
-			for _, d := range f.Decls {
-				if rp, ok := d.(*Replace); ok && rp.Decl != nil {
-					out[rp.Decl] = owner
-				}
-			}
-		}
-	}
-	for _, h := range r.Houses() {
-		for _, rule := range h.Rules() {
-			rid := h.ID.Name + "." + rule.ID.Name
-			if !r.Active[rid] {
-				continue
-			}
-			for _, it := range rule.Items {
-				if rp, ok := it.(*Replace); ok && rp.Decl != nil {
-					out[rp.Decl] = "house rule " + rid
-				}
-			}
-		}
-	}
-	return out
-}
-
 // ParamsText is a parameter list as written: "(fighter: model, lasting: int = 1)".
-func ParamsText(ps []*Param) string {
+func ParamsText(ps []*syntax.Param) string {
 	var parts []string
 	for _, p := range ps {
 		s := p.Name.Name
@@ -189,7 +139,7 @@ func ParamsText(ps []*Param) string {
 			s += ": " + p.Type.Name
 		}
 		if p.Default != nil {
-			s += " = " + CanonicalExpr(p.Default)
+			s += " = " + syntax.CanonicalExpr(p.Default)
 		}
 		parts = append(parts, s)
 	}
@@ -197,9 +147,9 @@ func ParamsText(ps []*Param) string {
 }
 
 // rowKeyText is a row's key as written: "15-26", "7+", "glancing".
-func rowKeyText(k RowKey) string {
+func rowKeyText(k syntax.RowKey) string {
 	switch k := k.(type) {
-	case *RangeKey:
+	case *syntax.RangeKey:
 		s := k.From.Digits
 		if k.To != nil {
 			s += "-" + k.To.Digits
@@ -207,7 +157,7 @@ func rowKeyText(k RowKey) string {
 			s += "+"
 		}
 		return s
-	case *FaceKey:
+	case *syntax.FaceKey:
 		return k.Face.Name
 	}
 	return "?"

@@ -1,6 +1,8 @@
-package dsl
+package ruledoc
 
 import (
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/syntax"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -62,19 +64,19 @@ const diffHouse = `house aa "A&A" {
 
 // diffRules loads files as one pack, switches the toggles on and checks
 // the result, which must have no errors.
-func diffRules(t *testing.T, files map[string]string, toggles ...string) *Rules {
+func diffRules(t *testing.T, files map[string]string, toggles ...string) *dsl.Rules {
 	t.Helper()
 	fsys := fstest.MapFS{}
 	for name, src := range files {
 		fsys[name] = &fstest.MapFile{Data: []byte(src)}
 	}
-	lp, diags := LoadPack(&Pack{FS: fsys, Root: ".", Display: "test"})
-	rules, ds := Assemble(nil, []*LoadedPack{lp}, nil)
+	lp, diags := dsl.LoadPack(&dsl.Pack{FS: fsys, Root: ".", Display: "test"})
+	rules, ds := dsl.Assemble(nil, []*dsl.LoadedPack{lp}, nil)
 	diags = append(diags, ds...)
 	if err := rules.Select(toggles); err != nil {
 		t.Fatal(err)
 	}
-	diags = append(diags, Check(rules)...)
+	diags = append(diags, dsl.Check(rules)...)
 	if diags.HasErrors() {
 		t.Fatalf("the rules have errors: %v", diags.Err())
 	}
@@ -273,23 +275,23 @@ func TestDiff(t *testing.T) {
 }
 
 func TestCanonical(t *testing.T) {
-	f, diags := ParseString("x.munda", "// c\nprocedure p(gang) \"P\" {\n  let x   =  1 +\n    2 // two\n\n\n  roll y = d6\n}\n")
+	f, diags := syntax.ParseString("x.munda", "// c\nprocedure p(gang) \"P\" {\n  let x   =  1 +\n    2 // two\n\n\n  roll y = d6\n}\n")
 	if diags.HasErrors() {
 		t.Fatal(diags.Err())
 	}
 	want := "procedure p(gang) \"P\" {\n  let x = 1 + 2\n  roll y = d6\n}"
-	if got := Canonical(f.Decls[0]); got != want {
+	if got := syntax.Canonical(f.Decls[0]); got != want {
 		t.Errorf("Canonical:\n%s\nwant:\n%s", got, want)
 	}
 	// The original keeps its positions.
-	if f.Decls[0].(*Procedure).ID.Pos.Line != 2 {
+	if f.Decls[0].(*syntax.Procedure).ID.Pos.Line != 2 {
 		t.Errorf("Canonical changed the tree")
 	}
-	stmt := f.Decls[0].(*Procedure).Body.Stmts[0]
-	if got := Canonical(stmt); got != "let x = 1 + 2" {
+	stmt := f.Decls[0].(*syntax.Procedure).Body.Stmts[0]
+	if got := syntax.Canonical(stmt); got != "let x = 1 + 2" {
 		t.Errorf("Canonical(let) = %q", got)
 	}
-	if got := Canonical(nil); got != "" {
+	if got := syntax.Canonical(nil); got != "" {
 		t.Errorf("Canonical(nil) = %q", got)
 	}
 }
@@ -328,7 +330,7 @@ house hb "Hooks" {
 		{"override", "override bottle_check.threshold = gang.eligible_models"},
 	} {
 		for _, e := range rules.Index.Effects {
-			if strings.HasPrefix(Canonical(e.Item), tc.item+" ") {
+			if strings.HasPrefix(syntax.Canonical(e.Item), tc.item+" ") {
 				if got := ItemHead(e.Item); got != tc.want {
 					t.Errorf("ItemHead = %q, want %q", got, tc.want)
 				}
@@ -351,7 +353,7 @@ house hc "Replacements" {
 	var got []string
 	for _, id := range []string{"aa.milder", "hc.dice"} {
 		for _, it := range rules.Index.HouseRules[id].Items {
-			if r, ok := it.(*Replace); ok {
+			if r, ok := it.(*syntax.Replace); ok {
 				got = append(got, DescribeReplace(r)+" | "+ItemHead(r))
 			}
 		}

@@ -1,9 +1,11 @@
-package stdlib
+package state
 
 import (
 	"fmt"
+	"github.com/munda-rules/munda/dsl/diag"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -176,7 +178,7 @@ func (v *validator) model(w where, m *Model, g *Gang) {
 		v.add(w.at("kind"), "want fighter or vehicle, got %q", m.Kind)
 	} else if seconds, ok := pairs[m.Status]; !ok {
 		v.add(w.at("status"), "a %s's status is %s, got %q", m.Kind, orList(statusOrder[m.Kind]), m.Status)
-	} else if !contains(seconds, m.Secondary) {
+	} else if !slices.Contains(seconds, m.Secondary) {
 		switch {
 		case seconds[0] == "":
 			v.add(w.at("secondary"), "a %s that is %s has no secondary status, got %q", m.Kind, statusWord(m.Status), m.Secondary)
@@ -240,7 +242,7 @@ func (v *validator) aboard(w where, m *Model, g *Gang) {
 		}
 	}
 	msg := fmt.Sprintf("gang %q has no vehicle with the id %q", g.ID, m.Aboard)
-	if s := DidYouMean(m.Aboard, ids); s != "" {
+	if s := diag.DidYouMean(m.Aboard, ids); s != "" {
 		msg += "; did you mean " + s + "?"
 	}
 	v.add(w.at("aboard"), "%s", msg)
@@ -377,7 +379,7 @@ func suggestKey(name string, m map[string]int) string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	if s := DidYouMean(name, keys); s != "" {
+	if s := diag.DidYouMean(name, keys); s != "" {
 		return "; did you mean " + s + "?"
 	}
 	return ""

@@ -1,4 +1,4 @@
-package stdlib
+package state
 
 import (
 	"reflect"
@@ -137,7 +137,7 @@ func TestCloneExamples(t *testing.T) {
 }
 
 func BenchmarkClone(b *testing.B) {
-	st := mustDecode(b, "../testdata/states/goliaths-vs-eschers.yaml")
+	st := mustDecode(b, "../../testdata/states/goliaths-vs-eschers.yaml")
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = st.Clone()
@@ -145,7 +145,7 @@ func BenchmarkClone(b *testing.B) {
 }
 
 func BenchmarkDecode(b *testing.B) {
-	data := mustRead(b, "../testdata/states/goliaths-vs-eschers.yaml")
+	data := mustRead(b, "../../testdata/states/goliaths-vs-eschers.yaml")
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
@@ -156,7 +156,7 @@ func BenchmarkDecode(b *testing.B) {
 }
 
 func BenchmarkEncode(b *testing.B) {
-	st := mustDecode(b, "../testdata/states/goliaths-vs-eschers.yaml")
+	st := mustDecode(b, "../../testdata/states/goliaths-vs-eschers.yaml")
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Encode(st, "yaml"); err != nil {
@@ -166,7 +166,7 @@ func BenchmarkEncode(b *testing.B) {
 }
 
 func BenchmarkValidate(b *testing.B) {
-	st := mustDecode(b, "../testdata/states/goliaths-vs-eschers.yaml")
+	st := mustDecode(b, "../../testdata/states/goliaths-vs-eschers.yaml")
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := Validate(st); err != nil {

@@ -1,4 +1,4 @@
-package stdlib
+package state
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -432,7 +433,7 @@ func TestJSON(t *testing.T) {
 }
 
 func exampleFiles(t testing.TB) []string {
-	files, err := filepath.Glob("../testdata/states/*.yaml")
+	files, err := filepath.Glob("../../testdata/states/*.yaml")
 	if err != nil || len(files) < 3 {
 		t.Fatalf("example states: %v %v", files, err)
 	}
@@ -461,7 +462,7 @@ func TestExamples(t *testing.T) {
 		mustDecode(t, f)
 	}
 
-	st := mustDecode(t, "../testdata/states/goliaths-vs-eschers.yaml")
+	st := mustDecode(t, "../../testdata/states/goliaths-vs-eschers.yaml")
 	count := map[string]int{}
 	for _, g := range st.Gangs {
 		if n := len(g.Models); n < 8 || n > 10 {
@@ -469,7 +470,7 @@ func TestExamples(t *testing.T) {
 		}
 		for _, m := range g.Models {
 			count[m.Status+"/"+m.Secondary]++
-			if contains(m.Conditions, "broken") {
+			if slices.Contains(m.Conditions, "broken") {
 				count["broken"]++
 			}
 		}
@@ -483,14 +484,14 @@ func TestExamples(t *testing.T) {
 		t.Errorf("goliaths-vs-eschers: want one Out of Action and one Broken, got %v", count)
 	}
 	vorst := st.Model("vorst")
-	if vorst.Type != "Goliath Forge Tyrant" || !contains(vorst.Rules, "gang_hierarchy_leader") || vorst.Stats.WS != 2 || vorst.Stats.M != 4 {
+	if vorst.Type != "Goliath Forge Tyrant" || !slices.Contains(vorst.Rules, "gang_hierarchy_leader") || vorst.Stats.WS != 2 || vorst.Stats.M != 4 {
 		t.Errorf("vorst: %+v", vorst)
 	}
 	if w := st.Model("sabine").Weapons[1]; w.Name != "Needle pistol" || !w.NoDamage || w.Am != 4 || w.AccShort != 2 {
 		t.Errorf("needle pistol: %+v", w)
 	}
 
-	st = mustDecode(t, "../testdata/states/vehicles.yaml")
+	st = mustDecode(t, "../../testdata/states/vehicles.yaml")
 	var stalled, mobile, aboard int
 	for _, m := range st.Gangs[0].Models {
 		switch {
@@ -506,8 +507,8 @@ func TestExamples(t *testing.T) {
 		t.Errorf("vehicles: stalled %d, mobile with a flesh wound %d, aboard %d", stalled, mobile, aboard)
 	}
 
-	st = mustDecode(t, "../testdata/states/reinforcements.yaml")
-	if !contains(st.Battle.Rules, "reinforcements") {
+	st = mustDecode(t, "../../testdata/states/reinforcements.yaml")
+	if !slices.Contains(st.Battle.Rules, "reinforcements") {
 		t.Error("reinforcements: battle.rules lacks reinforcements")
 	}
 	if g := st.Gangs[0]; g.EligibleModels <= g.StartingCrew {
@@ -528,7 +529,7 @@ func TestSchema(t *testing.T) {
 			}
 		}
 	}
-	src, err := os.ReadFile("../rulesets/core-2023/characteristics.munda")
+	src, err := os.ReadFile("../../rulesets/core-2023/characteristics.munda")
 	if err != nil {
 		t.Skip(err)
 	}
@@ -568,7 +569,7 @@ func mustRead(t testing.TB, path string) []byte {
 // TestDocExample checks the complete example in docs/state-format.md reads,
 // and that the document mentions, and the example uses, every field.
 func TestDocExample(t *testing.T) {
-	doc := string(mustRead(t, "../docs/state-format.md"))
+	doc := string(mustRead(t, "../../docs/state-format.md"))
 	_, rest, ok := strings.Cut(doc, "## A complete example")
 	if !ok {
 		t.Fatal("no complete example")

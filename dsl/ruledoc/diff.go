@@ -1,6 +1,8 @@
-package dsl
+package ruledoc
 
 import (
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/syntax"
 	"sort"
 	"strconv"
 	"strings"
@@ -83,7 +85,7 @@ type EffectChange struct {
 
 // Diff compares two checked sets of rules (Check must have succeeded on
 // both).
-func Diff(a, b *Rules) *RulesDiff {
+func Diff(a, b *dsl.Rules) *RulesDiff {
 	d := &RulesDiff{HouseRules: []HouseRuleChange{}, Declarations: []DeclChange{}, Effects: []EffectChange{}}
 	d.houseRules(a, b)
 	sa, sb := sideOf(a), sideOf(b)
@@ -108,7 +110,7 @@ func Diff(a, b *Rules) *RulesDiff {
 	return d
 }
 
-func (d *RulesDiff) houseRules(a, b *Rules) {
+func (d *RulesDiff) houseRules(a, b *dsl.Rules) {
 	inA, inB := map[string]bool{}, map[string]bool{}
 	for _, id := range a.ActiveRules() {
 		inA[id] = true
@@ -126,7 +128,7 @@ func (d *RulesDiff) houseRules(a, b *Rules) {
 	}
 }
 
-func houseRuleTitle(r *Rules, id string) string {
+func houseRuleTitle(r *dsl.Rules, id string) string {
 	if hr := r.Index.HouseRules[id]; hr != nil {
 		return hr.Title.Value()
 	}
@@ -136,16 +138,16 @@ func houseRuleTitle(r *Rules, id string) string {
 // side is one set of rules, ready to compare: its declarations in force
 // by kind and id, and who replaced them.
 type side struct {
-	rules     *Rules
-	decls     map[string]map[string]Decl
-	replacers map[Decl]string
+	rules     *dsl.Rules
+	decls     map[string]map[string]syntax.Decl
+	replacers map[syntax.Decl]string
 }
 
-func sideOf(r *Rules) *side {
-	s := &side{rules: r, decls: map[string]map[string]Decl{}, replacers: r.Replacers()}
-	put := func(kind, id string, d Decl) {
+func sideOf(r *dsl.Rules) *side {
+	s := &side{rules: r, decls: map[string]map[string]syntax.Decl{}, replacers: r.Replacers()}
+	put := func(kind, id string, d syntax.Decl) {
 		if s.decls[kind] == nil {
-			s.decls[kind] = map[string]Decl{}
+			s.decls[kind] = map[string]syntax.Decl{}
 		}
 		s.decls[kind][id] = d
 	}
@@ -188,12 +190,12 @@ func sideOf(r *Rules) *side {
 
 // compare returns how x (in force in s) and y (in force in t) differ, or
 // nil if they mean the same.
-func (s *side) compare(t *side, kind, id string, x, y Decl) *DeclChange {
+func (s *side) compare(t *side, kind, id string, x, y syntax.Decl) *DeclChange {
 	var details []Detail
 	if kind == "table" {
 		ta, tb := s.rules.Index.Tables[id], t.rules.Index.Tables[id]
 		details = tableDetails(ta, tb)
-	} else if Canonical(x) != Canonical(y) {
+	} else if syntax.Canonical(x) != syntax.Canonical(y) {
 		details = declDetails(x, y)
 		if len(details) == 0 {
 			details = []Detail{{Change: Changed, What: "statements"}}
@@ -207,7 +209,7 @@ func (s *side) compare(t *side, kind, id string, x, y Decl) *DeclChange {
 }
 
 // declDetails lists what differs between two declarations of one kind.
-func declDetails(x, y Decl) []Detail {
+func declDetails(x, y syntax.Decl) []Detail {
 	var out []Detail
 	if ta, tb := declTitle(x), declTitle(y); ta != tb {
 		out = append(out, Detail{Change: Changed, What: "title", A: ta, B: tb})
@@ -218,27 +220,27 @@ func declDetails(x, y Decl) []Detail {
 		}
 	}
 	switch x := x.(type) {
-	case *Ruleset:
-		out = append(out, itemDetails(x.Items, y.(*Ruleset).Items)...)
-	case *Dice:
-		out = append(out, itemDetails(x.Items, y.(*Dice).Items)...)
-	case *Characteristic:
-		out = append(out, itemDetails(x.Items, y.(*Characteristic).Items)...)
-	case *Procedure:
-		y := y.(*Procedure)
+	case *syntax.Ruleset:
+		out = append(out, itemDetails(x.Items, y.(*syntax.Ruleset).Items)...)
+	case *syntax.Dice:
+		out = append(out, itemDetails(x.Items, y.(*syntax.Dice).Items)...)
+	case *syntax.Characteristic:
+		out = append(out, itemDetails(x.Items, y.(*syntax.Characteristic).Items)...)
+	case *syntax.Procedure:
+		y := y.(*syntax.Procedure)
 		changed("parameters", ParamsText(x.Params), ParamsText(y.Params))
-		changed("when", CanonicalExpr(x.When), CanonicalExpr(y.When))
+		changed("when", syntax.CanonicalExpr(x.When), syntax.CanonicalExpr(y.When))
 		out = append(out, procedureDetails(x, y)...)
-	case *Function:
-		y := y.(*Function)
+	case *syntax.Function:
+		y := y.(*syntax.Function)
 		changed("parameters", ParamsText(x.Params), ParamsText(y.Params))
-		changed("value", CanonicalExpr(x.Body), CanonicalExpr(y.Body))
-	case *Event:
-		changed("parameters", ParamsText(x.Params), ParamsText(y.(*Event).Params))
-	case *Feature:
-		out = append(out, itemDetails(x.Items, y.(*Feature).Items)...)
-	case *HouseRule:
-		out = append(out, itemDetails(x.Items, y.(*HouseRule).Items)...)
+		changed("value", syntax.CanonicalExpr(x.Body), syntax.CanonicalExpr(y.Body))
+	case *syntax.Event:
+		changed("parameters", ParamsText(x.Params), ParamsText(y.(*syntax.Event).Params))
+	case *syntax.Feature:
+		out = append(out, itemDetails(x.Items, y.(*syntax.Feature).Items)...)
+	case *syntax.HouseRule:
+		out = append(out, itemDetails(x.Items, y.(*syntax.HouseRule).Items)...)
 	}
 	return out
 }
@@ -246,7 +248,7 @@ func declDetails(x, y Decl) []Detail {
 // tableDetails compares two tables as in force: their heads (parameters,
 // roll, key, requires, metadata) and their rows, matched by row id, with
 // whatever house rules replaced.
-func tableDetails(a, b *TableInfo) []Detail {
+func tableDetails(a, b *dsl.TableInfo) []Detail {
 	var out []Detail
 	if a.Title != b.Title {
 		out = append(out, Detail{Change: Changed, What: "title", A: a.Title, B: b.Title})
@@ -254,24 +256,24 @@ func tableDetails(a, b *TableInfo) []Detail {
 	if pa, pb := ParamsText(a.Decl.Params), ParamsText(b.Decl.Params); pa != pb {
 		out = append(out, Detail{Change: Changed, What: "parameters", A: pa, B: pb})
 	}
-	head := func(t *Table) []TableItem {
-		var items []TableItem
+	head := func(t *syntax.Table) []syntax.TableItem {
+		var items []syntax.TableItem
 		for _, it := range t.Items {
-			if _, row := it.(*Row); !row {
+			if _, row := it.(*syntax.Row); !row {
 				items = append(items, it)
 			}
 		}
 		return items
 	}
 	out = append(out, itemDetails(head(a.Decl), head(b.Decl))...)
-	rowKey := func(r *RowInfo) string {
+	rowKey := func(r *dsl.RowInfo) string {
 		if r.ID != "" {
 			return r.ID
 		}
 		return r.Key()
 	}
-	rowText := func(r *RowInfo) string { return r.Key() + " " + strconv.Quote(r.Title) }
-	inB := map[string]*RowInfo{}
+	rowText := func(r *dsl.RowInfo) string { return r.Key() + " " + strconv.Quote(r.Title) }
+	inB := map[string]*dsl.RowInfo{}
 	for _, r := range b.Rows {
 		inB[rowKey(r)] = r
 	}
@@ -283,7 +285,7 @@ func tableDetails(a, b *TableInfo) []Detail {
 		switch {
 		case !ok:
 			out = append(out, Detail{Change: Removed, What: "row", ID: ra.ID, Key: ra.Key(), A: rowText(ra), ByA: ra.ReplacedBy})
-		case Canonical(ra.Row) != Canonical(rb.Row):
+		case syntax.Canonical(ra.Row) != syntax.Canonical(rb.Row):
 			out = append(out, Detail{Change: Changed, What: "row", ID: rb.ID, Key: rb.Key(), A: rowText(ra), B: rowText(rb),
 				ByA: ra.ReplacedBy, ByB: rb.ReplacedBy})
 		}
@@ -307,7 +309,7 @@ func itemDetails[T any](a, b []T) []Detail {
 	entries := func(items []T) (keyed map[string]entry, order []string, loose []entry) {
 		keyed = map[string]entry{}
 		for _, it := range items {
-			text := Canonical(it)
+			text := syntax.Canonical(it)
 			e := entry{text: text, head: ItemHead(it)}
 			e.what, e.id = itemKey(it)
 			if e.what == "" {
@@ -390,37 +392,37 @@ func itemDetails[T any](a, b []T) []Detail {
 // are matched between two versions of it.
 func itemKey(it any) (what, id string) {
 	switch it := it.(type) {
-	case *SourceItem:
+	case *syntax.SourceItem:
 		return "source", ""
-	case *TextItem:
+	case *syntax.TextItem:
 		return "text", ""
-	case *TitleItem:
+	case *syntax.TitleItem:
 		return "title", it.Lang.Name
-	case *Extends:
+	case *syntax.Extends:
 		return "extends", ""
-	case *Faces:
+	case *syntax.Faces:
 		return "faces", ""
-	case *Face:
+	case *syntax.Face:
 		return "face", it.ID.Name
-	case *Sum, *Digits:
+	case *syntax.Sum, *syntax.Digits:
 		return "dice", ""
-	case *CharCheck:
+	case *syntax.CharCheck:
 		return "check", ""
-	case *CharNatural:
+	case *syntax.CharNatural:
 		return "natural", it.Roll.Digits
-	case *CharTarget:
+	case *syntax.CharTarget:
 		return "target", ""
-	case *CharField:
+	case *syntax.CharField:
 		return "field", ""
-	case *CharLimits:
+	case *syntax.CharLimits:
 		return "limits", it.Kind.Name
-	case *TableRoll:
+	case *syntax.TableRoll:
 		return "roll", ""
-	case *TableBy:
+	case *syntax.TableBy:
 		return "by", ""
-	case *Property:
+	case *syntax.Property:
 		return it.Name, ""
-	case *Flag:
+	case *syntax.Flag:
 		return it.Name, ""
 	}
 	return "", ""
@@ -429,13 +431,13 @@ func itemKey(it any) (what, id string) {
 // procedureDetails compares two procedures' named statements (lets,
 // rolls, tests, steps, choices) by name, their metadata, and the shape of
 // everything else.
-func procedureDetails(x, y *Procedure) []Detail {
+func procedureDetails(x, y *syntax.Procedure) []Detail {
 	var out []Detail
-	meta := func(p *Procedure) []Stmt {
-		var items []Stmt
+	meta := func(p *syntax.Procedure) []syntax.Stmt {
+		var items []syntax.Stmt
 		for _, s := range p.Body.Stmts {
 			switch s.(type) {
-			case *SourceItem, *TextItem, *TitleItem:
+			case *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
 				items = append(items, s)
 			}
 		}
@@ -471,9 +473,9 @@ func procedureDetails(x, y *Procedure) []Detail {
 // differ: a let may be declared in several blocks. A statement one side
 // lacks is "(none)"; statements alike on one line differ in their bodies,
 // and show nothing.
-func firstDifference(a, b []Stmt) (string, string) {
+func firstDifference(a, b []syntax.Stmt) (string, string) {
 	for i := 0; i < max(len(a), len(b)); i++ {
-		if i < len(a) && i < len(b) && Canonical(a[i]) == Canonical(b[i]) {
+		if i < len(a) && i < len(b) && syntax.Canonical(a[i]) == syntax.Canonical(b[i]) {
 			continue
 		}
 		ha, hb := "(none)", "(none)"
@@ -513,24 +515,24 @@ func bareHead(it any, key string) string {
 // statementKey names a let, roll, test, step or choice.
 func statementKey(it any) (what, id string) {
 	switch s := it.(type) {
-	case *Let:
+	case *syntax.Let:
 		return "let", s.Name.Name
-	case *Roll:
+	case *syntax.Roll:
 		return "roll", s.Name.Name
-	case *TestStmt:
+	case *syntax.TestStmt:
 		return "test", s.Name.Name
-	case *Choose:
+	case *syntax.Choose:
 		return "choose", s.Name.Name
-	case *Step:
+	case *syntax.Step:
 		return "step", s.ID.Name
 	}
 	return "", ""
 }
 
-func stmtsText(ss []Stmt) string {
+func stmtsText(ss []syntax.Stmt) string {
 	var parts []string
 	for _, s := range ss {
-		parts = append(parts, Canonical(s))
+		parts = append(parts, syntax.Canonical(s))
 	}
 	return strings.Join(parts, "\n")
 }
@@ -539,37 +541,37 @@ func stmtsText(ss []Stmt) string {
 // choices, at any depth, by "kind name" (in order of first appearance),
 // and the shape of the rest: every other statement's canonical text, with
 // only the heads of ifs and loops (their bodies are walked).
-func namedStatements(b *Block) (named map[string][]Stmt, order []string, rest []string) {
-	named = map[string][]Stmt{}
-	add := func(k string, s Stmt) {
+func namedStatements(b *syntax.Block) (named map[string][]syntax.Stmt, order []string, rest []string) {
+	named = map[string][]syntax.Stmt{}
+	add := func(k string, s syntax.Stmt) {
 		if _, ok := named[k]; !ok {
 			order = append(order, k)
 		}
 		named[k] = append(named[k], s)
 	}
-	var walk func(b *Block)
-	walk = func(b *Block) {
+	var walk func(b *syntax.Block)
+	walk = func(b *syntax.Block) {
 		if b == nil {
 			return
 		}
 		for _, s := range b.Stmts {
 			switch s := s.(type) {
-			case *Let:
+			case *syntax.Let:
 				add("let "+s.Name.Name, s)
-			case *Roll:
+			case *syntax.Roll:
 				add("roll "+s.Name.Name, s)
-			case *TestStmt:
+			case *syntax.TestStmt:
 				add("test "+s.Name.Name, s)
-			case *Choose:
+			case *syntax.Choose:
 				add("choose "+s.Name.Name, s)
-			case *Step:
+			case *syntax.Step:
 				add("step "+s.ID.Name, s)
 				rest = append(rest, "step "+s.ID.Name+" {")
 				walk(s.Body)
 				rest = append(rest, "}")
-			case *If:
+			case *syntax.If:
 				for n := s; n != nil; n = n.ElseIf {
-					rest = append(rest, "if "+CanonicalExpr(n.Cond)+" {")
+					rest = append(rest, "if "+syntax.CanonicalExpr(n.Cond)+" {")
 					walk(n.Then)
 					rest = append(rest, "}")
 					if n.Else != nil {
@@ -578,18 +580,18 @@ func namedStatements(b *Block) (named map[string][]Stmt, order []string, rest []
 						rest = append(rest, "}")
 					}
 				}
-			case *ForEach:
-				head := "for each " + s.Var.Name + " in " + CanonicalExpr(s.List)
+			case *syntax.ForEach:
+				head := "for each " + s.Var.Name + " in " + syntax.CanonicalExpr(s.List)
 				if s.OrderBy != nil {
-					head += " ordered by " + CanonicalExpr(s.OrderBy)
+					head += " ordered by " + syntax.CanonicalExpr(s.OrderBy)
 				}
 				rest = append(rest, head+" {")
 				walk(s.Body)
 				rest = append(rest, "}")
-			case *SourceItem, *TextItem, *TitleItem:
+			case *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
 				// compared as metadata
 			default:
-				rest = append(rest, Canonical(s))
+				rest = append(rest, syntax.Canonical(s))
 			}
 		}
 	}
@@ -598,17 +600,17 @@ func namedStatements(b *Block) (named map[string][]Stmt, order []string, rest []
 }
 
 // diffEffects lists the effects in force in only one set of rules.
-func diffEffects(a, b *Rules) []EffectChange {
+func diffEffects(a, b *dsl.Rules) []EffectChange {
 	type eff struct {
 		key string
 		ch  EffectChange
 	}
-	list := func(r *Rules, change string) []eff {
+	list := func(r *dsl.Rules, change string) []eff {
 		var out []eff
 		for _, e := range r.Index.Effects {
 			desc := DescribeEffect(e)
 			out = append(out, eff{
-				key: e.Owner + "\x00" + e.TargetKind + " " + e.Target + "\x00" + Canonical(e.Item),
+				key: e.Owner + "\x00" + e.TargetKind + " " + e.Target + "\x00" + syntax.Canonical(e.Item),
 				ch:  EffectChange{Change: change, EffectDesc: desc, Rule: e.Rule, Text: desc.String()},
 			})
 		}
@@ -662,27 +664,27 @@ func diffEffects(a, b *Rules) []EffectChange {
 }
 
 // declTitle is a declaration's display title.
-func declTitle(d Decl) string {
+func declTitle(d syntax.Decl) string {
 	switch d := d.(type) {
-	case *Ruleset:
+	case *syntax.Ruleset:
 		return d.Title.Value()
-	case *Dice:
+	case *syntax.Dice:
 		return d.Title.Value()
-	case *Characteristic:
+	case *syntax.Characteristic:
 		return d.Title.Value()
-	case *Table:
+	case *syntax.Table:
 		return d.Title.Value()
-	case *Procedure:
+	case *syntax.Procedure:
 		return d.Title.Value()
-	case *Function:
+	case *syntax.Function:
 		return d.Title.Value()
-	case *Event:
+	case *syntax.Event:
 		return d.Title.Value()
-	case *Feature:
+	case *syntax.Feature:
 		return d.Title.Value()
-	case *House:
+	case *syntax.House:
 		return d.Title.Value()
-	case *HouseRule:
+	case *syntax.HouseRule:
 		return d.Title.Value()
 	}
 	return ""

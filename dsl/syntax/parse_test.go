@@ -1,7 +1,8 @@
-package dsl
+package syntax
 
 import (
 	"bytes"
+	"github.com/munda-rules/munda/dsl/diag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,20 +20,20 @@ func TestParseBadInput(t *testing.T) {
 		line, col int
 		summary   string
 	}{
-		{"empty file", "", CodeEmptyFile, 1, 1, "file has no declarations"},
-		{"only comments", "// nothing here\n/* or here */\n", CodeEmptyFile, 1, 1, "file has no declarations"},
-		{"binary", "dice d6 \"D6\" {\x00}", CodeEncoding, 1, 15, "file is binary (it contains a NUL byte)"},
-		{"invalid utf-8", "dice d6 \"D\xff6\" {}", CodeEncoding, 1, 11, "invalid UTF-8 (byte 0xff)"},
-		{"10 MB line", "// " + strings.Repeat("x", 10<<20), CodeEncoding, 1, 1, "file is too large"},
-		{"long line", "dice d6 \"" + strings.Repeat("x", MaxLineLength+10) + "\" {}", CodeEncoding, 1, MaxLineLength + 1, "line is too long"},
-		{"10,000 nested braces", "procedure p() \"P\"\n" + strings.Repeat("{\n", 10000), CodeParseError, MaxNesting + 2, 1, "brackets nested too deeply"},
-		{"deep parens", "function f() \"F\" =\n" + strings.Repeat("(\n", 5000) + "1" + strings.Repeat(")\n", 5000), CodeParseError, MaxNesting + 2, 1, "brackets nested too deeply"},
-		{"unterminated string", "dice d6 \"D6 {\n  faces 1\n}\n", CodeParseError, 1, 9, "unterminated string"},
-		{"unterminated comment", "dice d6 \"D6\" {} /* never closed", CodeParseError, 1, 17, "unterminated comment"},
-		{"stray character", "dice d6 \"D6\" { faces 1 } `", CodeParseError, 1, 26, "unterminated raw string"},
-		{"missing brace", "procedure p() \"P\" {\n  stop\n", CodeParseError, 3, 1, "unexpected end of file"},
-		{"unknown keyword", "dise d6 \"D6\" {}", CodeParseError, 1, 1, `unexpected token "dise"`},
-		{"statement outside a block", "let x = 1", CodeParseError, 1, 1, `unexpected token "let"`},
+		{"empty file", "", diag.CodeEmptyFile, 1, 1, "file has no declarations"},
+		{"only comments", "// nothing here\n/* or here */\n", diag.CodeEmptyFile, 1, 1, "file has no declarations"},
+		{"binary", "dice d6 \"D6\" {\x00}", diag.CodeEncoding, 1, 15, "file is binary (it contains a NUL byte)"},
+		{"invalid utf-8", "dice d6 \"D\xff6\" {}", diag.CodeEncoding, 1, 11, "invalid UTF-8 (byte 0xff)"},
+		{"10 MB line", "// " + strings.Repeat("x", 10<<20), diag.CodeEncoding, 1, 1, "file is too large"},
+		{"long line", "dice d6 \"" + strings.Repeat("x", MaxLineLength+10) + "\" {}", diag.CodeEncoding, 1, MaxLineLength + 1, "line is too long"},
+		{"10,000 nested braces", "procedure p() \"P\"\n" + strings.Repeat("{\n", 10000), diag.CodeParseError, MaxNesting + 2, 1, "brackets nested too deeply"},
+		{"deep parens", "function f() \"F\" =\n" + strings.Repeat("(\n", 5000) + "1" + strings.Repeat(")\n", 5000), diag.CodeParseError, MaxNesting + 2, 1, "brackets nested too deeply"},
+		{"unterminated string", "dice d6 \"D6 {\n  faces 1\n}\n", diag.CodeParseError, 1, 9, "unterminated string"},
+		{"unterminated comment", "dice d6 \"D6\" {} /* never closed", diag.CodeParseError, 1, 17, "unterminated comment"},
+		{"stray character", "dice d6 \"D6\" { faces 1 } `", diag.CodeParseError, 1, 26, "unterminated raw string"},
+		{"missing brace", "procedure p() \"P\" {\n  stop\n", diag.CodeParseError, 3, 1, "unexpected end of file"},
+		{"unknown keyword", "dise d6 \"D6\" {}", diag.CodeParseError, 1, 1, `unexpected token "dise"`},
+		{"statement outside a block", "let x = 1", diag.CodeParseError, 1, 1, `unexpected token "let"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,7 +101,7 @@ func TestGrammarGolden(t *testing.T) {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("the grammar changed; if that is intended, run go test ./dsl -run TestGrammarGolden -update and review the diff")
+		t.Errorf("the grammar changed; if that is intended, run go test ./dsl/syntax -run TestGrammarGolden -update and review the diff")
 	}
 }
 
@@ -121,30 +122,10 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-// FuzzCheck: checking never panics, whatever parses.
-func FuzzCheck(f *testing.F) {
-	addSeeds(f)
-	f.Fuzz(func(t *testing.T, src []byte) {
-		file, diags := Parse("fuzz.munda", src)
-		if file == nil {
-			return
-		}
-		lp := &LoadedPack{Pack: &Pack{}, Files: []*File{file}}
-		rules, ds := Assemble(nil, []*LoadedPack{lp}, nil)
-		diags = append(diags, ds...)
-		var houses []string
-		for _, h := range rules.Houses() {
-			houses = append(houses, h.ID.Name)
-		}
-		_ = rules.Select(houses)
-		Check(rules)
-	})
-}
-
 // addSeeds seeds a fuzz target with every .munda file in the repository's
 // testdata and rulesets.
 func addSeeds(f *testing.F) {
-	for _, dir := range []string{"testdata", filepath.Join("..", "rulesets"), filepath.Join("..", "testdata")} {
+	for _, dir := range []string{"testdata", filepath.Join("..", "..", "rulesets"), filepath.Join("..", "..", "testdata")} {
 		_ = filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
 			if err == nil && !info.IsDir() && strings.HasSuffix(p, ".munda") {
 				if b, err := os.ReadFile(p); err == nil {

@@ -1,4 +1,4 @@
-package dsl
+package syntax
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/munda-rules/munda/dsl/diag"
 )
 
 // CodeFormatError marks output the formatter refuses to write: it would not
@@ -24,24 +25,24 @@ var errLongLine = fmt.Errorf("over the limit of %d", MaxLineLength)
 // must parse again into the same syntax tree. If it does not, FormatSource
 // returns no output and a CodeFormatError diagnostic: a formatter bug must
 // never change what the rules mean. Parse errors are returned as they are.
-func FormatSource(name string, src []byte) ([]byte, Diagnostics) {
+func FormatSource(name string, src []byte) ([]byte, diag.Diagnostics) {
 	return formatChecked(name, src, Format)
 }
 
 // formatChecked is FormatSource with the printer as a parameter, so tests
 // can check that a broken printer is caught.
-func formatChecked(name string, src []byte, format func(*File) ([]byte, error)) ([]byte, Diagnostics) {
+func formatChecked(name string, src []byte, format func(*File) ([]byte, error)) ([]byte, diag.Diagnostics) {
 	f, diags := Parse(name, src)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	start := lexer.Position{Filename: name, Line: 1, Column: 1}
 	const bug = "This is a bug in the formatter; the file was left as it was."
-	refuse := func(at lexer.Position, summary, detail string) Diagnostics {
+	refuse := func(at lexer.Position, summary, detail string) diag.Diagnostics {
 		if at.Line == 0 {
 			at = start
 		}
-		return Diagnostics{{Severity: Error, Code: CodeFormatError, Subject: rangeOf(at, at), Summary: summary, Detail: detail}}
+		return diag.Diagnostics{{Severity: diag.Error, Code: CodeFormatError, Subject: diag.RangeOf(at, at), Summary: summary, Detail: detail}}
 	}
 	out, err := format(f)
 	if errors.Is(err, errLongLine) {

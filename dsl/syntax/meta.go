@@ -1,4 +1,4 @@
-package dsl
+package syntax
 
 // Meta is the descriptive part of a declaration: where the rule comes
 // from, its text, and its title in other languages.

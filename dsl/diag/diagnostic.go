@@ -1,4 +1,4 @@
-package dsl
+package diag
 
 import (
 	"fmt"
@@ -45,8 +45,8 @@ func (r Range) String() string {
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
 }
 
-// rangeOf turns participle positions into a Range.
-func rangeOf(start, end lexer.Position) *Range {
+// RangeOf turns participle positions into a Range.
+func RangeOf(start, end lexer.Position) *Range {
 	r := &Range{
 		Filename: start.Filename,
 		Start:    Pos{Line: start.Line, Column: start.Column, Offset: start.Offset},
@@ -146,23 +146,4 @@ func (ds Diagnostics) Sort() {
 		}
 		return a.Summary < b.Summary
 	})
-}
-
-// diagnostics collects problems during a pass.
-type diagnostics struct {
-	list Diagnostics
-}
-
-func (c *diagnostics) add(sev Severity, code string, r *Range, summary, detail string) {
-	c.list = append(c.list, &Diagnostic{Severity: sev, Code: code, Summary: summary, Detail: detail, Subject: r})
-}
-
-func (c *diagnostics) errorf(code string, r *Range, format string, args ...any) *Diagnostic {
-	c.add(Error, code, r, fmt.Sprintf(format, args...), "")
-	return c.list[len(c.list)-1]
-}
-
-func (c *diagnostics) warnf(code string, r *Range, format string, args ...any) *Diagnostic {
-	c.add(Warning, code, r, fmt.Sprintf(format, args...), "")
-	return c.list[len(c.list)-1]
 }

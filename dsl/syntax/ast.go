@@ -1,4 +1,4 @@
-package dsl
+package syntax
 
 import (
 	"reflect"
@@ -907,3 +907,24 @@ func (*Stop) node()            {}
 func (*Step) node()            {}
 func (*Require) node()         {}
 func (*Change) node()          {}
+
+// Extends returns the ruleset's extends clause, if any.
+func (r *Ruleset) Extends() *Extends {
+	for _, it := range r.Items {
+		if e, ok := it.(*Extends); ok {
+			return e
+		}
+	}
+	return nil
+}
+
+// Rules returns the house group's rules.
+func (h *House) Rules() []*HouseRule {
+	var out []*HouseRule
+	for _, it := range h.Items {
+		if r, ok := it.(*HouseRule); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,4 +1,4 @@
-package dsl
+package diag
 
 import (
 	"bytes"
@@ -12,17 +12,6 @@ import (
 // Sources maps file names (as diagnostics show them) to their contents,
 // so a renderer can quote the line at fault.
 type Sources map[string][]byte
-
-// SourcesOf collects the sources of every file of the rules.
-func SourcesOf(files ...*File) Sources {
-	s := Sources{}
-	for _, f := range files {
-		if f != nil {
-			s[f.Name] = f.Source
-		}
-	}
-	return s
-}
 
 // WriteText prints diagnostics for people:
 //

@@ -1,4 +1,4 @@
-package stdlib
+package diag
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 )
 
 func TestDidYouMean(t *testing.T) {
-	names := modelSchema.names
+	names := []string{"id", "name", "kind", "category", "status", "secondary", "stats", "weapons", "armour", "base", "x", "y"}
 	for in, want := range map[string]string{
 		"modles": "", "secondery": "secondary", "stauts": "stats", "x": "",
 		"weapon": "weapons", "xyzzy": "", "bsae": "base", strings.Repeat("a", 1000): "",

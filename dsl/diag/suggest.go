@@ -1,4 +1,4 @@
-package stdlib
+package diag
 
 // DidYouMean returns the candidate closest to name, or "" when none is close
 // enough to be a typo of it. Close enough is an edit distance of at most

@@ -1,0 +1,64 @@
+package syntax
+
+import "fmt"
+
+// KindOf names a declaration's kind for messages.
+func KindOf(d Decl) string {
+	switch d := d.(type) {
+	case *Dice:
+		return "dice"
+	case *Characteristic:
+		return "characteristic"
+	case *Table:
+		return "table"
+	case *Procedure:
+		return "procedure"
+	case *Function:
+		return "function"
+	case *Event:
+		return "event"
+	case *Feature:
+		return d.Kind
+	case *House:
+		return "house"
+	case *HouseRule:
+		return "rule"
+	case *Replace:
+		return "replace"
+	case *Ruleset:
+		return "ruleset"
+	case *Include:
+		return "include"
+	case *TestDecl:
+		return "test"
+	}
+	return fmt.Sprintf("%T", d)
+}
+
+// IDOf is a declaration's id, or nil for declarations that have none
+// (includes, replacements, tests).
+func IDOf(d Decl) *Ident {
+	switch d := d.(type) {
+	case *Dice:
+		return d.ID
+	case *Characteristic:
+		return d.ID
+	case *Table:
+		return d.ID
+	case *Procedure:
+		return d.ID
+	case *Function:
+		return d.ID
+	case *Event:
+		return d.ID
+	case *Feature:
+		return d.ID
+	case *House:
+		return d.ID
+	case *HouseRule:
+		return d.ID
+	case *Ruleset:
+		return d.ID
+	}
+	return nil
+}
