@@ -12,7 +12,6 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/munda-rules/munda/dsl/syntax"
-	"github.com/munda-rules/munda/stdlib"
 	"github.com/munda-rules/munda/stdlib/state"
 )
 
@@ -28,24 +27,6 @@ func runProgram(p *vm.Program, env map[string]any) (any, error) {
 	v := vmPool.Get().(*vm.VM)
 	defer vmPool.Put(v)
 	return v.Run(p, env)
-}
-
-// BaseEnv is the environment every expression starts from: the state and
-// its parts, and empty natural/rolled tables.
-func BaseEnv(st *state.State) map[string]any {
-	env := map[string]any{
-		stdlib.StateVar: st,
-		globalNatural:   map[string]int{},
-		globalRolled:    map[string][]int{},
-	}
-	if st != nil {
-		env["battle"] = &st.Battle
-		env["gangs"] = st.Gangs
-	} else {
-		env["battle"] = (*state.Battle)(nil)
-		env["gangs"] = []*state.Gang(nil)
-	}
-	return env
 }
 
 func callEnv(st *state.State, params []ParamInfo, args []any) map[string]any {

@@ -8,7 +8,6 @@ import (
 	"github.com/expr-lang/expr/types"
 
 	"github.com/munda-rules/munda/dsl/syntax"
-	"github.com/munda-rules/munda/stdlib"
 	"github.com/munda-rules/munda/stdlib/state"
 )
 
@@ -196,28 +195,6 @@ func exprType(t reflect.Type) types.Type {
 		return types.Any
 	}
 	return types.TypeOf(reflect.Zero(t).Interface())
-}
-
-// Names that every expression can see.
-const (
-	globalNatural = "natural" // natural.ROLL: the unmodified total of a roll
-	globalRolled  = "rolled"  // rolled.ROLL: each die of a roll
-)
-
-// globalScope holds what every expression sees: the state and its parts.
-func globalScope() *scope {
-	s := newScope(nil)
-	for _, g := range []*symbol{
-		{name: stdlib.StateVar, typ: typeState},
-		{name: "battle", typ: typeBattle},
-		{name: "gangs", typ: reflect.TypeOf([]*state.Gang(nil))},
-		{name: globalNatural, typ: reflect.TypeOf(map[string]int(nil))},
-		{name: globalRolled, typ: reflect.TypeOf(map[string][]int(nil))},
-	} {
-		g.kind, g.used = symGlobal, true
-		s.define(g)
-	}
-	return s
 }
 
 // fieldByTag finds a struct field by its expr tag.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/syntax"
-	"github.com/munda-rules/munda/stdlib"
 	"github.com/munda-rules/munda/stdlib/state"
 )
 
@@ -171,11 +170,7 @@ func (r *runner) newFrame(rule, source, proc string) *frame {
 		f = framePool.Get().(*frame)
 	}
 	f.rule, f.source, f.proc = rule, source, proc
-	f.env[stdlib.StateVar] = r.st
-	f.env["battle"] = &r.st.Battle
-	f.env["gangs"] = r.gangs
-	f.env["natural"] = f.natural
-	f.env["rolled"] = f.rolled
+	dsl.FillEnv(f.env, r.st, r.gangs, f.natural, f.rolled)
 	return f
 }
 

@@ -173,7 +173,7 @@ func (v *useVisitor) Visit(node *ast.Node) {
 		}
 	case *ast.MemberNode:
 		base, ok := n.Node.(*ast.IdentifierNode)
-		if !ok || (base.Value != globalNatural && base.Value != globalRolled) {
+		if !ok || (base.Value != GlobalNatural && base.Value != GlobalRolled) {
 			return
 		}
 		prop, ok := n.Property.(*ast.StringNode)

@@ -2,9 +2,10 @@ package dsl
 
 import (
 	"fmt"
+	"strings"
+
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
-	"strings"
 )
 
 // EffectInfo is one effect in force: what it changes, and whose it is.
@@ -23,91 +24,6 @@ type EffectInfo struct {
 	// Layer is the layer of the pack it comes from (LayerBase, …): an
 	// override or instead_of of a higher layer wins over a lower one's.
 	Layer int
-}
-
-// Actions, wyrd powers and their type.
-var actionTypes = map[string]bool{"simple": true, "basic": true, "double": true, "free": true, "special": true}
-
-func (c *checker) checkFeatures() {
-	for _, d := range c.all {
-		f, ok := d.(*syntax.Feature)
-		if !ok {
-			continue
-		}
-		for _, it := range f.Items {
-			switch it := it.(type) {
-			case *syntax.Property:
-				c.property(f, it)
-			case *syntax.Replace:
-				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(it.Pos, it.EndPos), "only house rules (and rulesets) replace declarations, not a %s", f.Kind)
-			}
-		}
-	}
-	for _, d := range c.all {
-		r, ok := d.(*syntax.HouseRule)
-		if !ok {
-			continue
-		}
-		for _, it := range r.Items {
-			switch it := it.(type) {
-			case *syntax.Property, *syntax.Flag:
-				c.diags.errorf(diag.CodeInvalid, c.anyRange(it), "rules have no properties")
-			case *syntax.Replace:
-				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(it.Pos, it.EndPos), "a standing rule is always in force, so it cannot replace; write the replacement at the top level")
-			}
-		}
-	}
-	for _, h := range c.idx.Houses {
-		for _, rule := range h.Rules() {
-			for _, it := range rule.Items {
-				switch it := it.(type) {
-				case *syntax.Property, *syntax.Flag:
-					c.diags.errorf(diag.CodeInvalid, c.anyRange(it), "house rules have no properties")
-				case *syntax.Replace:
-					if it.Decl == nil {
-						// A replaced row is checked like the table's own rows.
-						if t, ok := c.lookup(nsCore, it.Table.Name).(*syntax.Table); ok && c.tableInfo[t] != nil {
-							c.rowBody(c.tableInfo[t], it.Row)
-						}
-					}
-				}
-			}
-		}
-	}
-}
-
-func (c *checker) property(f *syntax.Feature, p *syntax.Property) {
-	allowed := map[string][]string{
-		"set":        {"skill"},
-		"number":     {"skill", "power"},
-		"discipline": {"power"},
-		"type":       {"action", "power"},
-	}
-	ok := false
-	for _, k := range allowed[p.Name] {
-		if k == f.Kind {
-			ok = true
-		}
-	}
-	at := diag.RangeOf(p.Pos, p.EndPos)
-	if !ok {
-		c.diags.errorf(diag.CodeInvalid, at, "a %s has no %s", f.Kind, p.Name)
-		return
-	}
-	switch p.Name {
-	case "number":
-		if p.Number == nil {
-			c.diags.errorf(diag.CodeInvalid, at, "number takes a whole number")
-		}
-	case "set", "discipline", "type":
-		if p.Value == nil {
-			c.diags.errorf(diag.CodeInvalid, at, "%s takes a name", p.Name)
-			return
-		}
-		if p.Name == "type" && !actionTypes[p.Value.Name] {
-			c.unknown(identRange(p.Value), "action type", p.Value.Name, keys(actionTypes))
-		}
-	}
 }
 
 // checkEffects resolves every effect's target, checks its expressions in
