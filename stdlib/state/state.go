@@ -1,10 +1,3 @@
-// Package stdlib is the game vocabulary that rules see: the battle state
-// (gangs, models, statuses, conditions, characteristics, campaign records)
-// and the built-in functions expressions may call.
-//
-// Field names in expressions are the `expr` tags (snake_case, as in the
-// state file). Rules read and write these structs; nothing here decides a
-// rule of the game.
 package state
 
 // State is one battle in progress: the battle itself and the gangs in it.
