@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -18,6 +19,9 @@ type Rules struct {
 	// Active holds the ids ("aa.single_lasting_injury") of house rules
 	// that are switched on.
 	Active map[string]bool
+	// Available are house groups that could have been loaded but were not
+	// (the shipped ones not asked for): Select suggests them for a typo.
+	Available []string
 
 	Index *Index // set by Check
 }
@@ -103,12 +107,14 @@ func (r *Rules) Houses() []*syntax.House {
 }
 
 // Select switches house rules on or off. Each toggle is `house` (all its
-// rules), `house.rule`, or either prefixed with `-` to switch off. Toggles
-// apply left to right, so `aa,-aa.single_lasting_injury` is A&A without one
-// rule. Unknown names are errors with a did-you-mean.
+// rules), `house.rule`, or either prefixed with `-` to switch off (see
+// ParseToggle). Toggles apply left to right, so `aa,-aa.single_lasting_injury`
+// is A&A without one rule. Unknown names are errors with a did-you-mean,
+// drawn from the loaded house groups and r.Available.
 func (r *Rules) Select(toggles []string) error {
 	houses := map[string]*syntax.House{}
-	var houseIDs, ruleIDs []string
+	houseIDs := append([]string(nil), r.Available...)
+	var ruleIDs []string
 	for _, h := range r.Houses() {
 		houses[h.ID.Name] = h
 		houseIDs = append(houseIDs, h.ID.Name)
@@ -116,27 +122,24 @@ func (r *Rules) Select(toggles []string) error {
 			ruleIDs = append(ruleIDs, h.ID.Name+"."+rule.ID.Name)
 		}
 	}
-	for _, t := range toggles {
-		t = strings.TrimSpace(t)
-		if t == "" {
+	for _, text := range toggles {
+		t := ParseToggle(text)
+		if t.House == "" {
 			continue
 		}
-		on := !strings.HasPrefix(t, "-")
-		name := NormalizeID(strings.TrimPrefix(t, "-"))
-		houseID, ruleID, one := strings.Cut(name, ".")
-		h, ok := houses[houseID]
+		h, ok := houses[t.House]
 		if !ok {
-			return unknownChoice("house", houseID, houseIDs)
+			return unknownChoice("house", t.House, houseIDs)
 		}
 		found := false
 		for _, rule := range h.Rules() {
-			if !one || rule.ID.Name == ruleID {
-				r.Active[houseID+"."+rule.ID.Name] = on
+			if t.Rule == "" || rule.ID.Name == t.Rule {
+				r.Active[t.House+"."+rule.ID.Name] = !t.Off
 				found = true
 			}
 		}
-		if one && !found {
-			return unknownChoice("house rule", name, ruleIDs)
+		if t.Rule != "" && !found {
+			return unknownChoice("house rule", t.House+"."+t.Rule, ruleIDs)
 		}
 	}
 	for id, on := range r.Active {
@@ -158,6 +161,8 @@ func (r *Rules) ActiveRules() []string {
 }
 
 func unknownChoice(what, name string, known []string) error {
+	slices.Sort(known)
+	known = slices.Compact(known)
 	msg := fmt.Sprintf("unknown %s %q", what, name)
 	if s := diag.DidYouMean(name, known); s != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)

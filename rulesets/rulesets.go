@@ -81,29 +81,51 @@ type Selection struct {
 	// Base is a shipped ruleset ("core-2023"), "" for DefaultBase, or
 	// None for no base at all.
 	Base string
-	// BasePack, if set, is the base instead of Base: a ruleset on disk
-	// (a pack with a `ruleset` header), which may extend a shipped one.
-	BasePack *dsl.Pack
+	// Pack, if set, is a pack being checked or tested (on disk, or a
+	// shipped house pack). With a `ruleset` header it is the base instead
+	// of Base (and may extend a shipped ruleset); without one it is loaded
+	// on top of Base with its house groups switched on.
+	Pack *dsl.Pack
 	// Houses switches house rules on and off, left to right: "aa",
 	// "aa.single_lasting_injury", "-aa.single_lasting_injury".
 	Houses []string
 	// With are extra packs loaded on top (a modder's files).
 	With []*dsl.Pack
-	// Packs are further packs to check (e.g. a house pack on disk); their
-	// house groups are switched on before Houses apply.
-	Packs []*dsl.Pack
 }
 
 // Load assembles and checks a selection. The rules are usable only when
-// the diagnostics hold no errors.
+// the diagnostics hold no errors. Every pack is parsed once.
 func Load(sel Selection) (*dsl.Rules, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	var base *dsl.LoadedPack
-	if sel.BasePack != nil {
-		lp, ds := dsl.LoadPack(sel.BasePack)
+	load := func(p *dsl.Pack, layer int) *dsl.LoadedPack {
+		lp, ds := dsl.LoadPack(p)
 		diags = append(diags, ds...)
-		base = lp
-	} else if sel.Base != None {
+		lp.Layer = layer
+		return lp
+	}
+	var base *dsl.LoadedPack
+	var extra []*dsl.LoadedPack
+	var toggles []string
+	loaded := map[string]bool{} // house groups loaded so far
+	if sel.Pack != nil {
+		lp := load(sel.Pack, dsl.LayerMod)
+		houses := housesIn(lp)
+		switch {
+		case lp.Header != nil:
+			lp.Layer = dsl.LayerBase
+			base = lp
+		case len(houses) > 0:
+			lp.Layer = dsl.LayerHouse
+			fallthrough
+		default:
+			extra = append(extra, lp)
+		}
+		for _, h := range houses {
+			loaded[h] = true
+		}
+		toggles = houses
+	}
+	if base == nil && sel.Base != None {
 		name := sel.Base
 		if name == "" {
 			name = DefaultBase
@@ -114,78 +136,27 @@ func Load(sel Selection) (*dsl.Rules, diag.Diagnostics) {
 				Summary: UnknownBase(name).Error()})
 			return nil, diags
 		}
-		lp, ds := dsl.LoadPack(pack)
-		diags = append(diags, ds...)
-		base = lp
+		base = load(pack, dsl.LayerBase)
 	}
-	var extra []*dsl.LoadedPack
-	var toggles []string
-	for _, p := range sel.Packs {
-		lp, ds := dsl.LoadPack(p)
-		diags = append(diags, ds...)
-		extra = append(extra, lp)
-		houses := housesIn(lp)
-		toggles = append(toggles, houses...)
-		lp.Layer = dsl.LayerMod
-		if len(houses) > 0 {
-			lp.Layer = dsl.LayerHouse
-		}
-	}
-	// House packs named by --house, loaded once each (and not again when
-	// one is among the packs being checked).
-	loaded := map[string]bool{}
-	for _, p := range sel.Packs {
-		if id, ok := strings.CutPrefix(p.Display, "rulesets/house/"); ok {
-			loaded[id] = true
-		}
-	}
+	// Shipped house packs named by --house, each loaded once.
 	for _, t := range sel.Houses {
-		id := houseOf(t)
-		if id == "" || loaded[id] {
-			continue
-		}
-		loaded[id] = true
-		if dir, ok := houseDir(id); ok {
-			lp, ds := dsl.LoadPack(Pack(dir))
-			diags = append(diags, ds...)
-			lp.Layer = dsl.LayerHouse
-			extra = append(extra, lp)
+		id := dsl.ParseToggle(t).House
+		if dir, ok := houseDir(id); ok && !loaded[id] {
+			loaded[id] = true
+			extra = append(extra, load(Pack(dir), dsl.LayerHouse))
 		}
 	}
 	for _, p := range sel.With {
-		lp, ds := dsl.LoadPack(p)
-		diags = append(diags, ds...)
-		lp.Layer = dsl.LayerMod
-		extra = append(extra, lp)
-	}
-	// A toggle naming a house that is neither shipped nor loaded: say which
-	// were meant, from all there are (Select knows only the loaded ones).
-	known := map[string]bool{}
-	var knownIDs []string
-	for _, d := range HouseDirs() {
-		id := dsl.NormalizeID(strings.TrimPrefix(d, "house/"))
-		known[id], knownIDs = true, append(knownIDs, id)
-	}
-	for _, lp := range extra {
-		for _, id := range housesIn(lp) {
-			known[id], knownIDs = true, append(knownIDs, id)
-		}
-	}
-	for _, t := range sel.Houses {
-		id := houseOf(t)
-		if id != "" && !known[id] {
-			msg := fmt.Sprintf("unknown house %q", id)
-			if s := diag.DidYouMean(id, knownIDs); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
-			}
-			diags = append(diags, &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeUnknownRef, Summary: msg})
-			return nil, diags
-		}
+		extra = append(extra, load(p, dsl.LayerMod))
 	}
 	rules, ds := dsl.Assemble(base, extra, Resolve)
 	diags = append(diags, ds...)
+	for _, d := range HouseDirs() {
+		rules.Available = append(rules.Available, houseID(d))
+	}
 	if err := rules.Select(append(toggles, sel.Houses...)); err != nil {
 		diags = append(diags, &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeUnknownRef, Summary: err.Error()})
+		diags.Sort()
 		return rules, diags
 	}
 	// A file that does not parse is missing from the rules: checking the
@@ -198,6 +169,81 @@ func Load(sel Selection) (*dsl.Rules, diag.Diagnostics) {
 	diags = append(diags, dsl.Check(rules)...)
 	diags.Sort()
 	return rules, diags
+}
+
+// HousePack is a pack that declares house groups, parsed but not checked:
+// what `munda rules list` shows and what --house may name.
+type HousePack struct {
+	Display string
+	Shipped bool
+	Loaded  *dsl.LoadedPack
+	Houses  []*syntax.House
+}
+
+// HousePacks parses the shipped house packs and the given packs (--with),
+// and lists the house groups each declares; packs of the latter without
+// any are left out.
+func HousePacks(with []*dsl.Pack) ([]HousePack, diag.Diagnostics) {
+	var packs []*dsl.Pack
+	for _, dir := range HouseDirs() {
+		packs = append(packs, Pack(dir))
+	}
+	shipped := len(packs)
+	packs = append(packs, with...)
+	var out []HousePack
+	var diags diag.Diagnostics
+	for i, p := range packs {
+		lp, ds := dsl.LoadPack(p)
+		diags = append(diags, ds...)
+		if lp == nil {
+			continue
+		}
+		hp := HousePack{Display: p.Display, Shipped: i < shipped, Loaded: lp}
+		for _, f := range lp.Files {
+			for _, d := range f.Decls {
+				if h, ok := d.(*syntax.House); ok {
+					hp.Houses = append(hp.Houses, h)
+				}
+			}
+		}
+		if hp.Shipped || len(hp.Houses) > 0 {
+			out = append(out, hp)
+		}
+	}
+	diags.Sort()
+	return out, diags
+}
+
+// SelectIn applies house toggles to the house groups of packs, as Load
+// will, and returns the house rules they switch on: a check of --house
+// that needs no checked rules. An unknown house or rule is an error with
+// a did-you-mean.
+func SelectIn(packs []HousePack, toggles []string) (map[string]bool, error) {
+	probe := &dsl.Rules{Active: map[string]bool{}}
+	for _, p := range packs {
+		probe.Packs = append(probe.Packs, p.Loaded)
+	}
+	if err := probe.Select(toggles); err != nil {
+		return nil, err
+	}
+	return probe.Active, nil
+}
+
+// ParseStack reads a stack of rules written BASE[+TOGGLES], as `rules
+// diff` takes them: "core-2023+aa,-aa.single_lasting_injury". BASE may be
+// None.
+func ParseStack(s string) (Selection, error) {
+	base, toggles, _ := strings.Cut(strings.TrimSpace(s), "+")
+	sel := Selection{Base: strings.TrimSpace(base)}
+	if sel.Base == "" {
+		return sel, fmt.Errorf("%q: a stack of rules is BASE[+TOGGLES], e.g. core-2023+aa (BASE may be none)", s)
+	}
+	for _, t := range strings.Split(toggles, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			sel.Houses = append(sel.Houses, t)
+		}
+	}
+	return sel, nil
 }
 
 // housesIn lists the house groups a pack declares.
@@ -215,12 +261,16 @@ func housesIn(lp *dsl.LoadedPack) []string {
 
 func houseDir(id string) (string, bool) {
 	for _, d := range HouseDirs() {
-		if dsl.NormalizeID(strings.TrimPrefix(d, "house/")) == dsl.NormalizeID(id) {
+		if houseID(d) == dsl.NormalizeID(id) {
 			return d, true
 		}
 	}
 	return "", false
 }
+
+// houseID is the id of the house group a shipped house pack holds:
+// "house/aa" holds "aa".
+func houseID(dir string) string { return dsl.NormalizeID(strings.TrimPrefix(dir, "house/")) }
 
 // UnknownBase is the error for a ruleset name that is not shipped.
 func UnknownBase(name string) error {
@@ -229,11 +279,4 @@ func UnknownBase(name string) error {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
 	return fmt.Errorf("%s (shipped: %s)", msg, strings.Join(Bases(), ", "))
-}
-
-// houseOf is the house group a toggle names: "aa" for "aa",
-// "-aa.single_lasting_injury" or "aa.single-lasting-injury".
-func houseOf(toggle string) string {
-	id, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(toggle), "-"), ".")
-	return dsl.NormalizeID(id)
 }

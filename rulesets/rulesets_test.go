@@ -71,7 +71,7 @@ func TestShippedRuleTests(t *testing.T) {
 // own, a house pack on top of the default base with its rules on.
 func selectionFor(dir string) rulesets.Selection {
 	if strings.HasPrefix(dir, "house/") {
-		return rulesets.Selection{Packs: []*dsl.Pack{rulesets.Pack(dir)}}
+		return rulesets.Selection{Pack: rulesets.Pack(dir)}
 	}
 	return rulesets.Selection{Base: dir}
 }

@@ -2,13 +2,10 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/rulesets"
 )
@@ -107,48 +104,13 @@ be printed); 1: errors; 2: a usage error.`,
 	return cmd
 }
 
-// packsAt finds the packs at a path on disk.
-func packsAt(path string) ([]*dsl.Pack, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !info.IsDir() {
-		p, err := diskPack(path)
-		return []*dsl.Pack{p}, err
-	}
-	dirs, err := dsl.FindPacks(os.DirFS(path), ".")
-	if err != nil {
-		return nil, err
-	}
-	if len(dirs) == 0 {
-		return nil, fmt.Errorf("%s holds no .munda files", path)
-	}
-	var out []*dsl.Pack
-	for _, d := range dirs {
-		out = append(out, &dsl.Pack{FS: os.DirFS(filepath.Join(path, d)), Root: ".",
-			Display: filepath.ToSlash(filepath.Join(path, d))})
-	}
-	return out, nil
-}
-
-// isBase reports whether a pack has a ruleset header (and so is a base of
-// its own, not something layered on one).
-func isBase(p *dsl.Pack) bool {
-	lp, _ := dsl.LoadPack(p)
-	return lp != nil && lp.Header != nil
-}
-
 // selectionName says what a selection checks, for -v.
 func selectionName(s rulesets.Selection) string {
-	if s.BasePack != nil {
-		return s.BasePack.Display
+	if s.Pack != nil {
+		return s.Pack.Display
 	}
 	if len(s.Houses) > 0 {
 		return "rulesets/" + s.Base + " +" + strings.Join(s.Houses, ",")
-	}
-	if len(s.Packs) > 0 {
-		return s.Packs[0].Display
 	}
 	return "rulesets/" + s.Base
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -11,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/munda-rules/munda/dsl"
-	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/ruledoc"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/rulesets"
@@ -37,97 +35,6 @@ and what acts on it, "diff" compares two stacks of rules by meaning.`,
 	}
 	cmd.AddCommand(newRulesListCmd(), newRulesShowCmd(), newRulesDiffCmd())
 	return cmd
-}
-
-// ---------------------------------------------------------------------------
-// House packs: the shipped ones and --with's.
-
-// housePack is a pack with house groups in it, parsed but not checked.
-type housePack struct {
-	display string
-	shipped bool
-	loaded  *dsl.LoadedPack
-	houses  []*syntax.House
-}
-
-// housePacks parses the shipped house packs and the --with packs, and
-// lists the house groups they declare. A pack that does not parse is an
-// error, printed with its diagnostics.
-func housePacks(cmd *cobra.Command, sel rulesets.Selection) ([]housePack, error) {
-	var packs []*dsl.Pack
-	for _, dir := range rulesets.HouseDirs() {
-		packs = append(packs, rulesets.Pack(dir))
-	}
-	nShipped := len(packs)
-	packs = append(packs, sel.With...)
-	var out []housePack
-	var diags diag.Diagnostics
-	src := diag.Sources{}
-	for i, p := range packs {
-		lp, ds := dsl.LoadPack(p)
-		diags = append(diags, ds...)
-		if lp == nil {
-			continue
-		}
-		for k, v := range lp.Sources {
-			src[k] = v
-		}
-		hp := housePack{display: p.Display, shipped: i < nShipped, loaded: lp}
-		for _, f := range lp.Files {
-			for _, d := range f.Decls {
-				if h, ok := d.(*syntax.House); ok {
-					hp.houses = append(hp.houses, h)
-				}
-			}
-		}
-		if hp.shipped || len(hp.houses) > 0 {
-			out = append(out, hp)
-		}
-	}
-	if diags.HasErrors() {
-		diags.Sort()
-		_ = diag.WriteText(cmd.ErrOrStderr(), errorsOnly(diags), src)
-		return nil, failed("the rule packs have errors")
-	}
-	return out, nil
-}
-
-// checkToggles applies house toggles to the house groups of the packs, as
-// the loader will, and returns the house rules they switch on. An unknown
-// house or house rule is an error (exit 1, as the loader's), with a
-// did-you-mean.
-func checkToggles(packs []housePack, toggles []string, what string) (map[string]bool, error) {
-	probe := &dsl.Rules{Active: map[string]bool{}}
-	for _, p := range packs {
-		probe.Packs = append(probe.Packs, p.loaded)
-	}
-	if err := probe.Select(toggles); err != nil {
-		return nil, failed("%s%v", what, err)
-	}
-	return probe.Active, nil
-}
-
-// loadRules assembles and checks a selection whose toggles checkToggles
-// passed. Errors in the rules are printed, and fail the command.
-func loadRules(cmd *cobra.Command, sel rulesets.Selection, what string) (*dsl.Rules, error) {
-	rules, diags := rulesets.Load(sel)
-	if !diags.HasErrors() {
-		return rules, nil
-	}
-	var src diag.Sources
-	if rules != nil {
-		src = rules.Sources()
-	}
-	_ = diag.WriteText(cmd.ErrOrStderr(), errorsOnly(diags), src)
-	return nil, failed("%sthe rules have errors", what)
-}
-
-// writeJSON prints v as indented JSON, with & < > as they are.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }
 
 // ---------------------------------------------------------------------------
@@ -209,13 +116,13 @@ is text only. The ruleset in use is marked *, and so are the house rules
 			}
 			l.Houses = []listedHouse{}
 			for _, p := range packs {
-				houses := append([]*syntax.House(nil), p.houses...)
-				if p.shipped {
+				houses := append([]*syntax.House(nil), p.Houses...)
+				if p.Shipped {
 					sort.SliceStable(houses, func(i, j int) bool { return houses[i].ID.Name < houses[j].ID.Name })
 				}
 				for _, h := range houses {
 					lh := listedHouse{ID: h.ID.Name, Title: h.Title.Value(), Source: syntax.MetaOf(h.Items).Source,
-						Pack: p.display, Shipped: p.shipped, Rules: []listedRule{}}
+						Pack: p.Display, Shipped: p.Shipped, Rules: []listedRule{}}
 					for _, r := range h.Rules() {
 						id := h.ID.Name + "." + r.ID.Name
 						lr := listedRule{ID: id, Title: r.Title.Value(), Source: syntax.MetaOf(r.Items).Source, On: on[id]}

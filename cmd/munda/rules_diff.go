@@ -97,21 +97,16 @@ func stackName(i int, arg string) string {
 	return string("AB"[i]) + " (" + arg + "): "
 }
 
-// parseStack reads BASE[+TOGGLES]: "core-2023+aa,-aa.single_lasting_injury".
+// parseStack reads BASE[+TOGGLES] (see rulesets.ParseStack); an unknown
+// base fails, as in every verb.
 func parseStack(s string) (rulesets.Selection, error) {
-	base, toggles, _ := strings.Cut(strings.TrimSpace(s), "+")
-	sel := rulesets.Selection{Base: strings.TrimSpace(base)}
-	if sel.Base == "" {
-		return sel, usagef("%q: a stack of rules is BASE[+TOGGLES], e.g. core-2023+aa (BASE may be none)", s)
+	sel, err := rulesets.ParseStack(s)
+	if err != nil {
+		return sel, usagef("%v", err)
 	}
 	if sel.Base != rulesets.None {
 		if _, ok := rulesets.Resolve(sel.Base); !ok {
 			return sel, failed("%v", rulesets.UnknownBase(sel.Base))
-		}
-	}
-	for _, t := range strings.Split(toggles, ",") {
-		if t = strings.TrimSpace(t); t != "" {
-			sel.Houses = append(sel.Houses, t)
 		}
 	}
 	return sel, nil

@@ -96,7 +96,7 @@ skill and a trait) shows each.`,
 			// switched on to be shown, so its effects resolve.
 			known := map[string]*syntax.House{}
 			for _, p := range packs {
-				for _, h := range p.houses {
+				for _, h := range p.Houses {
 					known[h.ID.Name] = h
 				}
 			}
@@ -130,7 +130,7 @@ skill and a trait) shows each.`,
 				// A house rule named without its group.
 				var full []string
 				for _, p := range packs {
-					for _, h := range p.houses {
+					for _, h := range p.Houses {
 						for _, r := range h.Rules() {
 							if r.ID.Name == id {
 								full = append(full, h.ID.Name+"."+r.ID.Name)
@@ -153,7 +153,7 @@ skill and a trait) shows each.`,
 			if len(found) == 0 {
 				cands := shownIDs(rules)
 				for _, p := range packs {
-					for _, h := range p.houses {
+					for _, h := range p.Houses {
 						cands = append(cands, h.ID.Name)
 						for _, r := range h.Rules() {
 							cands = append(cands, h.ID.Name+"."+r.ID.Name)

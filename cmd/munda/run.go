@@ -4,12 +4,8 @@ import (
 	"bufio"
 	crand "crypto/rand"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,46 +45,6 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.jsonOut, "json", false, "print events as JSON lines instead of a narration")
 	cmd.Flags().StringVar(&f.lang, "lang", "", `narrate with the rules' titles in this language where they have one (e.g. "cs")`)
 	cmd.Flags().IntVar(&f.maxSteps, "max-steps", interpreter.DefaultLimits.Steps, "stop a run after this many statements")
-}
-
-// loadProgram loads, checks and compiles the selected rules; errors are
-// printed with their positions.
-func loadProgram(cmd *cobra.Command, rf *ruleFlags) (*interpreter.Program, error) {
-	sel, err := rf.selection()
-	if err != nil {
-		return nil, err
-	}
-	rules, err := loadRules(cmd, sel, "")
-	if err != nil {
-		return nil, err
-	}
-	return interpreter.Compile(rules)
-}
-
-func errorsOnly(diags diag.Diagnostics) diag.Diagnostics {
-	var out diag.Diagnostics
-	for _, d := range diags {
-		if d.Severity == diag.Error {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// readState reads and checks a state file.
-func readState(path string) (*state.State, error) {
-	if path == "" {
-		return nil, usagef("--state FILE is required")
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, failed("%v", err)
-	}
-	st, err := state.Decode(path, data)
-	if err != nil {
-		return nil, failed("%v", err)
-	}
-	return st, nil
 }
 
 // parseArgs reads --arg name=value pairs.
@@ -281,47 +237,6 @@ func (f *runFlags) writeState(st *state.State) error {
 		return failed("cannot write %s: %v", path, unwrapPath(err))
 	}
 	return nil
-}
-
-// unwrapPath drops the temporary file's name from an error.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}
-
-// writeFileAtomic writes to a temporary file beside path and renames it
-// over path, so a reader sees the old file or the new one, never half.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	// Keep an existing file's mode; a new file gets the usual 0644.
-	mode := os.FileMode(0o644)
-	if info, statErr := os.Stat(path); statErr == nil {
-		mode = info.Mode().Perm()
-	}
-	_ = os.Chmod(tmp.Name(), mode)
-	return os.Rename(tmp.Name(), path)
 }
 
 // printer writes events as they come: a narration, or JSON lines.

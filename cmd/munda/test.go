@@ -79,7 +79,9 @@ Exit code 0: every test passed; 1: a test failed or the rules have errors.`,
 					sub := s
 					if base != "" {
 						sub.Base = strings.ReplaceAll(base, "_", "-")
-						sub.BasePack = nil // a test's `rules` replaces the pack's own base
+						if packIsBase(rules, s.Pack) {
+							sub.Pack = nil // a test's `rules` replaces the pack's own base
+						}
 					}
 					sub.Houses = append(append([]string(nil), s.Houses...), houses...)
 					key := sub.Base + "|" + strings.Join(sub.Houses, ",")
@@ -129,54 +131,22 @@ Exit code 0: every test passed; 1: a test failed or the rules have errors.`,
 	return cmd
 }
 
-// selectionsFor turns paths (or none: the shipped packs) into the rule
-// selections to check or test, one per pack.
-func selectionsFor(args []string, sel rulesets.Selection) ([]rulesets.Selection, error) {
-	var out []rulesets.Selection
-	if len(args) == 0 {
-		for _, dir := range rulesets.Dirs() {
-			s := sel
-			pack := rulesets.Pack(dir)
-			if isBase(pack) {
-				s.Base = dir
-			} else {
-				s.Packs = []*dsl.Pack{pack}
-			}
-			out = append(out, s)
-		}
-		return out, nil
+// ownPack reports whether a test belongs to the pack being tested rather
+// than to the base ruleset it sits on.
+func ownPack(t *dsl.TestInfo, s rulesets.Selection) bool {
+	if p := s.Pack; p != nil {
+		return t.Pack.Pack == p || (t.Pack.Pack.FS == p.FS && t.Pack.Pack.Root == p.Root)
 	}
-	for _, arg := range args {
-		packs, err := packsAt(arg)
-		if err != nil {
-			return nil, usagef("%v", err)
-		}
-		for _, p := range packs {
-			s := sel
-			if isBase(p) {
-				s.BasePack = p
-			} else {
-				s.Packs = []*dsl.Pack{p}
-			}
-			out = append(out, s)
-		}
-	}
-	return out, nil
+	// A shipped base: its own tests, not those of what it extends.
+	return t.Pack.Pack.Display == rulesets.Pack(s.Base).Display
 }
 
-// ownPack reports whether a test belongs to the packs being tested rather
-// than to the base ruleset they sit on.
-func ownPack(t *dsl.TestInfo, s rulesets.Selection) bool {
-	if s.BasePack != nil {
-		return t.Pack.Pack == s.BasePack || (t.Pack.Pack.FS == s.BasePack.FS && t.Pack.Pack.Root == s.BasePack.Root)
-	}
-	if len(s.Packs) == 0 {
-		// A shipped base: its own tests, not those of what it extends.
-		return t.Pack.Pack.Display == rulesets.Pack(s.Base).Display
-	}
-	for _, p := range s.Packs {
-		if t.Pack.Pack == p || (t.Pack.Pack.FS == p.FS && t.Pack.Pack.Root == p.Root) {
-			return true
+// packIsBase reports whether the loaded pack p is the base of the rules
+// (it has a ruleset header) rather than layered on one.
+func packIsBase(rules *dsl.Rules, p *dsl.Pack) bool {
+	for _, lp := range rules.Packs {
+		if lp.Pack == p {
+			return lp.Header != nil
 		}
 	}
 	return false

@@ -1,0 +1,210 @@
+package main
+
+// This file is the plumbing every verb that loads rules or states shares:
+// the rule flags, finding packs on disk, loading and checking a selection
+// (through rulesets.Load, the one loader), and reading a state file.
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/interpreter"
+	"github.com/munda-rules/munda/rulesets"
+	"github.com/munda-rules/munda/stdlib/state"
+)
+
+// ruleFlags are the flags every verb that loads rules takes.
+type ruleFlags struct {
+	base   string
+	houses []string
+	with   []string
+}
+
+func (f *ruleFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.base, "rules", "", `base ruleset: `+strings.Join(rulesets.Bases(), ", ")+` (default `+rulesets.DefaultBase+`), or "none"`)
+	cmd.Flags().StringSliceVar(&f.houses, "house", nil, "house rules to switch on or off, e.g. aa,n17 or aa,-aa.single_lasting_injury")
+	cmd.Flags().StringArrayVar(&f.with, "with", nil, "extra rule files or directories to load on top (repeatable)")
+}
+
+// selection turns the flags into a rulesets.Selection.
+func (f *ruleFlags) selection() (rulesets.Selection, error) {
+	sel := rulesets.Selection{Base: f.base, Houses: f.houses}
+	if f.base != "" && f.base != rulesets.None {
+		if _, ok := rulesets.Resolve(f.base); !ok {
+			// Like an unknown house (the loader's error), exit 1.
+			return sel, failed("%v", rulesets.UnknownBase(f.base))
+		}
+	}
+	for _, w := range f.with {
+		p, err := diskPack(w)
+		if err != nil {
+			return sel, &usageError{msg: "--with: " + err.Error()}
+		}
+		sel.With = append(sel.With, p)
+	}
+	return sel, nil
+}
+
+// diskPack makes a pack of a file or directory on disk. A file's pack is
+// its directory, but only that file is loaded (plus what it includes).
+func diskPack(path string) (*dsl.Pack, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if info.IsDir() {
+		return &dsl.Pack{FS: os.DirFS(path), Root: ".", Display: filepath.ToSlash(filepath.Clean(path))}, nil
+	}
+	dir, file := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	return &dsl.Pack{FS: os.DirFS(dir), Root: ".", Display: filepath.ToSlash(filepath.Clean(dir)), Files: []string{file}}, nil
+}
+
+// packsAt finds the packs at a path on disk.
+func packsAt(path string) ([]*dsl.Pack, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		p, err := diskPack(path)
+		return []*dsl.Pack{p}, err
+	}
+	dirs, err := dsl.FindPacks(os.DirFS(path), ".")
+	if err != nil {
+		return nil, err
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("%s holds no .munda files", path)
+	}
+	var out []*dsl.Pack
+	for _, d := range dirs {
+		out = append(out, &dsl.Pack{FS: os.DirFS(filepath.Join(path, d)), Root: ".",
+			Display: filepath.ToSlash(filepath.Join(path, d))})
+	}
+	return out, nil
+}
+
+// selectionsFor turns paths (or none: the shipped packs) into the rule
+// selections to check or test, one per pack.
+func selectionsFor(args []string, sel rulesets.Selection) ([]rulesets.Selection, error) {
+	var out []rulesets.Selection
+	if len(args) == 0 {
+		for _, dir := range rulesets.Dirs() {
+			s := sel
+			if slices.Contains(rulesets.Bases(), dir) {
+				s.Base = dir
+			} else {
+				s.Pack = rulesets.Pack(dir)
+			}
+			out = append(out, s)
+		}
+		return out, nil
+	}
+	for _, arg := range args {
+		packs, err := packsAt(arg)
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		for _, p := range packs {
+			s := sel
+			s.Pack = p
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// housePacks parses the shipped house packs and the --with packs, and
+// lists the house groups they declare. A pack that does not parse is an
+// error, printed with its diagnostics.
+func housePacks(cmd *cobra.Command, sel rulesets.Selection) ([]rulesets.HousePack, error) {
+	packs, diags := rulesets.HousePacks(sel.With)
+	if diags.HasErrors() {
+		src := diag.Sources{}
+		for _, p := range packs {
+			for k, v := range p.Loaded.Sources {
+				src[k] = v
+			}
+		}
+		_ = diag.WriteText(cmd.ErrOrStderr(), errorsOnly(diags), src)
+		return nil, failed("the rule packs have errors")
+	}
+	return packs, nil
+}
+
+// checkToggles applies house toggles to the house groups of the packs, as
+// the loader will, and returns the house rules they switch on. An unknown
+// house or house rule is an error (exit 1, as the loader's), with a
+// did-you-mean; what prefixes the message.
+func checkToggles(packs []rulesets.HousePack, toggles []string, what string) (map[string]bool, error) {
+	on, err := rulesets.SelectIn(packs, toggles)
+	if err != nil {
+		return nil, failed("%s%v", what, err)
+	}
+	return on, nil
+}
+
+// loadRules assembles and checks a selection. Errors in the rules are
+// printed, and fail the command; what prefixes the message.
+func loadRules(cmd *cobra.Command, sel rulesets.Selection, what string) (*dsl.Rules, error) {
+	rules, diags := rulesets.Load(sel)
+	if !diags.HasErrors() {
+		return rules, nil
+	}
+	var src diag.Sources
+	if rules != nil {
+		src = rules.Sources()
+	}
+	_ = diag.WriteText(cmd.ErrOrStderr(), errorsOnly(diags), src)
+	return nil, failed("%sthe rules have errors", what)
+}
+
+// loadProgram loads, checks and compiles the selected rules; errors are
+// printed with their positions.
+func loadProgram(cmd *cobra.Command, rf *ruleFlags) (*interpreter.Program, error) {
+	sel, err := rf.selection()
+	if err != nil {
+		return nil, err
+	}
+	rules, err := loadRules(cmd, sel, "")
+	if err != nil {
+		return nil, err
+	}
+	return interpreter.Compile(rules)
+}
+
+func errorsOnly(diags diag.Diagnostics) diag.Diagnostics {
+	var out diag.Diagnostics
+	for _, d := range diags {
+		if d.Severity == diag.Error {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// readState reads and checks a state file.
+func readState(path string) (*state.State, error) {
+	if path == "" {
+		return nil, usagef("--state FILE is required")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, failed("%v", err)
+	}
+	st, err := state.Decode(path, data)
+	if err != nil {
+		return nil, failed("%v", err)
+	}
+	return st, nil
+}
