@@ -1,0 +1,379 @@
+package ruledoc
+
+// This file gathers what `munda rules show ID` says about a rule or
+// declaration: its title, source, text, facts, its own effects and the
+// effects in force that act on it.
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/syntax"
+)
+
+// Shown is what munda rules show says about one rule or declaration.
+type Shown struct {
+	ID         string `json:"id"`
+	Kind       string `json:"kind"`
+	Title      string `json:"title"`
+	At         string `json:"at,omitempty"`
+	Source     string `json:"source,omitempty"`
+	Text       string `json:"text,omitempty"`
+	ReplacedBy string `json:"replaced_by,omitempty"`
+	Facts      []Fact `json:"facts,omitempty"`
+	// Lists are rows, faces and the like, one line each.
+	Lists []List `json:"lists,omitempty"`
+	// Effects are its own effects and replacements, with what each touches.
+	Effects []OwnEffect `json:"effects,omitempty"`
+	// Rules are a house group's rules.
+	Rules []Shown `json:"rules,omitempty"`
+	// EffectsOnIt are the effects in force that act on it.
+	EffectsOnIt []EffectOnIt `json:"effects_on_it,omitempty"`
+}
+
+type Fact struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+type List struct {
+	Name  string   `json:"name"`
+	Items []string `json:"items"`
+}
+
+type OwnEffect struct {
+	Effect  string `json:"effect"`            // as written, on one line
+	Touches string `json:"touches,omitempty"` // "the let threshold of procedure bottle_check"
+}
+
+type EffectOnIt struct {
+	EffectDesc
+	Rule string `json:"rule,omitempty"`
+	Text string `json:"text"`
+}
+
+// ShownIDs lists every id show knows in the rules.
+func ShownIDs(r *dsl.Rules) []string {
+	var out []string
+	for _, p := range r.Packs {
+		if p.Header != nil {
+			out = append(out, p.Header.ID.Name)
+		}
+	}
+	idx := r.Index
+	for id := range idx.Dice {
+		out = append(out, id)
+	}
+	for id := range idx.Characteristics {
+		out = append(out, id)
+	}
+	for id := range idx.Tables {
+		out = append(out, id)
+	}
+	for id := range idx.Procedures {
+		out = append(out, id)
+	}
+	for id, f := range idx.Functions {
+		if f.Function != nil {
+			out = append(out, id)
+		}
+	}
+	for id := range idx.Events {
+		out = append(out, id)
+	}
+	for _, m := range idx.Features {
+		for id := range m {
+			out = append(out, id)
+		}
+	}
+	for id := range r.StandingRules() {
+		out = append(out, id)
+	}
+	for id := range idx.Houses {
+		out = append(out, id)
+	}
+	for id := range idx.HouseRules {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Show finds everything named id in checked rules, in a fixed order
+// of kinds.
+func Show(r *dsl.Rules, id string) []Shown {
+	idx := r.Index
+	effects := map[any]*dsl.EffectInfo{}
+	for _, e := range idx.Effects {
+		effects[e.Item] = e
+	}
+	replacers := r.Replacers()
+	var out []Shown
+	if h := idx.Houses[id]; h != nil {
+		s := shownOf(h, "house", h.ID.Name, h.Title, h.Items)
+		for _, rule := range h.Rules() {
+			rid := h.ID.Name + "." + rule.ID.Name
+			sr := shownOf(rule, "house rule", rid, rule.Title, rule.Items)
+			if !r.Active[rid] {
+				sr.Facts = append(sr.Facts, Fact{"in force", "no (switched off)"})
+			}
+			sr.Effects = ownEffects(rule.Items, effects)
+			s.Rules = append(s.Rules, sr)
+		}
+		out = append(out, s)
+	}
+	if hr := idx.HouseRules[id]; hr != nil {
+		group, _, _ := strings.Cut(id, ".")
+		s := shownOf(hr, "house rule", id, hr.Title, hr.Items)
+		if h := idx.Houses[group]; h != nil {
+			s.Facts = append(s.Facts, Fact{"house", fmt.Sprintf("%s %q", group, h.Title.Value())})
+		}
+		if !r.Active[id] {
+			s.Facts = append(s.Facts, Fact{"in force", "no (switched off)"})
+		}
+		s.Effects = ownEffects(hr.Items, effects)
+		out = append(out, s)
+	}
+	for _, p := range r.Packs {
+		if h := p.Header; h != nil && h.ID.Name == id {
+			s := shownOf(h, "ruleset", id, h.Title, h.Items)
+			if ext := h.Extends(); ext != nil {
+				s.Facts = append(s.Facts, Fact{"extends", ext.Base.Name})
+			}
+			s.Facts = append(s.Facts, Fact{"pack", p.Pack.Display})
+			out = append(out, s)
+		}
+	}
+	if d := idx.Dice[id]; d != nil {
+		s := shownOf(d.Decl, "dice", id, d.Decl.Title, d.Decl.Items)
+		s.Lists = append(s.Lists, itemList("faces", d.Decl.Items))
+		out = append(out, s)
+	}
+	if c := idx.Characteristics[id]; c != nil {
+		s := shownOf(c.Decl, "characteristic", id, c.Decl.Title, c.Decl.Items)
+		s.Lists = append(s.Lists, itemList("properties", c.Decl.Items))
+		out = append(out, s)
+	}
+	if t := idx.Tables[id]; t != nil {
+		out = append(out, shownTable(t))
+	}
+	if p := idx.Procedures[id]; p != nil {
+		out = append(out, shownProcedure(p))
+	}
+	if f := idx.Functions[id]; f != nil && f.Function != nil {
+		s := shownOf[syntax.Stmt](f.Function, "function", id, f.Function.Title, nil)
+		s.Facts = append(s.Facts, Fact{"parameters", ParamsText(f.Function.Params)},
+			Fact{"value", syntax.CanonicalExpr(f.Function.Body)})
+		out = append(out, s)
+	}
+	if e := idx.Events[id]; e != nil {
+		s := shownOf[syntax.Stmt](e, "event", id, e.Title, nil)
+		s.Facts = append(s.Facts, Fact{"parameters", ParamsText(e.Params)})
+		out = append(out, s)
+	}
+	var kinds []string
+	for k := range idx.Features {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		if f := idx.Features[k][id]; f != nil {
+			s := shownOf(f, k, id, f.Title, f.Items)
+			if l := itemList("properties", f.Items); len(l.Items) > 0 {
+				s.Facts = append(s.Facts, Fact{"properties", strings.Join(l.Items, ", ")})
+			}
+			s.Effects = ownEffects(f.Items, effects)
+			out = append(out, s)
+		}
+	}
+	if hr := r.StandingRules()[id]; hr != nil {
+		s := shownOf(hr, "rule", id, hr.Title, hr.Items)
+		s.Facts = append(s.Facts, Fact{"in force", "always (a standing rule of the ruleset)"})
+		s.Effects = ownEffects(hr.Items, effects)
+		out = append(out, s)
+	}
+	for i := range out {
+		s := &out[i]
+		var decl syntax.Decl
+		switch s.Kind {
+		case "dice":
+			decl = idx.Dice[id].Decl
+		case "characteristic":
+			decl = idx.Characteristics[id].Decl
+		case "table":
+			decl = idx.Tables[id].Decl
+		case "procedure":
+			decl = idx.Procedures[id].Decl
+		case "function":
+			decl = idx.Functions[id].Function
+		}
+		if decl != nil {
+			s.ReplacedBy = replacers[decl]
+		}
+		s.EffectsOnIt = effectsOn(idx, s.Kind, id)
+	}
+	return out
+}
+
+// shownOf fills in what every kind has: title, place, source and text.
+func shownOf[T any](decl any, kind, id string, title *syntax.Str, items []T) Shown {
+	meta := syntax.MetaOf(items)
+	s := Shown{ID: id, Kind: kind, Title: title.Value(), Source: meta.Source, Text: meta.Text}
+	if at := placeOf(decl); at != "" {
+		s.At = at
+	}
+	return s
+}
+
+// placeOf is where a declaration is written: "rulesets/core-2023/dice.munda:12".
+func placeOf(decl any) string {
+	var pos struct {
+		file string
+		line int
+	}
+	syntax.Inspect(decl, func(n any) bool {
+		if id, ok := n.(*syntax.Ident); ok && pos.line == 0 {
+			pos.file, pos.line = id.Pos.Filename, id.Pos.Line
+		}
+		return pos.line == 0
+	})
+	if pos.line == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", pos.file, pos.line)
+}
+
+// ownEffects lists the effects and replacements among items, with what
+// each touches.
+func ownEffects[T any](items []T, effects map[any]*dsl.EffectInfo) []OwnEffect {
+	var out []OwnEffect
+	for _, it := range items {
+		fi, ok := any(it).(syntax.FeatureItem)
+		if !ok || !IsEffect(fi) {
+			continue
+		}
+		e := OwnEffect{Effect: ItemHead(fi)}
+		if rp, ok := fi.(*syntax.Replace); ok {
+			e.Touches = "the " + DescribeReplace(rp)
+		} else if info := effects[fi]; info != nil {
+			e.Touches = "the " + DescribeTarget(info.Target, info.TargetKind)
+		} else {
+			e.Touches = "nothing in force"
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// itemList lists a declaration's items other than metadata and effects,
+// one line each.
+func itemList[T any](name string, items []T) List {
+	l := List{Name: name}
+	for _, it := range items {
+		switch x := any(it).(type) {
+		case *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
+			continue
+		case syntax.FeatureItem:
+			if IsEffect(x) {
+				continue
+			}
+		}
+		l.Items = append(l.Items, ItemHead(it))
+	}
+	return l
+}
+
+func shownTable(t *dsl.TableInfo) Shown {
+	s := shownOf(t.Decl, "table", t.ID, t.Decl.Title, t.Decl.Items)
+	if len(t.Params) > 0 {
+		s.Facts = append(s.Facts, Fact{"parameters", ParamsText(t.Decl.Params)})
+	}
+	for _, it := range t.Decl.Items {
+		switch it.(type) {
+		case *syntax.TableRoll:
+			s.Facts = append(s.Facts, Fact{"roll", strings.TrimPrefix(ItemHead(it), "roll ")})
+		case *syntax.TableBy:
+			s.Facts = append(s.Facts, Fact{"by", strings.TrimPrefix(ItemHead(it), "by ")})
+		case *syntax.Require:
+			s.Facts = append(s.Facts, Fact{"require", strings.TrimPrefix(ItemHead(it), "require ")})
+		}
+	}
+	rows := List{Name: "rows"}
+	for _, r := range t.Rows {
+		line := r.Key()
+		if r.ID != "" && r.ID != r.Key() {
+			line += " " + r.ID
+		}
+		line += fmt.Sprintf(" %q", r.Title)
+		if r.ReplacedBy != "" {
+			line += " (row of house rule " + r.ReplacedBy + ")"
+		}
+		rows.Items = append(rows.Items, line)
+	}
+	s.Lists = append(s.Lists, rows)
+	return s
+}
+
+func shownProcedure(p *dsl.ProcInfo) Shown {
+	s := shownOf(p.Decl, "procedure", p.ID, p.Decl.Title, p.Decl.Body.Stmts)
+	s.Facts = append(s.Facts, Fact{"parameters", ParamsText(p.Decl.Params)})
+	if p.Decl.When != nil {
+		s.Facts = append(s.Facts, Fact{"when", syntax.CanonicalExpr(p.Decl.When)})
+	}
+	// What effects can target: its lets, rolls, tests and steps (and its
+	// choices, for --choose), in order.
+	names := map[string][]string{}
+	seen := map[string]bool{}
+	syntax.Inspect(p.Decl.Body, func(n any) bool {
+		var kind, name string
+		switch n := n.(type) {
+		case *syntax.Let:
+			kind, name = "lets", n.Name.Name
+		case *syntax.Roll:
+			kind, name = "rolls", n.Name.Name
+		case *syntax.TestStmt:
+			kind, name = "tests", n.Name.Name
+		case *syntax.Step:
+			kind, name = "steps", n.ID.Name
+		case *syntax.Choose:
+			kind, name = "choices", n.Name.Name
+		default:
+			return true
+		}
+		if !seen[kind+" "+name] {
+			seen[kind+" "+name] = true
+			names[kind] = append(names[kind], name)
+		}
+		return true
+	})
+	for _, kind := range []string{"lets", "rolls", "tests", "steps", "choices"} {
+		if len(names[kind]) > 0 {
+			s.Facts = append(s.Facts, Fact{kind, strings.Join(names[kind], ", ")})
+		}
+	}
+	return s
+}
+
+// effectsOn lists the effects in force whose target is the declaration
+// (or, for a procedure, one of its lets, rolls, tests or steps).
+func effectsOn(idx *dsl.Index, kind, id string) []EffectOnIt {
+	targetKinds := map[string][]string{
+		"procedure":      {"let", "roll", "test", "step", "procedure"},
+		"table":          {"table"},
+		"characteristic": {"characteristic"},
+		"event":          {"event"},
+	}[kind]
+	var out []EffectOnIt
+	for _, e := range idx.Effects {
+		name, _, _ := strings.Cut(e.Target, ".")
+		if name != id || !slices.Contains(targetKinds, e.TargetKind) {
+			continue
+		}
+		d := DescribeEffect(e)
+		out = append(out, EffectOnIt{EffectDesc: d, Rule: e.Rule, Text: d.String()})
+	}
+	return out
+}
