@@ -43,6 +43,7 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	if e == nil {
 		return nil
 	}
+	c.inline.startExpression()
 	program, err := c.exprc.Compile(e.Text, sc.exprEnv())
 	if err != nil {
 		c.exprError(e, err, sc)

@@ -20,6 +20,9 @@ import (
 type inliner struct {
 	bodies map[string]*inlineBody // by function name, filled as functions are checked
 	serial int                    // numbers the names of inlined parameters
+	// left is how many nodes inlining may still add to the expression
+	// being compiled (see startExpression).
+	left int
 }
 
 type inlineBody struct {
@@ -30,6 +33,15 @@ type inlineBody struct {
 // maxInlineDepth bounds inlining, whatever the declarations (a function
 // calling itself is reported by the checker, but must not hang it).
 const maxInlineDepth = 32
+
+// maxInlinedNodes bounds the nodes inlining adds to one expression. Past
+// it, calls stay calls: they mean the same, only slower. Without it, ten
+// functions that each call the one before twice would inline into 2^10
+// copies, and twenty into a million.
+const maxInlinedNodes = 4 * MaxExprNodes
+
+// startExpression gives the next expression compiled its own budget.
+func (in *inliner) startExpression() { in.left = maxInlinedNodes }
 
 // Visit implements ast.Visitor.
 func (in *inliner) Visit(node *ast.Node) { in.visit(node, 0) }
@@ -52,6 +64,11 @@ func (in *inliner) visit(node *ast.Node, depth int) {
 		return
 	}
 	inlined := tree.Node
+	size := countNodes(inlined) + len(body.params)
+	if size > in.left {
+		return
+	}
+	in.left -= size
 	// Calls inside the body are inlined too, before it goes in.
 	ast.Walk(&inlined, visitFunc(func(n *ast.Node) { in.visit(n, depth+1) }))
 	// Parameters get names of their own: expr's lets may not shadow one
@@ -75,6 +92,12 @@ func (in *inliner) visit(node *ast.Node, depth int) {
 	loc := call.Location()
 	ast.Walk(&inlined, visitFunc(func(n *ast.Node) { (*n).SetLocation(loc) }))
 	*node = inlined
+}
+
+func countNodes(n ast.Node) int {
+	count := 0
+	ast.Walk(&n, visitFunc(func(*ast.Node) { count++ }))
+	return count
 }
 
 type visitFunc func(*ast.Node)
