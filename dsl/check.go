@@ -77,6 +77,7 @@ func namespaceOf(d syntax.Decl) (ns, id string, at *syntax.Ident) {
 // it finds, sorted by position; rules with errors must not be run.
 func Check(rules *Rules) diag.Diagnostics {
 	c := newChecker(rules)
+	c.checkLiterals()
 	c.collect()
 	c.checkDice()
 	c.checkCharacteristics()
@@ -285,3 +286,27 @@ func keys[V any](m map[string]V) []string {
 }
 
 func quoteList(ids []string) string { return strings.Join(ids, ", ") }
+
+// checkLiterals reports integer literals beyond ±syntax.MaxInt, wherever
+// they are: a dice face of 3000000000 must not fold silently into
+// another number.
+func (c *checker) checkLiterals() {
+	for _, f := range c.rules.Files() {
+		syntax.Inspect(f, func(n any) bool {
+			var lit *syntax.Int
+			switch n := n.(type) {
+			case *syntax.Int:
+				lit = n
+			case *syntax.Nat:
+				lit = &n.Int
+			default:
+				return true
+			}
+			if _, ok := lit.InRange(); !ok {
+				d := c.diags.errorf(diag.CodeNumberRange, diag.RangeOf(lit.Pos, lit.EndPos), "%s is too large a number", lit.Digits)
+				d.Detail = fmt.Sprintf("Whole numbers in rule files go up to %d either way.", syntax.MaxInt)
+			}
+			return true
+		})
+	}
+}

@@ -84,7 +84,8 @@ const (
 	CodeInvalid         = "invalid"          // a value that makes no sense
 	CodeOverlayConflict = "overlay_conflict" // two overlays change one thing
 	CodeUnused          = "unused"
-	CodeTestError       = "test_error" // a test block that cannot run
+	CodeNumberRange     = "number_out_of_range" // an integer literal too large
+	CodeTestError       = "test_error"          // a test block that cannot run
 )
 
 func (d *Diagnostic) Error() string {

@@ -71,16 +71,30 @@ type Int struct {
 	EndPos lexer.Position
 }
 
-// Value of the literal. Out-of-range literals are reported by the checker.
+// MaxInt bounds integer literals: no number of the game comes near it,
+// and sums of many dice of such faces still fit in an int.
+const MaxInt = 1_000_000_000
+
+// Value of the literal. Out-of-range literals (see InRange) are reported
+// by the checker; Value gives MaxInt for them.
 func (i *Int) Value() int {
+	n, ok := i.InRange()
+	if !ok {
+		return MaxInt
+	}
+	return n
+}
+
+// InRange is the literal's value, and whether it is within ±MaxInt.
+func (i *Int) InRange() (int, bool) {
 	n, err := strconv.ParseInt(strings.ReplaceAll(i.Digits, "_", ""), 0, 64)
-	if err != nil || n > 1<<31 {
-		return 1 << 31
+	if err != nil || n > MaxInt {
+		return 0, false
 	}
 	if i.Neg {
-		return -int(n)
+		n = -n
 	}
-	return int(n)
+	return int(n), true
 }
 
 // Param is a parameter of a procedure, table, function or event:
