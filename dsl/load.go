@@ -54,8 +54,9 @@ type LoadedPack struct {
 }
 
 // ReadFile reads a file of the pack by a path relative to the pack root,
-// refusing paths that leave the pack.
-func (p *Pack) ReadFile(rel string) ([]byte, error) {
+// refusing paths that leave the pack, files that are not regular and
+// files over limit bytes.
+func (p *Pack) ReadFile(rel string, limit int64) ([]byte, error) {
 	if p.FS == nil {
 		return nil, errors.New("the pack has no files")
 	}
@@ -63,7 +64,7 @@ func (p *Pack) ReadFile(rel string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fs.ReadFile(p.FS, p.fsPath(clean))
+	return ReadLimited(p.FS, p.fsPath(clean), limit)
 }
 
 // packRelative resolves ref against dir (both relative to the pack root)
@@ -130,6 +131,7 @@ type packLoader struct {
 	stack   []string // the chain of includes being followed
 	sources diag.Sources
 	diags   diagnostics
+	bytes   int64 // read so far, for MaxPackBytes
 }
 
 // load parses rel (relative to the pack root) and the files it includes.
@@ -161,7 +163,17 @@ func (l *packLoader) load(rel string, from *syntax.Include) {
 	l.order = append(l.order, rel)
 
 	name := l.pack.DisplayPath(rel)
-	src, err := fs.ReadFile(l.pack.FS, l.pack.fsPath(rel))
+	if len(l.order) > MaxPackFiles {
+		if len(l.order) == MaxPackFiles+1 {
+			l.diags.errorf(diag.CodeFileError, nil, "%s: the pack has more than %d files (the limit)", l.pack.DisplayPath("."), MaxPackFiles)
+		}
+		return
+	}
+	src, err := ReadLimited(l.pack.FS, l.pack.fsPath(rel), min(syntax.MaxFileSize, MaxPackBytes-l.bytes))
+	if err != nil && l.bytes > MaxPackBytes-syntax.MaxFileSize && errors.As(err, new(*TooLargeError)) {
+		err = fmt.Errorf("the pack's files together are larger than the limit of %d bytes", MaxPackBytes)
+	}
+	l.bytes += int64(len(src))
 	if err != nil {
 		var r *diag.Range
 		if from != nil {
@@ -197,10 +209,15 @@ func (l *packLoader) load(rel string, from *syntax.Include) {
 	}
 }
 
+// unwrapPathError drops the path from a file error (the message names
+// the file itself) and says in words what os.Root means by an escape.
 func unwrapPathError(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return pe.Err
+		err = pe.Err
+	}
+	if err != nil && err.Error() == "path escapes from parent" {
+		return errors.New("it is a symbolic link that leads out of the pack; files may only refer to files inside their own pack")
 	}
 	return err
 }

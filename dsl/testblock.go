@@ -3,6 +3,7 @@ package dsl
 import (
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib/state"
 	"path"
 	"strings"
 )
@@ -68,7 +69,7 @@ func (c *checker) checkTests() {
 					c.diags.errorf(diag.CodeTestError, diag.RangeOf(it.Source.Pos, it.Source.EndPos), "state: %v", err)
 					continue
 				}
-				if _, err := t.Pack.Pack.ReadFile(rel); err != nil {
+				if _, err := t.Pack.Pack.ReadFile(rel, state.MaxStateBytes); err != nil {
 					c.diags.errorf(diag.CodeTestError, diag.RangeOf(it.Source.Pos, it.Source.EndPos), "state file %s: %v", t.Pack.Pack.DisplayPath(rel), unwrapPathError(err))
 					continue
 				}

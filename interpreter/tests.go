@@ -179,7 +179,7 @@ func testState(t *dsl.TestInfo) (*state.State, error) {
 		}
 		return st, nil
 	}
-	data, err := t.Pack.Pack.ReadFile(t.StatePath)
+	data, err := t.Pack.Pack.ReadFile(t.StatePath, state.MaxStateBytes)
 	if err != nil {
 		return nil, err
 	}

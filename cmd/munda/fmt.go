@@ -40,7 +40,7 @@ when a file is not formatted, or when a file does not parse.`,
 			out := cmd.OutOrStdout()
 			changed, broken := 0, 0
 			for _, path := range files {
-				src, err := os.ReadFile(path)
+				src, err := readInput(path, syntax.MaxFileSize)
 				if err != nil {
 					fmt.Fprintf(cmd.ErrOrStderr(), "munda: %v\n", err)
 					broken++

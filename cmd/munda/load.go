@@ -5,7 +5,9 @@ package main
 // (through rulesets.Load, the one loader), and reading a state file.
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -60,13 +62,32 @@ func diskPack(path string) (*dsl.Pack, error) {
 		return nil, err
 	}
 	if info.IsDir() {
-		return &dsl.Pack{FS: os.DirFS(path), Root: ".", Display: filepath.ToSlash(filepath.Clean(path))}, nil
+		fsys, err := packFS(path)
+		if err != nil {
+			return nil, err
+		}
+		return &dsl.Pack{FS: fsys, Root: ".", Display: filepath.ToSlash(filepath.Clean(path))}, nil
 	}
 	dir, file := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	return &dsl.Pack{FS: os.DirFS(dir), Root: ".", Display: filepath.ToSlash(filepath.Clean(dir)), Files: []string{file}}, nil
+	fsys, err := packFS(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &dsl.Pack{FS: fsys, Root: ".", Display: filepath.ToSlash(filepath.Clean(dir)), Files: []string{file}}, nil
+}
+
+// packFS is a pack directory on disk as a file system that cannot be left:
+// a symbolic link inside the pack that points outside it (to /etc/passwd)
+// fails to open, whatever the path says.
+func packFS(dir string) (fs.FS, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	return root.FS(), nil
 }
 
 // packsAt finds the packs at a path on disk.
@@ -88,8 +109,11 @@ func packsAt(path string) ([]*dsl.Pack, error) {
 	}
 	var out []*dsl.Pack
 	for _, d := range dirs {
-		out = append(out, &dsl.Pack{FS: os.DirFS(filepath.Join(path, d)), Root: ".",
-			Display: filepath.ToSlash(filepath.Join(path, d))})
+		fsys, err := packFS(filepath.Join(path, d))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &dsl.Pack{FS: fsys, Root: ".", Display: filepath.ToSlash(filepath.Join(path, d))})
 	}
 	return out, nil
 }
@@ -193,12 +217,31 @@ func errorsOnly(diags diag.Diagnostics) diag.Diagnostics {
 	return out
 }
 
+// readInput reads a file named on the command line through the one
+// bounded reader (dsl.ReadLimited): a regular file, of at most limit
+// bytes. Errors name the path as given.
+func readInput(path string, limit int64) ([]byte, error) {
+	data, err := dsl.ReadLimited(os.DirFS(filepath.Dir(path)), filepath.Base(path), limit)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		pe.Path = path
+		if errors.Is(pe.Err, dsl.ErrNotRegular) {
+			return nil, fmt.Errorf("%s: not a regular file (a device, a pipe or a directory)", path)
+		}
+		var big *dsl.TooLargeError
+		if errors.As(pe.Err, &big) {
+			return nil, fmt.Errorf("%s: %v", path, big)
+		}
+	}
+	return data, err
+}
+
 // readState reads and checks a state file.
 func readState(path string) (*state.State, error) {
 	if path == "" {
 		return nil, usagef("--state FILE is required")
 	}
-	data, err := os.ReadFile(path)
+	data, err := readInput(path, state.MaxStateBytes)
 	if err != nil {
 		return nil, failed("%v", err)
 	}

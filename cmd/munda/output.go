@@ -32,7 +32,20 @@ func unwrapPath(err error) error {
 
 // writeFileAtomic writes to a temporary file beside path and renames it
 // over path, so a reader sees the old file or the new one, never half.
+//
+// A symbolic link is written through: its target gets the new contents
+// and the link stays a link. A directory is refused before anything is
+// written.
 func writeFileAtomic(path string, data []byte) (err error) {
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		if info.IsDir() {
+			return errors.New("it is a directory")
+		}
+		return errors.New("it is not a regular file")
+	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
