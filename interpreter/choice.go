@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/munda-rules/munda/dsl/diag"
 )
 
 // ChoiceRequest asks for a decision the rules leave to a player.
@@ -127,14 +129,14 @@ func NewChoicePrompt(in *bufio.Reader, out io.Writer) *ChoicePrompt {
 // Choose implements ChoiceSource.
 func (p *ChoicePrompt) Choose(req *ChoiceRequest) (any, bool, error) {
 	for attempt := 0; attempt < 20; attempt++ {
-		fmt.Fprintf(p.out, "%s", req.Question())
+		fmt.Fprint(p.out, diag.PrintableLines(req.Question()))
 		if req.Options != nil {
 			for i, o := range req.Options {
-				fmt.Fprintf(p.out, "\n  %d) %s", i+1, display(o))
+				fmt.Fprintf(p.out, "\n  %d) %s", i+1, diag.Printable(display(o)))
 			}
 			fmt.Fprintln(p.out)
 		}
-		fmt.Fprintf(p.out, " [default %s]: ", display(req.Default))
+		fmt.Fprintf(p.out, " [default %s]: ", diag.Printable(display(req.Default)))
 		line, err := p.in.ReadString('\n')
 		if err != nil && line == "" {
 			return nil, false, fmt.Errorf("no answer for choice %s: input closed", req.Name)
@@ -147,7 +149,7 @@ func (p *ChoicePrompt) Choose(req *ChoiceRequest) (any, bool, error) {
 		if perr == nil {
 			return v, true, nil
 		}
-		fmt.Fprintf(p.out, "  %v\n", perr)
+		fmt.Fprintf(p.out, "  %s\n", diag.Printable(perr.Error()))
 	}
 	return nil, false, fmt.Errorf("too many invalid answers for choice %s", req.Name)
 }

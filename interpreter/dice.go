@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/diag"
 )
 
 // DieRequest asks for one die. Composite dice (2D6, D66) are rolled die by
@@ -252,7 +253,7 @@ func (p *Prompt) Roll(req *DieRequest) (Die, error) {
 		if req.Of > 1 {
 			which = fmt.Sprintf(" (die %d of %d)", req.Index, req.Of)
 		}
-		fmt.Fprintf(p.out, "Roll %s%s for %s [%s]: ", article(req.Dice.Title), which, req.For, req.Roll)
+		fmt.Fprint(p.out, diag.Printable(fmt.Sprintf("Roll %s%s for %s [%s]: ", article(req.Dice.Title), which, req.For, req.Roll)))
 		line, err := p.readLine()
 		if err != nil {
 			return Die{}, &ScriptError{Msg: fmt.Sprintf("no answer for %s: %v", describeRoll(req), err)}
@@ -261,7 +262,7 @@ func (p *Prompt) Roll(req *DieRequest) (Die, error) {
 		if perr == nil {
 			return d, nil
 		}
-		fmt.Fprintf(p.out, "  %v\n", perr)
+		fmt.Fprintf(p.out, "  %s\n", diag.Printable(perr.Error()))
 		if attempt >= 20 {
 			return Die{}, &ScriptError{Msg: "too many invalid answers for " + describeRoll(req)}
 		}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/stdlib/state"
 )
 
@@ -76,16 +77,17 @@ type Events []*Event
 // Event implements Log.
 func (l *Events) Event(e *Event) { *l = append(*l, e) }
 
-// WriteText prints the events as a narration.
+// WriteText prints the events as a narration, with control characters
+// escaped (names and messages come from untrusted files).
 func WriteText(w io.Writer, events []*Event) error {
 	var b strings.Builder
 	for _, e := range events {
 		b.WriteString(strings.Repeat("  ", e.Depth))
-		b.WriteString(e.Text)
+		b.WriteString(diag.Printable(e.Text))
 		switch e.Kind {
 		case EventCall, EventApply, EventEffect:
 			if e.Source != "" {
-				b.WriteString("  [" + e.Source + "]")
+				b.WriteString("  [" + diag.Printable(e.Source) + "]")
 			}
 		}
 		b.WriteByte('\n')

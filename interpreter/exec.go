@@ -526,6 +526,9 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 	if reflect.DeepEqual(old, nv.Interface()) {
 		return nil // nothing changes, nothing to log
 	}
+	if err := r.spend(textSize(nv)); err != nil {
+		return err
+	}
 	field.Set(nv)
 	name := parts[len(parts)-1].Name
 	return r.logLazy(f, func() *Event {
@@ -533,6 +536,23 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 			Old: jsonValue(old), New: jsonValue(nv.Interface()),
 			Text: fmt.Sprintf("%s %s: %s → %s", display(holder), name, display(old), display(nv.Interface()))}
 	})
+}
+
+// textSize is the bytes of text in a value written to the state.
+func textSize(v reflect.Value) int {
+	switch v.Kind() {
+	case reflect.String:
+		return v.Len()
+	case reflect.Slice:
+		if list, ok := v.Interface().([]string); ok {
+			n := 0
+			for _, s := range list {
+				n += len(s)
+			}
+			return n
+		}
+	}
+	return 0
 }
 
 // fieldOf follows fields (by their expr names) from a value of the state
@@ -620,6 +640,11 @@ func convertTo(v any, t reflect.Type) (reflect.Value, error) {
 	return reflect.Value{}, fmt.Errorf("cannot use %s (%T) as %s", display(v), v, t)
 }
 
+// maxListItems bounds a list of the state that rules add to: each add
+// copies the list (states are cloned, and share nothing), so an endless
+// add would cost time as the square of its length.
+const maxListItems = 10_000
+
 // listEdit adds an id to a list field, or removes it. Lists of rows
 // (lasting_injuries, lasting_damage) keep repeats; the others are sets.
 func (r *runner) listEdit(f *frame, path *syntax.Path, item string, add bool, pos lexerPos) error {
@@ -641,6 +666,9 @@ func (r *runner) listEdit(f *frame, path *syntax.Path, item string, add bool, po
 	var text string
 	switch {
 	case add && (idx < 0 || multiset):
+		if len(list) >= maxListItems {
+			return r.errorAt(f, pos, fmt.Errorf("%s would hold more than %d items (the limit)", path, maxListItems))
+		}
 		list = append(append([]string(nil), list...), item)
 		text = "+" + item
 	case !add && idx >= 0:

@@ -20,17 +20,31 @@ type Limits struct {
 	DicePerRoll int // dice in one roll (a pool, extra dice)
 	Rerolls     int // rolls again on one table application (apply … reroll)
 	Events      int // events logged
+	Text        int // bytes of text written into the state and the events
+}
+
+// orDefaults is l with every bound left at zero set to its default.
+func (l Limits) orDefaults() Limits {
+	for _, f := range []struct{ v, d *int }{
+		{&l.Steps, &DefaultLimits.Steps}, {&l.Depth, &DefaultLimits.Depth}, {&l.DicePerRoll, &DefaultLimits.DicePerRoll},
+		{&l.Rerolls, &DefaultLimits.Rerolls}, {&l.Events, &DefaultLimits.Events}, {&l.Text, &DefaultLimits.Text},
+	} {
+		if *f.v == 0 {
+			*f.v = *f.d
+		}
+	}
+	return l
 }
 
 // DefaultLimits are generous for any real End Phase or attack.
-var DefaultLimits = Limits{Steps: 1_000_000, Depth: 64, DicePerRoll: 100, Rerolls: 1000, Events: 100_000}
+var DefaultLimits = Limits{Steps: 1_000_000, Depth: 64, DicePerRoll: 100, Rerolls: 1000, Events: 100_000, Text: 64 << 20}
 
 // Options say where a run's dice, choices and events go.
 type Options struct {
 	Dice    DiceSource
 	Choices ChoiceSource // nil: every choice takes its default
 	Log     Log          // nil: events are not kept
-	Limits  Limits       // zero: DefaultLimits
+	Limits  Limits       // a bound left at zero takes its DefaultLimits value
 	// Lang picks translated titles for the narration ("cs"), where the
 	// rules give them (`title cs "…"`).
 	Lang string
@@ -107,6 +121,7 @@ type runner struct {
 	opts   Options
 	limits Limits
 	steps  int
+	text   int // bytes of text written (see spend)
 	depth  int
 	seq    int
 	stack  []string // rules running, innermost last
@@ -126,11 +141,7 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 	if opts.Choices == nil {
 		opts.Choices = Defaults{}
 	}
-	lim := opts.Limits
-	if lim == (Limits{}) {
-		lim = DefaultLimits
-	}
-	return &runner{p: p, st: st, opts: opts, limits: lim, running: map[*effect]bool{}, gangs: st.Gangs}
+	return &runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), running: map[*effect]bool{}, gangs: st.Gangs}
 }
 
 // framePool keeps frames between runs: odds and simulations make many
@@ -246,9 +257,24 @@ func (r *runner) count() error {
 	return nil
 }
 
+// spend counts bytes of text a run writes (into the state, or into its
+// events) against the limit, so no pack can fill memory or a terminal by
+// writing a long text many times over.
+func (r *runner) spend(n int) error {
+	r.text += n
+	if r.text > r.limits.Text {
+		err := fmt.Errorf("the run wrote more than %d bytes of text (the limit)", r.limits.Text)
+		return r.errorAt(r.curFrame, stmtPos(r.cur), err)
+	}
+	return nil
+}
+
 // log records an event.
 func (r *runner) log(f *frame, e *Event) error {
 	if err := r.count(); err != nil {
+		return err
+	}
+	if err := r.spend(len(e.Text)); err != nil {
 		return err
 	}
 	if r.opts.Log == nil {

@@ -174,7 +174,7 @@ func ExprOptions() []expr.Option {
 	for _, f := range Functions {
 		opts = append(opts, expr.Function(f.Name, f.Fn, f.Types...))
 	}
-	return opts
+	return append(opts, boundedOptions()...)
 }
 
 // FunctionNames lists built-in function names (for did-you-mean).

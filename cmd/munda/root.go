@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/munda-rules/munda/dsl/diag"
 )
 
 // Exit codes.
@@ -33,13 +35,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var failed *failure
 	if errors.As(err, &failed) {
 		if failed.msg != "" {
-			fmt.Fprintln(stderr, "munda: "+failed.msg)
+			fmt.Fprintln(stderr, "munda: "+diag.PrintableLines(failed.msg))
 		}
 		return exitFailed
 	}
 	// Anything else comes from the command line: a bad flag, a missing
 	// argument, an unknown verb.
-	fmt.Fprintln(stderr, "munda: "+err.Error())
+	fmt.Fprintln(stderr, "munda: "+diag.PrintableLines(err.Error()))
 	if usage, ok := err.(*usageError); !ok || usage.showHelp {
 		fmt.Fprintln(stderr, "Run 'munda --help' for usage.")
 	}

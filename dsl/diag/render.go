@@ -23,14 +23,14 @@ func WriteText(w io.Writer, diags Diagnostics, src Sources) error {
 	var b bytes.Buffer
 	for _, d := range diags {
 		if d.Subject != nil {
-			fmt.Fprintf(&b, "%s: %s: %s\n", d.Subject, d.Severity, d.Summary)
+			fmt.Fprintf(&b, "%s: %s: %s\n", Printable(d.Subject.String()), d.Severity, Printable(d.Summary))
 			writeSnippet(&b, d.Subject, src[d.Subject.Filename])
 		} else {
-			fmt.Fprintf(&b, "%s: %s\n", d.Severity, d.Summary)
+			fmt.Fprintf(&b, "%s: %s\n", d.Severity, Printable(d.Summary))
 		}
 		if d.Detail != "" {
 			for _, line := range strings.Split(d.Detail, "\n") {
-				fmt.Fprintf(&b, "  %s\n", line)
+				fmt.Fprintf(&b, "  %s\n", Printable(line))
 			}
 		}
 	}
@@ -38,29 +38,78 @@ func WriteText(w io.Writer, diags Diagnostics, src Sources) error {
 	return err
 }
 
+// A snippet shows a line whole when it has at most snippetWidth
+// characters; a longer one (a 10 MB line) as a window of that many around
+// the mistake, starting snippetBefore characters before it.
+const (
+	snippetWidth  = 160
+	snippetBefore = 60
+)
+
 func writeSnippet(b *bytes.Buffer, r *Range, src []byte) {
 	if src == nil || r.Start.Line < 1 {
 		return
 	}
-	lines := bytes.Split(src, []byte("\n"))
-	if r.Start.Line > len(lines) {
+	line, ok := lineOf(src, r.Start.Line)
+	if !ok {
 		return
 	}
-	line := strings.ReplaceAll(strings.TrimRight(string(lines[r.Start.Line-1]), "\r"), "\t", " ")
-	gutter := fmt.Sprint(r.Start.Line)
-	fmt.Fprintf(b, "  %s | %s\n", gutter, line)
+	col := max(r.Start.Column-1, 0) // in characters
 	width := 1
 	if r.End.Line == r.Start.Line && r.End.Column > r.Start.Column {
 		width = r.End.Column - r.Start.Column
 	}
-	if max := utf8.RuneCountInString(line) - r.Start.Column + 2; width > max && max > 0 {
-		width = max
+	from, to := 0, snippetWidth
+	if col >= snippetWidth-snippetBefore && utf8.RuneCountInString(line) > snippetWidth {
+		from = col - snippetBefore
+		to = from + snippetWidth
 	}
-	pad := r.Start.Column - 1
-	if pad < 0 {
-		pad = 0
+	var shown strings.Builder
+	pad, marks := 0, 0
+	if from > 0 {
+		shown.WriteString("…")
+		pad++
 	}
-	fmt.Fprintf(b, "  %s | %s%s\n", strings.Repeat(" ", len(gutter)), strings.Repeat(" ", pad), strings.Repeat("^", width))
+	i := 0
+	for _, c := range line {
+		if i >= to {
+			shown.WriteString("…")
+			break
+		}
+		if i >= from {
+			text := " "
+			if c != '\t' {
+				text = Printable(string(c))
+			}
+			shown.WriteString(text)
+			n := utf8.RuneCountInString(text)
+			switch {
+			case i < col:
+				pad += n
+			case i < col+width:
+				marks += n
+			}
+		}
+		i++
+	}
+	gutter := fmt.Sprint(r.Start.Line)
+	fmt.Fprintf(b, "  %s | %s\n", gutter, shown.String())
+	fmt.Fprintf(b, "  %s | %s%s\n", strings.Repeat(" ", len(gutter)), strings.Repeat(" ", pad), strings.Repeat("^", max(marks, 1)))
+}
+
+// lineOf returns line n (1-based) of src, without its line break.
+func lineOf(src []byte, n int) (string, bool) {
+	for ; n > 1; n-- {
+		i := bytes.IndexByte(src, '\n')
+		if i < 0 {
+			return "", false
+		}
+		src = src[i+1:]
+	}
+	if i := bytes.IndexByte(src, '\n'); i >= 0 {
+		src = src[:i]
+	}
+	return strings.TrimRight(string(src), "\r"), true
 }
 
 // WriteJSON prints diagnostics as one JSON document for tools:

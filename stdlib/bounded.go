@@ -1,0 +1,101 @@
+package stdlib
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/expr-lang/expr"
+)
+
+// Bounds on the values an expression may build. expr budgets the lists
+// and maps it makes itself, but not strings, nor lists its built-ins
+// concatenate: `s + s` forty times, or replace() nested nine times,
+// would otherwise grow until memory runs out.
+const (
+	MaxStringBytes = 1 << 20 // one string
+	MaxListItems   = 100_000 // one list built by concat
+)
+
+// concatOp is the function string + string compiles to.
+const concatOp = "_concat"
+
+// boundedOptions replace expr's string and list builders that can grow a
+// value many times over with versions that stop at the bounds, and make
+// string + string one of them.
+func boundedOptions() []expr.Option {
+	return []expr.Option{
+		expr.Function(concatOp, func(args ...any) (any, error) {
+			a, b := stringArg(args[0]), stringArg(args[1])
+			if err := checkString(len(a) + len(b)); err != nil {
+				return nil, err
+			}
+			return a + b, nil
+		}, new(func(string, string) string)),
+		expr.Operator("+", concatOp),
+		expr.Function("repeat", func(args ...any) (any, error) {
+			s, n := stringArg(args[0]), intArg(args[1])
+			if n < 0 {
+				return nil, fmt.Errorf("repeat: a negative count (%d)", n)
+			}
+			if len(s) > 0 && n > MaxStringBytes/len(s) {
+				return nil, checkString(MaxStringBytes + 1)
+			}
+			return strings.Repeat(s, n), nil
+		}, new(func(string, int) string)),
+		expr.Function("replace", func(args ...any) (any, error) {
+			s, old, repl := stringArg(args[0]), stringArg(args[1]), stringArg(args[2])
+			if n := strings.Count(s, old); len(repl) > len(old) && n > 0 {
+				if err := checkString(len(s) + n*(len(repl)-len(old))); err != nil {
+					return nil, err
+				}
+			}
+			return strings.ReplaceAll(s, old, repl), nil
+		}, new(func(string, string, string) string)),
+		expr.Function("join", func(args ...any) (any, error) {
+			list, _ := args[0].([]any)
+			sep := ""
+			if len(args) > 1 {
+				sep = stringArg(args[1])
+			}
+			parts := make([]string, len(list))
+			size := 0
+			for i, x := range list {
+				parts[i] = fmt.Sprint(x)
+				size += len(parts[i]) + len(sep)
+				if err := checkString(size); err != nil {
+					return nil, err
+				}
+			}
+			return strings.Join(parts, sep), nil
+		}, new(func([]any) string), new(func([]any, string) string)),
+		expr.Function("concat", func(args ...any) (any, error) {
+			var out []any
+			for _, a := range args {
+				list := reflect.ValueOf(a)
+				if list.Kind() != reflect.Slice && list.Kind() != reflect.Array {
+					return nil, fmt.Errorf("concat takes lists, not %T", a)
+				}
+				if len(out)+list.Len() > MaxListItems {
+					return nil, fmt.Errorf("the list would hold more than %d items (the limit)", MaxListItems)
+				}
+				for i := 0; i < list.Len(); i++ {
+					out = append(out, list.Index(i).Interface())
+				}
+			}
+			return out, nil
+		}, new(func(...any) []any)),
+	}
+}
+
+func checkString(n int) error {
+	if n > MaxStringBytes {
+		return fmt.Errorf("the text would be longer than %d bytes (the limit)", MaxStringBytes)
+	}
+	return nil
+}
+
+func intArg(v any) int {
+	n, _ := v.(int)
+	return n
+}
