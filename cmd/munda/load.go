@@ -33,6 +33,7 @@ func (f *ruleFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.base, "rules", "", `base ruleset: `+strings.Join(rulesets.Bases(), ", ")+` (default `+rulesets.DefaultBase+`), or "none"`)
 	cmd.Flags().StringSliceVar(&f.houses, "house", nil, "house rules to switch on or off, e.g. aa,n17 or aa,-aa.single_lasting_injury")
 	cmd.Flags().StringArrayVar(&f.with, "with", nil, "extra rule files or directories to load on top (repeatable)")
+	registerRuleCompletions(cmd, f)
 }
 
 // selection turns the flags into a rulesets.Selection.

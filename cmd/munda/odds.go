@@ -76,6 +76,8 @@ as for munda rules diff) and prints them side by side.`,
 	fl.IntVar(&f.maxPaths, "max-paths", odds.DefaultMaxPaths, "the most branches of the dice to enumerate")
 	fl.StringVar(&f.compare, "compare", "", "variant stacks to compare, e.g. core-2023,core-2023+aa")
 	fl.BoolVar(&f.jsonOut, "json", false, "print JSON")
+	cmd.ValidArgsFunction = completeProcedures(&f.rf)
+	registerRunCompletions(cmd, &f.rf, &f.state, procedureParams)
 	return cmd
 }
 

@@ -121,6 +121,8 @@ rolling.`,
 	f.register(cmd)
 	cmd.Flags().StringVar(&model, "model", "", "the model the table applies to (its first model parameter)")
 	cmd.Flags().StringVar(&using, "result", "", "apply this result instead of rolling")
+	cmd.ValidArgsFunction = completeTables(&f.rf)
+	registerRunCompletions(cmd, &f.rf, &f.state, tableParams)
 	return cmd
 }
 

@@ -79,7 +79,9 @@ recompile.`),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.CompletionOptions.DisableDefaultCmd = true
+	// `munda completion bash|zsh|fish|powershell` is cobra's; what it
+	// completes is in completion.go.
+	root.CompletionOptions.HiddenDefaultCmd = false
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

@@ -190,6 +190,8 @@ if the run fails.`,
 		},
 	}
 	f.register(cmd)
+	cmd.ValidArgsFunction = completeProcedures(&f.rf)
+	registerRunCompletions(cmd, &f.rf, &f.state, procedureParams)
 	return cmd
 }
 
