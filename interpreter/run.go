@@ -318,6 +318,9 @@ func (r *runner) leave() { r.stack = r.stack[:len(r.stack)-1] }
 func (r *runner) step() error {
 	r.steps++
 	if r.steps > r.limits.Steps {
+		if r.limits.Steps < DefaultLimits.Steps {
+			return fmt.Errorf("the run took more than %d steps, the limit it was given: raise it (--max-steps)", r.limits.Steps)
+		}
 		return fmt.Errorf("the run took more than %d steps (the limit): a loop may not end", r.limits.Steps)
 	}
 	return nil

@@ -155,7 +155,11 @@ func Load(sel Selection) (*dsl.Rules, diag.Diagnostics) {
 		rules.Available = append(rules.Available, houseID(d))
 	}
 	if err := rules.Select(append(toggles, sel.Houses...)); err != nil {
-		diags = append(diags, &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeUnknownRef, Summary: err.Error()})
+		d := &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeUnknownRef, Summary: err.Error()}
+		if len(sel.With) == 0 && sel.Pack == nil {
+			d.Detail = "A mod's house groups are known only when its pack is loaded: add --with DIR."
+		}
+		diags = append(diags, d)
 		diags.Sort()
 		return rules, diags
 	}

@@ -49,15 +49,15 @@ be printed); 1: errors; 2: a usage error.`,
 				return err
 			}
 			var selections []rulesets.Selection
+			var all diag.Diagnostics
 			if allVariants {
 				if len(args) > 0 {
 					return usagef("--all-variants checks the shipped rules: give no PATH")
 				}
 				selections = allVariantSelections(sel)
-			} else if selections, err = selectionsFor(args, sel); err != nil {
-				return err
+			} else {
+				selections, all = selectionsFor(args, sel)
 			}
-			var all diag.Diagnostics
 			src := diag.Sources{}
 			seen := map[string]bool{}
 			for _, s := range selections {

@@ -35,7 +35,7 @@ when a file is not formatted, or when a file does not parse.`,
 			}
 			files, err := mundaFiles(args)
 			if err != nil {
-				return usagef("%v", err)
+				return failed("%v", err)
 			}
 			out := cmd.OutOrStdout()
 			changed, broken := 0, 0
@@ -94,7 +94,7 @@ func mundaFiles(paths []string) ([]string, error) {
 	for _, p := range paths {
 		info, err := os.Stat(p)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("cannot read %s: %v", p, unwrapPath(err))
 		}
 		if !info.IsDir() {
 			out = append(out, p)

@@ -120,8 +120,10 @@ func packsAt(path string) ([]*dsl.Pack, error) {
 }
 
 // selectionsFor turns paths (or none: the shipped packs) into the rule
-// selections to check or test, one per pack.
-func selectionsFor(args []string, sel rulesets.Selection) ([]rulesets.Selection, error) {
+// selections to check or test, one per pack. A path that cannot be read
+// is a file_error diagnostic, not a usage error: the command line was
+// fine, the input is missing.
+func selectionsFor(args []string, sel rulesets.Selection) ([]rulesets.Selection, diag.Diagnostics) {
 	var out []rulesets.Selection
 	if len(args) == 0 {
 		for _, dir := range rulesets.Dirs() {
@@ -135,10 +137,12 @@ func selectionsFor(args []string, sel rulesets.Selection) ([]rulesets.Selection,
 		}
 		return out, nil
 	}
+	var diags diag.Diagnostics
 	for _, arg := range args {
 		packs, err := packsAt(arg)
 		if err != nil {
-			return nil, usagef("%v", err)
+			diags = append(diags, fileError(arg, err))
+			continue
 		}
 		for _, p := range packs {
 			s := sel
@@ -146,7 +150,17 @@ func selectionsFor(args []string, sel rulesets.Selection) ([]rulesets.Selection,
 			out = append(out, s)
 		}
 	}
-	return out, nil
+	return out, diags
+}
+
+// fileError is the diagnostic for a path named on the command line that
+// cannot be read.
+func fileError(path string, err error) *diag.Diagnostic {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeFileError, Summary: fmt.Sprintf("cannot read %s: %v", path, err)}
 }
 
 // housePacks parses the shipped house packs and the --with packs, and
@@ -251,4 +265,10 @@ func readState(path string) (*state.State, error) {
 		return nil, failed("%v", err)
 	}
 	return st, nil
+}
+
+// unknownName fails a verb whose argument names nothing in the rules, and
+// says where the names are listed: "munda rules list procedures".
+func unknownName(err error, kind string) error {
+	return failed("%v (munda rules list %s lists them)", err, kind)
 }

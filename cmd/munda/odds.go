@@ -170,7 +170,7 @@ func (f *oddsFlags) variantProgram(cmd *cobra.Command, stack string) (*interpret
 func (f *oddsFlags) ask(cmd *cobra.Command, prog *interpreter.Program, st *state.State, proc string, given map[string]string, choices interpreter.Choices) (*odds.Result, error) {
 	p, err := prog.Procedure(proc)
 	if err != nil {
-		return nil, usagef("%v", err)
+		return nil, unknownName(err, "procedures")
 	}
 	// Bad arguments are found once, before thousands of runs.
 	if _, err := interpreter.BindArgs(st.Clone(), p.Params, "procedure "+p.ID, given); err != nil {

@@ -37,7 +37,7 @@ rolling.`,
 			}
 			table, err := prog.Table(args[0])
 			if err != nil {
-				return usagef("%v", err)
+				return unknownName(err, "tables")
 			}
 			if table.Lookup {
 				return usagef("table %s gives a value; it is not rolled on", table.ID)

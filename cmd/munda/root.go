@@ -15,8 +15,8 @@ import (
 // Exit codes.
 const (
 	exitOK     = 0
-	exitFailed = 1 // the rules, a state or a test failed
-	exitUsage  = 2 // the command line was wrong
+	exitFailed = 1 // an input is missing, unreadable or fails: rules, a state, a path, a name, a test, a run
+	exitUsage  = 2 // the command line itself is wrong: verb, flag, flag value, argument count
 )
 
 // Main runs munda with os.Args and returns the exit code.
@@ -75,7 +75,12 @@ func newRootCmd(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Long: strings.TrimSpace(`
 munda keeps the rules of Necromunda in rule files (.munda) and runs them
 against a battle's state. House rules are switched with a flag, not a
-recompile.`),
+recompile.
+
+Exit codes: 0 all is well; 1 an input is missing, unreadable or fails
+(a rule file, a state, a path, a name the rules do not have, a test, a
+run); 2 the command line itself is wrong (an unknown verb or flag, a flag
+value that does not parse, the wrong number of arguments).`),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

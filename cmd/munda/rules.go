@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -10,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/ruledoc"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/rulesets"
@@ -76,21 +78,31 @@ func newRulesListCmd() *cobra.Command {
 		jsonOut bool
 	)
 	cmd := &cobra.Command{
-		Use:   "list",
-		Short: "List the shipped rulesets and house rules",
+		Use:   "list [KIND]",
+		Short: "List the shipped rulesets and house rules, or the declarations of one kind",
 		Long: `List lists the shipped base rulesets (for --rules) and every house group
 of the shipped house packs and of the --with packs, with their rules (for
 --house), each with its title and source, and whether it has effects or
 is text only. The ruleset in use is marked *, and so are the house rules
---house switches on.`,
+--house switches on.
+
+With a KIND, it lists the declarations of that kind in the rules --rules,
+--house and --with select, with their titles and sources: ` + strings.Join(ruledoc.ListKinds, ", ") + `.
+Ids are shown as typed on a command line (end-phase).`,
 		Example: `  munda rules list
   munda rules list --house aa,-aa.single_lasting_injury
-  munda rules list --with mymod/ --json`,
-		Args: cobra.NoArgs,
+  munda rules list --with mymod/ --json
+  munda rules list procedures
+  munda rules list skills --with mymod/`,
+		Args:      cobra.MaximumNArgs(1),
+		ValidArgs: ruledoc.ListKinds,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sel, err := rf.selection()
 			if err != nil {
 				return err
+			}
+			if len(args) == 1 {
+				return listKind(cmd, sel, args[0], jsonOut)
 			}
 			packs, err := housePacks(cmd, sel)
 			if err != nil {
@@ -143,6 +155,37 @@ is text only. The ruleset in use is marked *, and so are the house rules
 	rf.register(cmd)
 	cmd.Flags().BoolVar(&jsonOut, "json", false, "print JSON for tools")
 	return cmd
+}
+
+// listKind prints the declarations of one kind.
+func listKind(cmd *cobra.Command, sel rulesets.Selection, kind string, jsonOut bool) error {
+	if !slices.Contains(ruledoc.ListKinds, kind) {
+		msg := fmt.Sprintf("unknown kind %q", kind)
+		if s := diag.DidYouMean(kind, ruledoc.ListKinds); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		return usagef("%s (kinds: %s)", msg, strings.Join(ruledoc.ListKinds, ", "))
+	}
+	rules, err := loadRules(cmd, sel, "")
+	if err != nil {
+		return err
+	}
+	list, _ := ruledoc.Declarations(rules, kind)
+	if jsonOut {
+		if list == nil {
+			list = []ruledoc.Listed{}
+		}
+		return writeJSON(cmd.OutOrStdout(), list)
+	}
+	var rows [][]string
+	for _, d := range list {
+		rows = append(rows, []string{kebab(d.ID), d.Title, bracket(d.Source)})
+	}
+	if len(rows) == 0 {
+		fmt.Fprintf(cmd.OutOrStdout(), "no %s\n", kind)
+	}
+	writeColumns(cmd.OutOrStdout(), "", rows)
+	return nil
 }
 
 func writeListing(w io.Writer, l listing) error {

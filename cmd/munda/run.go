@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -83,6 +84,18 @@ func (f *runFlags) checkFlags(prog *interpreter.Program) error {
 	if f.maxSteps < 1 {
 		return usagef("--max-steps must be at least 1")
 	}
+	// The rules' own titles are English; other languages are those the
+	// rules translate their titles into.
+	if f.lang != "" && f.lang != "en" {
+		langs := languages(prog.Rules)
+		if !slices.Contains(langs, f.lang) {
+			msg := fmt.Sprintf("--lang %s: the rules have no titles in %q", f.lang, f.lang)
+			if len(langs) > 0 {
+				msg += " (they have: " + strings.Join(langs, ", ") + ")"
+			}
+			return failed("%s", msg)
+		}
+	}
 	known := prog.Index().Choices
 	var names []string
 	for n := range known {
@@ -97,7 +110,7 @@ func (f *runFlags) checkFlags(prog *interpreter.Program) error {
 			if s := diag.DidYouMean(name, names); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
-			return usagef("%s", msg)
+			return failed("%s", msg)
 		}
 	}
 	return nil
@@ -115,6 +128,9 @@ func (f *runFlags) sources(cmd *cobra.Command) (interpreter.DiceSource, interpre
 		return nil, nil, usagef("give --seed or --dice, not both")
 	}
 	switch {
+	case f.dice == "" && cmd.Flags().Changed("dice"):
+		// --dice "": a run that must roll nothing; any roll is an error.
+		return &interpreter.Scripted{}, choices, nil
 	case f.dice == "prompt":
 		in := bufio.NewReader(cmd.InOrStdin())
 		return interpreter.NewPrompt(in, cmd.ErrOrStderr()),
@@ -164,7 +180,7 @@ if the run fails.`,
 			}
 			proc, err := prog.Procedure(args[0])
 			if err != nil {
-				return usagef("%v", err)
+				return unknownName(err, "procedures")
 			}
 			st, err := readState(f.state)
 			if err != nil {

@@ -43,12 +43,10 @@ Exit code 0: every test passed; 1: a test failed or the rules have errors.`,
 			if err != nil {
 				return err
 			}
-			selections, err := selectionsFor(args, sel)
-			if err != nil {
-				return err
-			}
+			selections, unread := selectionsFor(args, sel)
+			_ = diag.WriteText(cmd.ErrOrStderr(), unread, nil)
 			out := cmd.OutOrStdout()
-			passed, failedN, broken := 0, 0, 0
+			passed, failedN, broken := 0, 0, len(unread)
 			for _, s := range selections {
 				rules, diags := rulesets.Load(s)
 				if diags.HasErrors() {

@@ -25,7 +25,7 @@ type Shown struct {
 	ReplacedBy string `json:"replaced_by,omitempty"`
 	Facts      []Fact `json:"facts,omitempty"`
 	// Lists are rows, faces and the like, one line each.
-	Lists []List `json:"lists,omitempty"`
+	Lists []ItemList `json:"lists,omitempty"`
 	// Effects are its own effects and replacements, with what each touches.
 	Effects []OwnEffect `json:"effects,omitempty"`
 	// Rules are a house group's rules.
@@ -39,7 +39,7 @@ type Fact struct {
 	Value string `json:"value"`
 }
 
-type List struct {
+type ItemList struct {
 	Name  string   `json:"name"`
 	Items []string `json:"items"`
 }
@@ -270,8 +270,8 @@ func ownEffects[T any](items []T, effects map[any]*dsl.EffectInfo) []OwnEffect {
 
 // itemList lists a declaration's items other than metadata and effects,
 // one line each.
-func itemList[T any](name string, items []T) List {
-	l := List{Name: name}
+func itemList[T any](name string, items []T) ItemList {
+	l := ItemList{Name: name}
 	for _, it := range items {
 		switch x := any(it).(type) {
 		case *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
@@ -301,7 +301,7 @@ func shownTable(t *dsl.TableInfo) Shown {
 			s.Facts = append(s.Facts, Fact{"require", strings.TrimPrefix(ItemHead(it), "require ")})
 		}
 	}
-	rows := List{Name: "rows"}
+	rows := ItemList{Name: "rows"}
 	for _, r := range t.Rows {
 		line := r.Key()
 		if r.ID != "" && r.ID != r.Key() {
