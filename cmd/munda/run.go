@@ -35,6 +35,10 @@ type runFlags struct {
 	jsonOut  bool
 	lang     string
 	maxSteps int
+
+	// vocabulary is the loaded rules' (set by program), which the states
+	// read and written are checked against.
+	vocabulary *state.Vocabulary
 }
 
 func (f *runFlags) register(cmd *cobra.Command) {
@@ -75,8 +79,9 @@ func errorsOnly(diags diag.Diagnostics) diag.Diagnostics {
 	return out
 }
 
-// readState reads and checks a state file.
-func readState(path string) (*state.State, error) {
+// readState reads a state file and checks it against the rules'
+// vocabulary.
+func readState(path string, voc *state.Vocabulary) (*state.State, error) {
 	if path == "" {
 		return nil, usagef("--state FILE is required")
 	}
@@ -84,7 +89,7 @@ func readState(path string) (*state.State, error) {
 	if err != nil {
 		return nil, failed("%v", err)
 	}
-	st, err := state.Decode(path, data)
+	st, err := state.DecodeWith(path, data, voc)
 	if err != nil {
 		return nil, failed("%v", err)
 	}
@@ -117,6 +122,7 @@ func (f *runFlags) program(cmd *cobra.Command) (*interpreter.Program, error) {
 	if err := f.checkFlags(prog); err != nil {
 		return nil, err
 	}
+	f.vocabulary = prog.Index().Vocabulary
 	return prog, nil
 }
 
@@ -210,7 +216,7 @@ if the run fails.`,
 			if err != nil {
 				return usagef("%v", err)
 			}
-			st, err := readState(f.state)
+			st, err := readState(f.state, f.vocabulary)
 			if err != nil {
 				return err
 			}
@@ -270,7 +276,7 @@ func (f *runFlags) writeState(st *state.State) error {
 		return nil
 	}
 	// The rules must not leave a state munda would refuse to read.
-	if err := state.Validate(st); err != nil {
+	if err := state.ValidateWith(st, f.vocabulary); err != nil {
 		return failed("the run left the state invalid, so it was not written:\n%v", err)
 	}
 	data, err := state.Encode(st, state.FormatOf(path))
