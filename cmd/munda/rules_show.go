@@ -67,8 +67,9 @@ func newRulesShowCmd() *cobra.Command {
 		Short: "Explain a house rule, a house group or any declaration",
 		Long: `Show explains one thing of the rules: a house rule ("aa.single_lasting_injury",
 switched on to be shown), a house group ("aa"), or any declaration by id
-(a procedure, table, dice, characteristic, function, event, skill, trait,
-power, action, condition, standing rule or ruleset; kebab-case is fine).
+(a procedure, table, dice, characteristic, function, event, kind of model,
+enum, skill, trait, power, action, condition, standing rule or ruleset;
+kebab-case is fine).
 It prints its title, kind, source and text, its effects with what each
 touches, and for a procedure, table, characteristic or event the effects
 in force that act on it and whose they are. --rules, --house and --with
@@ -201,6 +202,12 @@ func shownIDs(r *dsl.Rules) []string {
 		}
 	}
 	idx := r.Index
+	for id := range idx.Kinds {
+		out = append(out, id)
+	}
+	for id := range idx.Enums {
+		out = append(out, id)
+	}
 	for id := range idx.Dice {
 		out = append(out, id)
 	}
@@ -280,9 +287,37 @@ func findShown(r *dsl.Rules, id string) []shown {
 			if ext := h.Extends(); ext != nil {
 				s.Facts = append(s.Facts, shownFact{"extends", ext.Base.Name})
 			}
+			if si := h.StandIn(); si != nil {
+				s.Facts = append(s.Facts, shownFact{"stand-in", standInText(si)})
+			}
 			s.Facts = append(s.Facts, shownFact{"pack", p.Pack.Display})
 			out = append(out, s)
 		}
+	}
+	if k := idx.Kinds[id]; k != nil {
+		s := shownOf(k.Decl, "kind", id, k.Decl.Title, k.Decl.Items)
+		if len(k.Carries) > 0 {
+			s.Facts = append(s.Facts, shownFact{"carries", strings.Join(k.Carries, ", ")})
+		}
+		l := shownList{Name: "statuses"}
+		for _, st := range k.Statuses {
+			line := fmt.Sprintf("%s %q", st.ID.Name, st.Title.Value())
+			for i, m := range st.Secondaries {
+				sep := ", "
+				if i == 0 {
+					sep = ": "
+				}
+				line += fmt.Sprintf("%s%s %q", sep, m.ID.Name, m.Title.Value())
+			}
+			l.Items = append(l.Items, line)
+		}
+		s.Lists = append(s.Lists, l)
+		out = append(out, s)
+	}
+	if e := idx.Enums[id]; e != nil {
+		s := shownOf(e.Decl, "enum", id, e.Decl.Title, e.Decl.Items)
+		s.Lists = append(s.Lists, itemList("members", e.Decl.Items))
+		out = append(out, s)
 	}
 	if d := idx.Dice[id]; d != nil {
 		s := shownOf(d.Decl, "dice", id, d.Decl.Title, d.Decl.Items)
@@ -336,6 +371,10 @@ func findShown(r *dsl.Rules, id string) []shown {
 		s := &out[i]
 		var decl syntax.Decl
 		switch s.Kind {
+		case "kind":
+			decl = idx.Kinds[id].Decl
+		case "enum":
+			decl = idx.Enums[id].Decl
 		case "dice":
 			decl = idx.Dice[id].Decl
 		case "characteristic":
@@ -353,6 +392,14 @@ func findShown(r *dsl.Rules, id string) []shown {
 		s.EffectsOnIt = effectsOn(idx, s.Kind, id)
 	}
 	return out
+}
+
+// standInText is a stand-in clause's state: its file, or "inline".
+func standInText(si *syntax.StandIn) string {
+	if strings.HasPrefix(si.Source.Raw, "`") {
+		return "an inline state"
+	}
+	return si.Source.Value()
 }
 
 // shownOf fills in what every kind has: title, place, source and text.
