@@ -110,7 +110,7 @@ func (c *checker) kindInfo(k *syntax.ModelKind) *KindInfo {
 	}
 	if len(info.Statuses) == 0 {
 		d := c.diags.errorf(diag.CodeInvalid, identRange(k.ID), "kind %s has no statuses", k.ID.Name)
-		d.Detail = "Every model has a status, so a kind lists the statuses it may have: `status standing \"Standing\" { active \"Active\" … }`."
+		d.Detail = "Every model has a status, so a kind lists the statuses it may have: `status ID \"Title\" { SECONDARY \"Title\" … }`."
 	}
 	return info
 }
