@@ -23,7 +23,7 @@ type CharInfo struct {
 	Naturals  map[int]bool
 	Field     []int // index of the field in stdlib.Stats
 	FieldName string
-	Limits    map[string]Limits // by model kind: fighter, vehicle, crew
+	Limits    map[string]Limits // by kind of model
 }
 
 // Limits are the worst and best values a characteristic may take.
@@ -63,11 +63,7 @@ func (c *checker) charInfo(ch *syntax.Characteristic) *CharInfo {
 		case *syntax.CharField:
 			info.FieldName, fieldAt = it.Field.Name, it.Field
 		case *syntax.CharLimits:
-			switch it.Kind.Name {
-			case "fighter", "vehicle", "crew":
-			default:
-				c.diags.errorf(diag.CodeInvalid, identRange(it.Kind), "limits apply to fighter, vehicle or crew, not %s", it.Kind.Name)
-			}
+			c.isKind(it.Kind)
 			info.Limits[it.Kind.Name] = Limits{Worst: it.Worst.Value(), Best: it.Best.Value()}
 		}
 	}
@@ -112,17 +108,10 @@ func (ci *CharInfo) SetValue(m *state.Model, v int) {
 	reflect.ValueOf(&m.Stats).Elem().FieldByIndex(ci.Field).SetInt(int64(v))
 }
 
-// LimitsFor returns the limits that apply to a model: its kind's, or for a
-// vehicle the crew's when the vehicle has none of its own.
+// LimitsFor returns the limits that apply to a model: its kind's.
 func (ci *CharInfo) LimitsFor(m *state.Model) (Limits, bool) {
-	if l, ok := ci.Limits[m.Kind]; ok {
-		return l, true
-	}
-	if m.Kind == "vehicle" {
-		l, ok := ci.Limits["crew"]
-		return l, ok
-	}
-	return Limits{}, false
+	l, ok := ci.Limits[m.Kind]
+	return l, ok
 }
 
 // Changed computes the value after improving (or worsening) by n. ok is

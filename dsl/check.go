@@ -10,6 +10,7 @@ import (
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Index is what the checker learns about the rules: every declaration by
@@ -22,11 +23,19 @@ type Index struct {
 	Procedures      map[string]*ProcInfo
 	Functions       map[string]*FuncInfo // function declarations and lookup tables
 	Events          map[string]*syntax.Event
+	Kinds           map[string]*KindInfo // kinds of model
+	Enums           map[string]*EnumInfo
 	Features        map[string]map[string]*syntax.Feature // kind → id
 	Houses          map[string]*syntax.House
 	HouseRules      map[string]*syntax.HouseRule // "house.rule"
 	Tests           []*TestInfo
 	Effects         []*EffectInfo // from features and switched-on house rules
+	// Vocabulary is what the kinds declare a state's words to be, for
+	// state.DecodeWith and ValidateWith; nil when the rules declare no kind.
+	Vocabulary *state.Vocabulary
+	// StandIn is the state a table is rolled for with no battle at hand,
+	// nil when the ruleset names none.
+	StandIn *StandInInfo
 	// Choices are the names of every choice the rules can ask for, so a
 	// --choose or a test's choose naming none is caught.
 	Choices map[string]bool
@@ -63,6 +72,10 @@ func namespaceOf(d syntax.Decl) (ns, id string, at *syntax.Ident) {
 		return nsCore, d.ID.Name, d.ID
 	case *syntax.Event:
 		return nsCore, d.ID.Name, d.ID
+	case *syntax.ModelKind:
+		return nsKind, d.ID.Name, d.ID
+	case *syntax.Enum:
+		return nsEnum, d.ID.Name, d.ID
 	case *syntax.Feature:
 		return d.Kind, d.ID.Name, d.ID
 	case *syntax.House:
@@ -79,6 +92,8 @@ func Check(rules *Rules) diag.Diagnostics {
 	c := newChecker(rules)
 	c.checkLiterals()
 	c.collect()
+	c.checkKinds()
+	c.checkStandIn()
 	c.checkDice()
 	c.checkCharacteristics()
 	c.checkEvents()
@@ -153,6 +168,8 @@ func newChecker(rules *Rules) *checker {
 			Procedures:      map[string]*ProcInfo{},
 			Functions:       map[string]*FuncInfo{},
 			Events:          map[string]*syntax.Event{},
+			Kinds:           map[string]*KindInfo{},
+			Enums:           map[string]*EnumInfo{},
 			Features:        map[string]map[string]*syntax.Feature{},
 			Houses:          map[string]*syntax.House{},
 			HouseRules:      map[string]*syntax.HouseRule{},

@@ -7,9 +7,6 @@ import (
 	"github.com/munda-rules/munda/dsl/syntax"
 )
 
-// Actions, wyrd powers and their type.
-var actionTypes = map[string]bool{"simple": true, "basic": true, "double": true, "free": true, "special": true}
-
 func (c *checker) checkFeatures() {
 	for _, d := range c.all {
 		f, ok := d.(*syntax.Feature)
@@ -86,8 +83,6 @@ func (c *checker) property(f *syntax.Feature, p *syntax.Property) {
 			c.diags.errorf(diag.CodeInvalid, at, "%s takes a name", p.Name)
 			return
 		}
-		if p.Name == "type" && !actionTypes[p.Value.Name] {
-			c.unknown(identRange(p.Value), "action type", p.Value.Name, keys(actionTypes))
-		}
+		c.enumProperty(p)
 	}
 }

@@ -36,9 +36,9 @@ func (c *checker) replace(r *syntax.Replace, owner string, pack *LoadedPack) {
 	}
 	ns, id, at := namespaceOf(r.Decl)
 	switch r.Decl.(type) {
-	case *syntax.Dice, *syntax.Characteristic, *syntax.Table, *syntax.Procedure, *syntax.Function:
+	case *syntax.Dice, *syntax.Characteristic, *syntax.Table, *syntax.Procedure, *syntax.Function, *syntax.ModelKind, *syntax.Enum:
 	default:
-		c.diags.errorf(diag.CodeInvalid, diag.RangeOf(r.Pos, r.EndPos), "a %s cannot be replaced; replace a dice, characteristic, table, procedure or function", syntax.KindOf(r.Decl))
+		c.diags.errorf(diag.CodeInvalid, diag.RangeOf(r.Pos, r.EndPos), "a %s cannot be replaced; replace a dice, characteristic, table, procedure, function, kind or enum", syntax.KindOf(r.Decl))
 		return
 	}
 	c.packOf[r.Decl] = pack

@@ -29,7 +29,8 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	st, err := state.Decode("goliaths-vs-eschers.yaml", data)
+	// Read with the rules' vocabulary, so kinds and statuses are checked.
+	st, err := state.DecodeWith("goliaths-vs-eschers.yaml", data, rules.Index.Vocabulary)
 	if err != nil {
 		fmt.Println(err)
 		return

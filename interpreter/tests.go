@@ -48,7 +48,7 @@ func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor) TestResult {
 			return fail("cannot load its rules: %v", err)
 		}
 	}
-	st, err := testState(t)
+	st, err := testState(t, p.idx.Vocabulary)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -170,10 +170,11 @@ func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor) TestResult {
 	return res
 }
 
-// testState decodes a test's state, from its file or inline.
-func testState(t *dsl.TestInfo) (*state.State, error) {
+// testState decodes a test's state, from its file or inline, and checks
+// it against the vocabulary of the rules it runs under.
+func testState(t *dsl.TestInfo, voc *state.Vocabulary) (*state.State, error) {
 	if t.InlineState != "" {
-		st, err := state.Decode(at(t.Decl.Pos)+" (inline state)", []byte(t.InlineState))
+		st, err := state.DecodeWith(at(t.Decl.Pos)+" (inline state)", []byte(t.InlineState), voc)
 		if err != nil {
 			return nil, err
 		}
@@ -183,7 +184,7 @@ func testState(t *dsl.TestInfo) (*state.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return state.Decode(t.Pack.Pack.DisplayPath(t.StatePath), data)
+	return state.DecodeWith(t.Pack.Pack.DisplayPath(t.StatePath), data, voc)
 }
 
 // testChoices answers a test's `choose` lines with their values.

@@ -136,7 +136,7 @@ var Functions = []Function{
 		},
 	},
 	{
-		Name: "has_trait", Doc: "has_trait(w, id) is true when the weapon has the trait (with or without a value, as in rapid_fire(2)).",
+		Name: "has_trait", Doc: "has_trait(w, id) is true when the weapon has the trait, written id or, with a value, id(X).",
 		Types: []any{new(func(*state.Weapon, string) bool)},
 		Fn: func(args ...any) (any, error) {
 			w := weaponArg(args[0])

@@ -251,8 +251,9 @@ func readInput(path string, limit int64) ([]byte, error) {
 	return data, err
 }
 
-// readState reads and checks a state file.
-func readState(path string) (*state.State, error) {
+// readState reads a state file and checks it against the rules'
+// vocabulary.
+func readState(path string, voc *state.Vocabulary) (*state.State, error) {
 	if path == "" {
 		return nil, usagef("--state FILE is required")
 	}
@@ -260,7 +261,7 @@ func readState(path string) (*state.State, error) {
 	if err != nil {
 		return nil, failed("%v", err)
 	}
-	st, err := state.Decode(path, data)
+	st, err := state.DecodeWith(path, data, voc)
 	if err != nil {
 		return nil, failed("%v", err)
 	}

@@ -94,9 +94,8 @@ func (f *oddsFlags) run(cmd *cobra.Command, proc string) error {
 	if f.exact && f.samples > 0 {
 		return usagef("give --exact or --samples, not both")
 	}
-	st, err := readState(f.state)
-	if err != nil {
-		return err
+	if f.state == "" {
+		return usagef("--state FILE is required")
 	}
 	given, err := parseArgs(f.args)
 	if err != nil {
@@ -116,6 +115,11 @@ func (f *oddsFlags) run(cmd *cobra.Command, proc string) error {
 	var answers []oddsAnswer
 	for _, v := range variants {
 		prog, name, err := f.variantProgram(cmd, strings.TrimSpace(v))
+		if err != nil {
+			return err
+		}
+		// Each variant's rules say what the state's words may be.
+		st, err := readState(f.state, prog.Index().Vocabulary)
 		if err != nil {
 			return err
 		}

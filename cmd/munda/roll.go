@@ -21,8 +21,8 @@ func newRollCmd() *cobra.Command {
 		Short: "Roll on a table: \"roll me a Lasting Injury\"",
 		Long: `Roll rolls on a table of the rules and runs the row it lands on, narrating
 what it does. --model (or --arg) names the model it applies to; without
---state, a stand-in Ganger is used, so "munda roll lasting-injury" works
-with no files. Parameters of a model type that are not given are left
+--state, the ruleset's stand-in is used (for the core rules, a typical
+Ganger), so "munda roll lasting-injury" works with no files. Parameters of a model type that are not given are left
 empty (an attacker, say). --result applies a given result instead of
 rolling.`,
 		Example: `  munda roll lasting-injury
@@ -59,7 +59,7 @@ rolling.`,
 			var st *state.State
 			switch {
 			case f.state != "":
-				if st, err = readState(f.state); err != nil {
+				if st, err = readState(f.state, f.vocabulary); err != nil {
 					return err
 				}
 				if modelParam != "" && model == "" {
@@ -67,11 +67,18 @@ rolling.`,
 				}
 			case f.out != "" || f.inPlace:
 				return usagef("-o and --in-place need --state")
-			default:
-				st = standInState()
-				if modelParam != "" && model == "" {
-					model = "fighter"
+			case prog.Index().StandIn != nil:
+				standIn := prog.Index().StandIn
+				if st, err = standIn.State(); err != nil {
+					return failed("the stand-in of ruleset %s: %v", standIn.Ruleset, err)
 				}
+				if modelParam != "" && model == "" {
+					model = dsl.StandInModel(st).ID
+				}
+			case modelParam != "" && model == "":
+				return usagef("table %s applies to a model, and these rules name no stand-in for it (a ruleset's stand_in): give --state FILE --model ID", table.ID)
+			default:
+				st = &state.State{} // a table of no model needs no battle
 			}
 			if model != "" {
 				if modelParam == "" {
@@ -124,17 +131,4 @@ rolling.`,
 	cmd.ValidArgsFunction = completeTables(&f.rf)
 	registerRunCompletions(cmd, &f.rf, &f.state, tableParams)
 	return cmd
-}
-
-// standInState holds one typical Ganger, for rolling on a table with no
-// battle at hand.
-func standInState() *state.State {
-	st := &state.State{}
-	g := &state.Gang{ID: "gang", Name: "The gang", StartingCrew: 1, EligibleModels: 1, State: st}
-	m := &state.Model{ID: "fighter", Name: "The fighter", Kind: "fighter", Category: "ganger",
-		Status: "standing", Secondary: "active", Base: 25, Gang: g,
-		Stats: state.Stats{M: 5, WS: 4, BS: 4, S: 3, T: 3, W: 1, I: 4, A: 1, Ld: 7, Cl: 7, Wil: 7, Int: 7}}
-	g.Models = []*state.Model{m}
-	st.Gangs = []*state.Gang{g}
-	return st
 }

@@ -114,7 +114,7 @@ func parseStack(s string) (rulesets.Selection, error) {
 
 // diffSections name the kinds of declaration, as headings.
 var diffSections = map[string]string{
-	"ruleset": "rulesets", "dice": "dice", "characteristic": "characteristics", "table": "tables",
+	"ruleset": "rulesets", "kind": "kinds of model", "enum": "enums", "dice": "dice", "characteristic": "characteristics", "table": "tables",
 	"procedure": "procedures", "function": "functions", "event": "events", "skill": "skills",
 	"trait": "traits", "power": "powers", "action": "actions", "condition": "conditions",
 	"rule": "standing rules",

@@ -24,9 +24,10 @@ func newRulesShowCmd() *cobra.Command {
 		Use:   "show ID",
 		Short: "Explain a house rule, a house group or any declaration",
 		Long: `Show explains one thing of the rules: a house rule ("aa.single_lasting_injury",
-switched on to be ruledoc.Shown), a house group ("aa"), or any declaration by id
-(a procedure, table, dice, characteristic, function, event, skill, trait,
-power, action, condition, standing rule or ruleset; kebab-case is fine).
+switched on to be shown), a house group ("aa"), or any declaration by id
+(a procedure, table, dice, characteristic, function, event, kind of model,
+enum, skill, trait, power, action, condition, standing rule or ruleset;
+kebab-case is fine).
 It prints its title, kind, source and text, its effects with what each
 touches, and for a procedure, table, characteristic or event the effects
 in force that act on it and whose they are. --rules, --house and --with

@@ -32,6 +32,10 @@ type runFlags struct {
 	jsonOut  bool
 	lang     string
 	maxSteps int
+
+	// vocabulary is the loaded rules' (set by program), which the states
+	// read and written are checked against.
+	vocabulary *state.Vocabulary
 }
 
 func (f *runFlags) register(cmd *cobra.Command) {
@@ -74,6 +78,7 @@ func (f *runFlags) program(cmd *cobra.Command) (*interpreter.Program, error) {
 	if err := f.checkFlags(prog); err != nil {
 		return nil, err
 	}
+	f.vocabulary = prog.Index().Vocabulary
 	return prog, nil
 }
 
@@ -182,7 +187,7 @@ if the run fails.`,
 			if err != nil {
 				return unknownName(err, "procedures")
 			}
-			st, err := readState(f.state)
+			st, err := readState(f.state, f.vocabulary)
 			if err != nil {
 				return err
 			}
@@ -244,7 +249,7 @@ func (f *runFlags) writeState(st *state.State) error {
 		return nil
 	}
 	// The rules must not leave a state munda would refuse to read.
-	if err := state.Validate(st); err != nil {
+	if err := state.ValidateWith(st, f.vocabulary); err != nil {
 		return failed("the run left the state invalid, so it was not written:\n%v", err)
 	}
 	data, err := state.Encode(st, state.FormatOf(path))

@@ -21,7 +21,7 @@ const (
 
 // DiffKinds are the kinds of declaration a RulesDiff compares, in the
 // order it lists them.
-var DiffKinds = []string{"ruleset", "dice", "characteristic", "table", "procedure", "function", "event",
+var DiffKinds = []string{"ruleset", "kind", "enum", "dice", "characteristic", "table", "procedure", "function", "event",
 	"skill", "trait", "power", "action", "condition", "rule"}
 
 // RulesDiff is what differs between two checked sets of rules.
@@ -157,6 +157,12 @@ func sideOf(r *dsl.Rules) *side {
 		}
 	}
 	idx := r.Index
+	for id, x := range idx.Kinds {
+		put("kind", id, x.Decl)
+	}
+	for id, x := range idx.Enums {
+		put("enum", id, x.Decl)
+	}
 	for id, x := range idx.Dice {
 		put("dice", id, x.Decl)
 	}
@@ -222,6 +228,10 @@ func declDetails(x, y syntax.Decl) []Detail {
 	switch x := x.(type) {
 	case *syntax.Ruleset:
 		out = append(out, itemDetails(x.Items, y.(*syntax.Ruleset).Items)...)
+	case *syntax.ModelKind:
+		out = append(out, itemDetails(x.Items, y.(*syntax.ModelKind).Items)...)
+	case *syntax.Enum:
+		out = append(out, itemDetails(x.Items, y.(*syntax.Enum).Items)...)
 	case *syntax.Dice:
 		out = append(out, itemDetails(x.Items, y.(*syntax.Dice).Items)...)
 	case *syntax.Characteristic:
@@ -400,6 +410,14 @@ func itemKey(it any) (what, id string) {
 		return "title", it.Lang.Name
 	case *syntax.Extends:
 		return "extends", ""
+	case *syntax.StandIn:
+		return "stand_in", ""
+	case *syntax.Status:
+		return "status", it.ID.Name
+	case *syntax.Carries:
+		return "carries", ""
+	case *syntax.Member:
+		return "member", it.ID.Name
 	case *syntax.Faces:
 		return "faces", ""
 	case *syntax.Face:
@@ -497,6 +515,9 @@ func firstDifference(a, b []syntax.Stmt) (string, string) {
 // detail already says: `= d6 + 1` for `roll check = d6 + 1`.
 func bareHead(it any, key string) string {
 	head := ItemHead(it)
+	if m, ok := it.(*syntax.Member); ok && key == "" {
+		key = m.ID.Name // a member is written without a keyword
+	}
 	if key == "" {
 		what, id := itemKey(it)
 		if what == "" {
@@ -667,6 +688,10 @@ func diffEffects(a, b *dsl.Rules) []EffectChange {
 func declTitle(d syntax.Decl) string {
 	switch d := d.(type) {
 	case *syntax.Ruleset:
+		return d.Title.Value()
+	case *syntax.ModelKind:
+		return d.Title.Value()
+	case *syntax.Enum:
 		return d.Title.Value()
 	case *syntax.Dice:
 		return d.Title.Value()

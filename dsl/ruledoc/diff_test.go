@@ -236,6 +236,18 @@ func TestDiff(t *testing.T) {
 			"effect removed roll check of procedure bottle_check: modified by skill iron_will by -1",
 		},
 	}, {
+		name: "kinds of model and enums: statuses, secondaries and members",
+		a:    map[string]string{"base.munda": diffBase, "vocabulary.munda": "kind vehicle \"Vehicle\" {\n  status mobile \"Mobile\"\n  status stationary \"Stationary\" {\n    stalled \"Stalled\"\n  }\n}\n\nenum type \"Action type\" {\n  basic \"Basic\"\n}\n"},
+		b:    map[string]string{"base.munda": diffBase, "vocabulary.munda": "kind vehicle \"Vehicle\" {\n  carries vehicle\n  status mobile \"Mobile\"\n  status stationary \"Stationary\" {\n    stalled \"Stalled\"\n    wrecked \"Wrecked\"\n  }\n}\n\nenum type \"Action type\" {\n  basic \"Basic\"\n  free \"Free\"\n}\n\nenum set \"Skill set\" {\n  agility \"Agility\"\n}\n"},
+		want: []string{
+			"kind vehicle changed",
+			"  changed status stationary: \"Stationary\" { … } | \"Stationary\" { … }",
+			"  added carries:  | vehicle",
+			"enum set added",
+			"enum type changed",
+			"  added member free:  | \"Free\"",
+		},
+	}, {
 		name: "a standing rule's hook changed in its body",
 		a:    map[string]string{"base.munda": diffBase, "rule.munda": "rule r \"R\" {\n  after bottle_check {\n    emit \"one\"\n  }\n}\n"},
 		b:    map[string]string{"base.munda": diffBase, "rule.munda": "rule r \"R\" {\n  after bottle_check {\n    emit \"two\"\n  }\n}\n"},

@@ -19,7 +19,7 @@ type Listed struct {
 }
 
 // ListKinds are the kinds `rules list` takes, as a person types them.
-var ListKinds = []string{"procedures", "tables", "dice", "characteristics", "functions", "events",
+var ListKinds = []string{"procedures", "tables", "dice", "characteristics", "functions", "events", "kinds", "enums",
 	"skills", "traits", "powers", "actions", "conditions", "rules"}
 
 // Declarations lists the declarations in force of a kind of ListKinds, sorted by
@@ -55,6 +55,14 @@ func Declarations(r *dsl.Rules, kind string) (out []Listed, ok bool) {
 	case "events":
 		for id, e := range idx.Events {
 			add(id, e.Title.Value(), syntax.Meta{})
+		}
+	case "kinds":
+		for id, k := range idx.Kinds {
+			add(id, k.Title, syntax.MetaOf(k.Decl.Items))
+		}
+	case "enums":
+		for id, e := range idx.Enums {
+			add(id, e.Title, syntax.MetaOf(e.Decl.Items))
 		}
 	case "rules":
 		for id, hr := range r.StandingRules() {

@@ -64,6 +64,12 @@ func ShownIDs(r *dsl.Rules) []string {
 		}
 	}
 	idx := r.Index
+	for id := range idx.Kinds {
+		out = append(out, id)
+	}
+	for id := range idx.Enums {
+		out = append(out, id)
+	}
 	for id := range idx.Dice {
 		out = append(out, id)
 	}
@@ -143,9 +149,37 @@ func Show(r *dsl.Rules, id string) []Shown {
 			if ext := h.Extends(); ext != nil {
 				s.Facts = append(s.Facts, Fact{"extends", ext.Base.Name})
 			}
+			if si := h.StandIn(); si != nil {
+				s.Facts = append(s.Facts, Fact{"stand-in", standInText(si)})
+			}
 			s.Facts = append(s.Facts, Fact{"pack", p.Pack.Display})
 			out = append(out, s)
 		}
+	}
+	if k := idx.Kinds[id]; k != nil {
+		s := shownOf(k.Decl, "kind", id, k.Decl.Title, k.Decl.Items)
+		if len(k.Carries) > 0 {
+			s.Facts = append(s.Facts, Fact{"carries", strings.Join(k.Carries, ", ")})
+		}
+		l := ItemList{Name: "statuses"}
+		for _, st := range k.Statuses {
+			line := fmt.Sprintf("%s %q", st.ID.Name, st.Title.Value())
+			for i, m := range st.Secondaries {
+				sep := ", "
+				if i == 0 {
+					sep = ": "
+				}
+				line += fmt.Sprintf("%s%s %q", sep, m.ID.Name, m.Title.Value())
+			}
+			l.Items = append(l.Items, line)
+		}
+		s.Lists = append(s.Lists, l)
+		out = append(out, s)
+	}
+	if e := idx.Enums[id]; e != nil {
+		s := shownOf(e.Decl, "enum", id, e.Decl.Title, e.Decl.Items)
+		s.Lists = append(s.Lists, itemList("members", e.Decl.Items))
+		out = append(out, s)
 	}
 	if d := idx.Dice[id]; d != nil {
 		s := shownOf(d.Decl, "dice", id, d.Decl.Title, d.Decl.Items)
@@ -199,6 +233,10 @@ func Show(r *dsl.Rules, id string) []Shown {
 		s := &out[i]
 		var decl syntax.Decl
 		switch s.Kind {
+		case "kind":
+			decl = idx.Kinds[id].Decl
+		case "enum":
+			decl = idx.Enums[id].Decl
 		case "dice":
 			decl = idx.Dice[id].Decl
 		case "characteristic":
@@ -216,6 +254,14 @@ func Show(r *dsl.Rules, id string) []Shown {
 		s.EffectsOnIt = effectsOn(idx, s.Kind, id)
 	}
 	return out
+}
+
+// standInText is a stand-in clause's state: its file, or "inline".
+func standInText(si *syntax.StandIn) string {
+	if strings.HasPrefix(si.Source.Raw, "`") {
+		return "an inline state"
+	}
+	return si.Source.Value()
 }
 
 // shownOf fills in what every kind has: title, place, source and text.

@@ -217,13 +217,23 @@ type Ruleset struct {
 	EndPos lexer.Position
 }
 
-// RulesetItem is metadata or an `extends` clause.
+// RulesetItem is metadata, an `extends` clause or a stand-in.
 type RulesetItem interface{ node() }
 
 // Extends names the ruleset this one builds on.
 type Extends struct {
 	Pos    lexer.Position
 	Base   *Ident `parser:"'extends' @@"`
+	EndPos lexer.Position
+}
+
+// StandIn names the state whose first model stands in when a table is
+// rolled with no battle at hand (`munda roll lasting-injury`): a file of
+// the pack, or a state given inline in backquotes. A ruleset that extends
+// another inherits its stand-in.
+type StandIn struct {
+	Pos    lexer.Position
+	Source *Str `parser:"'stand_in' @@"`
 	EndPos lexer.Position
 }
 
@@ -331,6 +341,62 @@ type CharLimits struct {
 	Kind   *Ident `parser:"'limits' @@"`
 	Worst  *Int   `parser:"@@"`
 	Best   *Int   `parser:"'to' @@"`
+	EndPos lexer.Position
+}
+
+// ModelKind declares a kind of model: `kind vehicle "Vehicle" { … }`. It
+// lists the statuses a model of the kind may have, each with the secondary
+// statuses it allows, and the kinds that may ride aboard one. A state's
+// kind, status, secondary and aboard fields are checked against these.
+type ModelKind struct {
+	Pos    lexer.Position
+	ID     *Ident     `parser:"'kind' @@"`
+	Title  *Str       `parser:"@@"`
+	Items  []KindItem `parser:"'{' @@* '}'"`
+	EndPos lexer.Position
+}
+
+// KindItem is metadata, a status or a carries clause.
+type KindItem interface{ node() }
+
+// Status is a status of a kind of model and the secondary statuses that go
+// with it: `status prone "Prone" { pinned "Pinned" … }`. Without braces
+// the status takes no secondary status.
+type Status struct {
+	Pos         lexer.Position
+	ID          *Ident    `parser:"'status' @@"`
+	Title       *Str      `parser:"@@"`
+	Secondaries []*Member `parser:"( '{' @@+ '}' )?"`
+	EndPos      lexer.Position
+}
+
+// Carries names the kinds of model that may be aboard a model of this
+// kind: `carries fighter`.
+type Carries struct {
+	Pos    lexer.Position
+	Kinds  []*Ident `parser:"'carries' @@ ( ',' @@ )*"`
+	EndPos lexer.Position
+}
+
+// Enum declares a closed set of names: `enum type "Action type" { basic
+// "Basic" … }`. A feature property named like an enum (`type basic`) must
+// name one of its members.
+type Enum struct {
+	Pos    lexer.Position
+	ID     *Ident     `parser:"'enum' @@"`
+	Title  *Str       `parser:"@@"`
+	Items  []EnumItem `parser:"'{' @@* '}'"`
+	EndPos lexer.Position
+}
+
+// EnumItem is metadata or a member.
+type EnumItem interface{ node() }
+
+// Member is a name of an enum, or a secondary status: an id and a title.
+type Member struct {
+	Pos    lexer.Position
+	ID     *Ident `parser:"@@"`
+	Title  *Str   `parser:"@@"`
 	EndPos lexer.Position
 }
 
@@ -869,6 +935,12 @@ func (*CharNatural) node()     {}
 func (*CharTarget) node()      {}
 func (*CharField) node()       {}
 func (*CharLimits) node()      {}
+func (*ModelKind) node()       {}
+func (*Status) node()          {}
+func (*Carries) node()         {}
+func (*Enum) node()            {}
+func (*Member) node()          {}
+func (*StandIn) node()         {}
 func (*Table) node()           {}
 func (*TableRoll) node()       {}
 func (*TableBy) node()         {}
@@ -930,6 +1002,38 @@ func (r *Ruleset) Extends() *Extends {
 		}
 	}
 	return nil
+}
+
+// StandIn returns the ruleset's stand-in clause, if any.
+func (r *Ruleset) StandIn() *StandIn {
+	for _, it := range r.Items {
+		if s, ok := it.(*StandIn); ok {
+			return s
+		}
+	}
+	return nil
+}
+
+// Statuses returns the kind's statuses, in order.
+func (k *ModelKind) Statuses() []*Status {
+	var out []*Status
+	for _, it := range k.Items {
+		if s, ok := it.(*Status); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Members returns the enum's members, in order.
+func (e *Enum) Members() []*Member {
+	var out []*Member
+	for _, it := range e.Items {
+		if m, ok := it.(*Member); ok {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // Rules returns the house group's rules.

@@ -17,6 +17,10 @@ func KindOf(d Decl) string {
 		return "function"
 	case *Event:
 		return "event"
+	case *ModelKind:
+		return "kind"
+	case *Enum:
+		return "enum"
 	case *Feature:
 		return d.Kind
 	case *House:
@@ -50,6 +54,10 @@ func IDOf(d Decl) *Ident {
 	case *Function:
 		return d.ID
 	case *Event:
+		return d.ID
+	case *ModelKind:
+		return d.ID
+	case *Enum:
 		return d.ID
 	case *Feature:
 		return d.ID

@@ -623,6 +623,16 @@ func (p *printer) decl(d Decl) {
 		p.ident(n.ID, true)
 		p.str(n.Title)
 		body(p, n.Items, n.EndPos, p.node)
+	case *ModelKind:
+		p.kw("kind")
+		p.ident(n.ID, true)
+		p.str(n.Title)
+		body(p, n.Items, n.EndPos, p.node)
+	case *Enum:
+		p.kw("enum")
+		p.ident(n.ID, true)
+		p.str(n.Title)
+		body(p, n.Items, n.EndPos, p.node)
 	case *Table:
 		p.kw("table")
 		p.ident(n.ID, true)
@@ -689,6 +699,23 @@ func (p *printer) node(n any) {
 	case *Extends:
 		p.kw("extends")
 		p.ident(n.Base, true)
+	case *StandIn:
+		p.kw("stand_in")
+		p.str(n.Source)
+
+	case *Status:
+		p.kw("status")
+		p.ident(n.ID, true)
+		p.str(n.Title)
+		if len(n.Secondaries) > 0 {
+			body(p, n.Secondaries, n.EndPos, p.node)
+		}
+	case *Carries:
+		p.kw("carries")
+		p.idents(n.Kinds)
+	case *Member:
+		p.ident(n.ID, true)
+		p.str(n.Title)
 
 	case *Faces:
 		p.kw("faces")

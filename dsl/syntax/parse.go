@@ -24,11 +24,14 @@ var parser = participle.MustBuild[File](
 	participle.Lexer(ruleLexer),
 	participle.Elide("Comment", "Whitespace"),
 	participle.Union[Decl](&Feature{}, &Table{}, &Procedure{}, &TestDecl{}, &Function{}, &Dice{},
-		&Characteristic{}, &Event{}, &HouseRule{}, &House{}, &Replace{}, &Include{}, &Ruleset{}),
-	participle.Union[RulesetItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Extends{}),
+		&Characteristic{}, &Event{}, &ModelKind{}, &Enum{}, &HouseRule{}, &House{}, &Replace{}, &Include{}, &Ruleset{}),
+	participle.Union[RulesetItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Extends{}, &StandIn{}),
 	participle.Union[DiceItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Faces{}, &Face{}, &Sum{}, &Digits{}),
 	participle.Union[CharItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &CharCheck{}, &CharNatural{},
 		&CharTarget{}, &CharField{}, &CharLimits{}),
+	participle.Union[KindItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Status{}, &Carries{}),
+	// Metadata before members, as for table rows.
+	participle.Union[EnumItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Member{}),
 	// Metadata before rows: `source "…"` would also read as a row keyed "source".
 	participle.Union[TableItem](&TextItem{}, &SourceItem{}, &TitleItem{}, &TableRoll{}, &TableBy{}, &Require{}, &Row{}),
 	participle.Union[RowKey](&RangeKey{}, &FaceKey{}),

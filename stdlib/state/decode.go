@@ -94,8 +94,12 @@ func ReadFile(path string) (*State, error) {
 // Validate. Every error is a *StateError listing each problem with its
 // field path and place in the file. Back-pointers (Gang.State, Model.Gang)
 // are set. No input makes Decode panic.
-func Decode(name string, data []byte) (st *State, err error) {
-	d := &decoder{err: StateError{Name: name}}
+func Decode(name string, data []byte) (*State, error) { return DecodeWith(name, data, nil) }
+
+// DecodeWith is Decode for a state that meets rules: it also checks the
+// state's words against the rules' vocabulary (see ValidateWith).
+func DecodeWith(name string, data []byte, voc *Vocabulary) (st *State, err error) {
+	d := &decoder{err: StateError{Name: name}, voc: voc}
 	defer func() {
 		if r := recover(); r != nil { // a bug in a parser must not take the caller down
 			st, err = nil, &StateError{Name: name, Problems: []Problem{{Msg: fmt.Sprintf("internal error reading the state: %v", r)}}}
@@ -114,7 +118,7 @@ func Decode(name string, data []byte) (st *State, err error) {
 		return nil, &d.err
 	}
 	st.link()
-	if verr := Validate(st); verr != nil {
+	if verr := ValidateWith(st, voc); verr != nil {
 		var se *StateError
 		if !errors.As(verr, &se) {
 			return nil, verr
@@ -147,8 +151,9 @@ func (s *State) link() {
 
 type decoder struct {
 	err    StateError
-	stop   bool     // too many problems, or a limit was hit
-	path   []string // field names and "[i]" of the node being read
+	voc    *Vocabulary // the rules' words, for hints; nil for none
+	stop   bool        // too many problems, or a limit was hit
+	path   []string    // field names and "[i]" of the node being read
 	models int
 }
 
@@ -518,7 +523,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, si *structInfo) {
 	for j := range si.fields {
 		if f := &si.fields[j]; f.required && seen[j/64]&(1<<(j%64)) == 0 && !d.stop {
 			msg := "required field is missing"
-			if h := requiredHints[f.name]; h != "" {
+			if h := d.hint(f.name); h != "" {
 				msg += " (" + h + ")"
 			}
 			d.add(n, f.name, msg)
@@ -526,12 +531,19 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, si *structInfo) {
 	}
 }
 
-// requiredHints explain required fields in "missing" messages.
+// requiredHints explain required fields in "missing" messages; the
+// vocabulary explains the fields whose words the rules declare (kind,
+// status).
 var requiredHints = map[string]string{
-	"id":     "a unique id, e.g. goliath_leader",
-	"kind":   "fighter or vehicle",
-	"status": "standing, prone or out_of_action for fighters; mobile or stationary for vehicles",
-	"base":   "every model needs its base diameter in millimetres, e.g. 25 or 32",
+	"id":   "a unique id, e.g. goliath_leader",
+	"base": "every model needs its base diameter in millimetres, e.g. 25 or 32",
+}
+
+func (d *decoder) hint(field string) string {
+	if h := requiredHints[field]; h != "" {
+		return h
+	}
+	return d.voc.hint(field)
 }
 
 // safeSeg makes an unknown key printable in a path.

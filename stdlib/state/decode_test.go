@@ -49,6 +49,20 @@ gangs:
         base: 25
 `
 
+// testVocabulary is the words the core rules declare (rulesets/core-2023/
+// vocabulary.munda), for the cases that check a state against them.
+var testVocabulary = &Vocabulary{Kinds: []ModelKind{
+	{ID: "fighter", Statuses: []Status{
+		{ID: "standing", Secondaries: []string{"active", "engaged"}},
+		{ID: "prone", Secondaries: []string{"pinned", "seriously_injured"}},
+		{ID: "out_of_action"},
+	}},
+	{ID: "vehicle", Carries: []string{"fighter"}, Statuses: []Status{
+		{ID: "mobile"},
+		{ID: "stationary", Secondaries: []string{"stalled", "wrecked"}},
+	}},
+}}
+
 // edit replaces one piece of base (which must occur exactly once).
 func edit(t testing.TB, pairs ...string) string {
 	t.Helper()
@@ -261,7 +275,7 @@ func manyProblems(n int) string {
 func TestDecodeErrors(t *testing.T) {
 	for _, c := range errorCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			st, err := Decode("x.yaml", []byte(c.input))
+			st, err := DecodeWith("x.yaml", []byte(c.input), testVocabulary)
 			if c.want == nil && c.name != "too many problems" {
 				if err != nil {
 					t.Fatalf("want no error, got:\n%v", err)
@@ -297,6 +311,38 @@ func TestDecodeErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDecodeWithoutVocabulary: with no rules, a state's words are not
+// checked, but its references still are.
+func TestDecodeWithoutVocabulary(t *testing.T) {
+	for _, c := range []errorCase{
+		{"unknown kind", edit(t, "kind: vehicle", "kind: monster"), nil},
+		{"any status pair", edit(t, "secondary: active", "secondary: pinned"), nil},
+		{"no secondary", edit(t, "        secondary: active\n", ""), nil},
+		{"fighter aboard a fighter", edit(t, "secondary: active\n", "secondary: active\n        aboard: b1\n"), nil},
+		{"missing kind", edit(t, "        kind: vehicle\n", ""),
+			[]string{`x.yaml:18:9: gangs[0].models[1].kind: required field is missing`}},
+		{"aboard no model", edit(t, "secondary: active\n", "secondary: active\n        aboard: v2\n"),
+			[]string{`x.yaml:14:9: gangs[0].models[0].aboard: no model has the id "v2"; did you mean v1?`}},
+		{"aboard itself", edit(t, "secondary: pinned\n", "secondary: pinned\n        aboard: b1\n"),
+			[]string{`~gangs[1].models[0].aboard: a model cannot be aboard itself`}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Decode("x.yaml", []byte(c.input))
+			var got []string
+			if err != nil {
+				got = strings.Split(err.Error(), "\n")
+			}
+			if !slices.Equal(got, c.want) && !(len(got) == 1 && len(c.want) == 1 && strings.HasPrefix(c.want[0], "~") && strings.Contains(got[0], c.want[0][1:])) {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+	// A vocabulary with no kinds says nothing about them either.
+	if _, err := DecodeWith("x.yaml", []byte(edit(t, "kind: vehicle", "kind: monster")), &Vocabulary{}); err != nil {
+		t.Errorf("an empty vocabulary: %v", err)
 	}
 }
 

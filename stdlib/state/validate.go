@@ -10,36 +10,26 @@ import (
 )
 
 // Validate checks what the schema alone cannot: ids are unique, references
-// (battle.priority, battle.winner, aboard) name what they should, statuses
-// are valid pairs and numbers are within sane bounds. Decode calls it; call
-// it on states built in memory. The error is a *StateError whose problems
-// have paths but no lines.
-func Validate(st *State) error {
-	v := &validator{}
+// (battle.priority, battle.winner, aboard) name what they should and
+// numbers are within sane bounds. The words of the game (kinds, statuses)
+// are the rules' to say: ValidateWith checks them too. Decode calls
+// Validate; call it on states built in memory. The error is a *StateError
+// whose problems have paths but no lines.
+func Validate(st *State) error { return ValidateWith(st, nil) }
+
+// ValidateWith is Validate, and checks the state's words against the
+// rules' vocabulary: each model's kind, its status and secondary status,
+// and what it is aboard. A nil vocabulary checks the schema only.
+func ValidateWith(st *State, voc *Vocabulary) error {
+	v := &validator{voc: voc}
+	if voc != nil && len(voc.Kinds) == 0 {
+		v.voc = nil // rules that declare no kinds say nothing about them
+	}
 	v.state(st)
 	if len(v.problems) == 0 {
 		return nil
 	}
 	return &StateError{Problems: v.problems}
-}
-
-// statusPairs lists, by kind, each status and the secondary statuses that
-// may go with it ("" for none).
-var statusPairs = map[string]map[string][]string{
-	"fighter": {
-		"standing":      {"active", "engaged"},
-		"prone":         {"pinned", "seriously_injured"},
-		"out_of_action": {""},
-	},
-	"vehicle": {
-		"mobile":     {""},
-		"stationary": {"stalled", "wrecked"},
-	},
-}
-
-var statusOrder = map[string][]string{
-	"fighter": {"standing", "prone", "out_of_action"},
-	"vehicle": {"mobile", "stationary"},
 }
 
 // Bounds on numbers. Target numbers are 1+ to 12+ (0 for a characteristic
@@ -57,6 +47,7 @@ const (
 )
 
 type validator struct {
+	voc      *Vocabulary // nil: the schema only
 	st       *State
 	models   map[string]modelRef // id → the first model with it
 	problems []Problem
@@ -173,20 +164,8 @@ func (v *validator) model(w where, m *Model, g *Gang) {
 	} else if first := v.models[m.ID]; first.w != w {
 		v.add(w.at("id"), "duplicate model id %q (also %s)", m.ID, first.w.at(""))
 	}
-	pairs, ok := statusPairs[m.Kind]
-	if !ok {
-		v.add(w.at("kind"), "want fighter or vehicle, got %q", m.Kind)
-	} else if seconds, ok := pairs[m.Status]; !ok {
-		v.add(w.at("status"), "a %s's status is %s, got %q", m.Kind, orList(statusOrder[m.Kind]), m.Status)
-	} else if !slices.Contains(seconds, m.Secondary) {
-		switch {
-		case seconds[0] == "":
-			v.add(w.at("secondary"), "a %s that is %s has no secondary status, got %q", m.Kind, statusWord(m.Status), m.Secondary)
-		case m.Secondary == "":
-			v.add(w.at("secondary"), "a %s that is %s needs a secondary status: %s", m.Kind, statusWord(m.Status), orList(seconds))
-		default:
-			v.add(w.at("secondary"), "a %s that is %s is %s, got %q", m.Kind, statusWord(m.Status), orList(seconds), m.Secondary)
-		}
+	if v.voc != nil {
+		v.status(w, m)
 	}
 	v.stats(w, &m.Stats)
 	for _, c := range []struct {
@@ -217,10 +196,40 @@ func (v *validator) model(w where, m *Model, g *Gang) {
 	}
 }
 
-func (v *validator) aboard(w where, m *Model, g *Gang) {
+// status checks a model's kind, status and secondary status against the
+// vocabulary.
+func (v *validator) status(w where, m *Model) {
+	k := v.voc.Kind(m.Kind)
+	if k == nil {
+		v.add(w.at("kind"), "want %s, got %q", orList(v.voc.KindIDs()), m.Kind)
+		return
+	}
+	s := k.Status(m.Status)
+	if s == nil {
+		v.add(w.at("status"), "a %s's status is %s, got %q", m.Kind, orList(k.StatusIDs()), m.Status)
+		return
+	}
+	if slices.Contains(s.Secondaries, m.Secondary) || len(s.Secondaries) == 0 && m.Secondary == "" {
+		return
+	}
 	switch {
-	case m.Kind == "vehicle":
-		v.add(w.at("aboard"), "a vehicle cannot be aboard another")
+	case len(s.Secondaries) == 0:
+		v.add(w.at("secondary"), "a %s that is %s has no secondary status, got %q", m.Kind, statusWord(m.Status), m.Secondary)
+	case m.Secondary == "":
+		v.add(w.at("secondary"), "a %s that is %s needs a secondary status: %s", m.Kind, statusWord(m.Status), orList(s.Secondaries))
+	default:
+		v.add(w.at("secondary"), "a %s that is %s is %s, got %q", m.Kind, statusWord(m.Status), orList(s.Secondaries), m.Secondary)
+	}
+}
+
+// aboard checks what a model rides in: another model, and with a
+// vocabulary, one of its own gang of a kind that carries the model's kind.
+func (v *validator) aboard(w where, m *Model, g *Gang) {
+	known := v.voc.Kind(m.Kind) != nil // with no vocabulary, never
+	carriers := v.voc.Carriers(m.Kind)
+	switch {
+	case known && len(carriers) == 0:
+		v.add(w.at("aboard"), "a %s cannot be aboard another", m.Kind)
 		return
 	case m.Aboard == m.ID:
 		v.add(w.at("aboard"), "a model cannot be aboard itself")
@@ -228,20 +237,25 @@ func (v *validator) aboard(w where, m *Model, g *Gang) {
 	}
 	if o, ok := v.models[m.Aboard]; ok {
 		switch {
+		case !known:
 		case o.g != g:
-			v.add(w.at("aboard"), "%q belongs to gang %q; fighters ride only their own gang's vehicles", m.Aboard, o.g.ID)
-		case o.m.Kind != "vehicle":
-			v.add(w.at("aboard"), "%q is a %s, not a vehicle", m.Aboard, o.m.Kind)
+			v.add(w.at("aboard"), "%q belongs to gang %q; %s ride only their own gang's %s", m.Aboard, o.g.ID, plural(m.Kind), orList(plurals(carriers)))
+		case !slices.Contains(carriers, o.m.Kind):
+			v.add(w.at("aboard"), "%q is a %s, not a %s", m.Aboard, o.m.Kind, orList(carriers))
 		}
+		return
+	}
+	if !known {
+		v.add(w.at("aboard"), "no model has the id %q%s", m.Aboard, suggestModel(m.Aboard, v.models))
 		return
 	}
 	var ids []string
 	for _, o := range g.Models {
-		if o != nil && o.Kind == "vehicle" {
+		if o != nil && slices.Contains(carriers, o.Kind) {
 			ids = append(ids, o.ID)
 		}
 	}
-	msg := fmt.Sprintf("gang %q has no vehicle with the id %q", g.ID, m.Aboard)
+	msg := fmt.Sprintf("gang %q has no %s with the id %q", g.ID, orList(carriers), m.Aboard)
 	if s := diag.DidYouMean(m.Aboard, ids); s != "" {
 		msg += "; did you mean " + s + "?"
 	}
@@ -371,6 +385,27 @@ func orList(items []string) string {
 		return items[0]
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
+}
+
+// plurals writes kinds' ids as plurals.
+func plurals(ids []string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = plural(id)
+	}
+	return out
+}
+
+// suggestModel is "; did you mean x?" for the closest model id, or "".
+func suggestModel(name string, models map[string]modelRef) string {
+	ids := make([]string, 0, len(models))
+	for id := range models {
+		ids = append(ids, id)
+	}
+	if s := diag.DidYouMean(name, ids); s != "" {
+		return "; did you mean " + s + "?"
+	}
+	return ""
 }
 
 // suggestKey is "; did you mean x?" for the closest key of m, or "".
