@@ -102,6 +102,7 @@ func Check(rules *Rules) diag.Diagnostics {
 	c.checkCallables()
 	c.checkDefaults()
 	c.checkTableBodies()
+	c.checkReplacedRows()
 	c.checkProcedureBodies()
 	c.checkFeatures()
 	c.checkEffects()
@@ -130,8 +131,6 @@ type checker struct {
 		Decl
 
 	packOf map[syntax.Decl]*LoadedPack
-	// house-rule item → its rule id.
-	ruleOf map[any]string
 	// built dice, by declaration (nil when the declaration is broken).
 	diceDone map[*syntax.Dice]*DiceInfo
 	// what every expression sees.
@@ -151,8 +150,10 @@ type checker struct {
 	scopes []*scope
 	// parameters' defaults, compiled after the functions.
 	defaults []pendingDefault
-	// "namespace:id" → the house rule that replaced it ("" for a ruleset).
-	replaced map[string]string
+	// "namespace:id" or "row:table:row" → the replacement in force.
+	replaced map[string]replacement
+	// table → row id → the replacement of that row in force.
+	rowReplaced map[string]map[string]replacement
 	// compiles every expression, inlining declared functions.
 	exprc  *Compiler
 	inline *inliner
@@ -178,7 +179,6 @@ func newChecker(rules *Rules) *checker {
 		},
 		decls:       map[string]map[string]syntax.Decl{},
 		packOf:      map[syntax.Decl]*LoadedPack{},
-		ruleOf:      map[any]string{},
 		globals:     globalScope(),
 		procParams:  map[*syntax.Procedure]*ProcInfo{},
 		eventParams: map[*syntax.Event][]ParamInfo{},
@@ -186,7 +186,8 @@ func newChecker(rules *Rules) *checker {
 		rowIDs:      map[string]bool{},
 		called:      map[string]bool{},
 		signalled:   map[string]bool{},
-		replaced:    map[string]string{},
+		replaced:    map[string]replacement{},
+		rowReplaced: map[string]map[string]replacement{},
 		exprc:       NewCompiler(),
 		inline:      &inliner{bodies: map[string]*inlineBody{}},
 	}
@@ -195,8 +196,9 @@ func newChecker(rules *Rules) *checker {
 func identRange(id *syntax.Ident) *diag.Range { return diag.RangeOf(id.Pos, id.EndPos) }
 
 // collect registers every declaration, reports duplicates, and applies
-// replacements: a ruleset's top-level `replace` always, a house rule's
-// only while the rule is switched on.
+// replacements: a pack's top-level `replace` always (a ruleset's, a house
+// pack's or a mod's, in its layer), a house rule's only while the rule is
+// switched on.
 func (c *checker) collect() {
 	for _, pack := range c.rules.Packs {
 		for _, f := range pack.Files {
@@ -217,26 +219,7 @@ func (c *checker) collect() {
 	}
 	// Replacements come after everything is registered, so order of files
 	// does not matter.
-	for _, pack := range c.rules.Packs {
-		for _, f := range pack.Files {
-			for _, d := range f.Decls {
-				if r, ok := d.(*syntax.Replace); ok && r.Decl != nil {
-					c.replace(r, "", pack)
-				}
-			}
-		}
-	}
-	for _, rid := range c.rules.ActiveRules() {
-		rule := c.idx.HouseRules[rid]
-		if rule == nil {
-			continue
-		}
-		for _, it := range rule.Items {
-			if r, ok := it.(*syntax.Replace); ok {
-				c.replace(r, rid, c.packOf[rule])
-			}
-		}
-	}
+	c.collectReplacements()
 }
 
 func (c *checker) register(d syntax.Decl) {

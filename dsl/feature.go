@@ -42,13 +42,6 @@ func (c *checker) checkFeatures() {
 				switch it := it.(type) {
 				case *syntax.Property, *syntax.Flag:
 					c.diags.errorf(diag.CodeInvalid, c.anyRange(it), "house rules have no properties")
-				case *syntax.Replace:
-					if it.Decl == nil {
-						// A replaced row is checked like the table's own rows.
-						if t, ok := c.lookup(nsCore, it.Table.Name).(*syntax.Table); ok && c.tableInfo[t] != nil {
-							c.rowBody(c.tableInfo[t], it.Row)
-						}
-					}
 				}
 			}
 		}

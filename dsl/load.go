@@ -53,6 +53,19 @@ type LoadedPack struct {
 	Sources diag.Sources
 }
 
+// Owner names the pack as the author of its changes: "ruleset
+// legacy_2017", or "pack mymod" for a pack without a header ("pack
+// mod.munda" for a pack of one file).
+func (p *LoadedPack) Owner() string {
+	if p.Header != nil {
+		return "ruleset " + p.Header.ID.Name
+	}
+	if len(p.Pack.Files) == 1 {
+		return "pack " + p.Pack.DisplayPath(p.Pack.Files[0])
+	}
+	return "pack " + p.Pack.Display
+}
+
 // ReadFile reads a file of the pack by a path relative to the pack root,
 // refusing paths that leave the pack, files that are not regular and
 // files over limit bytes.

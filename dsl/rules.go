@@ -69,6 +69,16 @@ func Assemble(base *LoadedPack, extra []*LoadedPack, resolve Resolver) (*Rules, 
 		rules.Packs = append(rules.Packs, chain...)
 		rules.Base = base.Header
 	}
+	// A ruleset is a base: on top of one, its header (and what it
+	// extends) would be ignored, so say so rather than drop it. (Without a
+	// base, a header that extends nothing is harmless.)
+	for _, p := range extra {
+		if h := p.Header; h != nil && (base != nil || h.Extends() != nil) {
+			d := diags.errorf(diag.CodeInvalid, diag.RangeOf(h.Pos, h.EndPos),
+				"ruleset %s is loaded on top of other rules, where its header (and what it extends) would be ignored", h.ID.Name)
+			d.Detail = "A pack with a `ruleset` header is a base ruleset: check it on its own (munda check DIR). A pack loaded on top (a mod, house rules) has no header; remove it."
+		}
+	}
 	rules.Packs = append(rules.Packs, extra...)
 	return rules, diags.list
 }
@@ -195,10 +205,7 @@ func (r *Rules) StandingRules() map[string]*syntax.HouseRule {
 func (r *Rules) Replacers() map[syntax.Decl]string {
 	out := map[syntax.Decl]string{}
 	for _, p := range r.Packs {
-		owner := "pack " + p.Pack.Display
-		if p.Header != nil {
-			owner = "ruleset " + p.Header.ID.Name
-		}
+		owner := p.Owner()
 		for _, f := range p.Files {
 			for _, d := range f.Decls {
 				if rp, ok := d.(*syntax.Replace); ok && rp.Decl != nil {

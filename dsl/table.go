@@ -55,8 +55,8 @@ type RowInfo struct {
 	To     int // math.MaxInt for `N+`
 	Face   string
 	Ranged bool
-	// ReplacedBy is the house rule whose row this is, if one replaced the
-	// table's own.
+	// ReplacedBy is who wrote the row, if it replaced the table's own:
+	// "house rule aa.x", "pack mymod", "ruleset legacy_2017".
 	ReplacedBy string
 }
 
@@ -120,37 +120,21 @@ func (t *TableInfo) RowForFace(face string) *RowInfo {
 // checks that its rows cover its dice. Row statements are checked later,
 // once every function is known.
 func (c *checker) prepareTables() {
-	// Row replacements by switched-on house rules, by table and row id.
-	replaced := map[string]map[string]*syntax.Replace{}
-	for _, rid := range c.rules.ActiveRules() {
-		rule := c.idx.HouseRules[rid]
-		if rule == nil {
-			continue
-		}
-		for _, it := range rule.Items {
-			r, ok := it.(*syntax.Replace)
-			if !ok || r.Table == nil {
-				continue
-			}
-			id := rowID(r.Row)
-			if replaced[r.Table.Name] == nil {
-				replaced[r.Table.Name] = map[string]*syntax.Replace{}
-			}
-			if prev, ok := replaced[r.Table.Name][id]; ok {
-				c.conflict(diag.RangeOf(r.Pos, r.EndPos), ownerName(c.ruleOf[prev]), ownerName(rid), fmt.Sprintf("both replace row %s of table %s", id, r.Table.Name))
-				continue
-			}
-			replaced[r.Table.Name][id] = r
-		}
-	}
 	for _, d := range c.all {
 		t, ok := d.(*syntax.Table)
 		if !ok {
 			continue
 		}
-		info := c.buildTable(t, replaced[t.ID.Name])
+		// Replaced rows belong to the table in force, not to a table it
+		// replaced.
+		inForce := c.lookup(nsCore, t.ID.Name) == t
+		var rows map[string]replacement
+		if inForce {
+			rows = c.rowReplaced[t.ID.Name]
+		}
+		info := c.buildTable(t, rows)
 		c.tableInfo[t] = info
-		if c.lookup(nsCore, t.ID.Name) == t {
+		if inForce {
 			c.idx.Tables[t.ID.Name] = info
 		}
 		for _, r := range info.Rows {
@@ -158,11 +142,12 @@ func (c *checker) prepareTables() {
 		}
 	}
 	// Every table must exist for its replaced rows to make sense.
-	for table, rows := range replaced {
-		for _, r := range rows {
-			if _, ok := c.lookup(nsCore, table).(*syntax.Table); !ok {
-				c.unknown(identRange(r.Table), "table", table, c.ofKind("table"))
-			}
+	for _, table := range keys(c.rowReplaced) {
+		if _, ok := c.lookup(nsCore, table).(*syntax.Table); ok {
+			continue
+		}
+		for _, row := range keys(c.rowReplaced[table]) {
+			c.unknown(identRange(c.rowReplaced[table][row].r.Table), "table", table, c.ofKind("table"))
 		}
 	}
 }
@@ -178,7 +163,9 @@ func rowID(r *syntax.Row) string {
 	return ""
 }
 
-func (c *checker) buildTable(t *syntax.Table, replacements map[string]*syntax.Replace) *TableInfo {
+// buildTable checks a table's items and rows, with the replacements of its
+// rows in force (by row id).
+func (c *checker) buildTable(t *syntax.Table, replacements map[string]replacement) *TableInfo {
 	info := &TableInfo{Decl: t, ID: t.ID.Name, Title: t.Title.Value(), Meta: syntax.MetaOf(t.Items), Kind: ConditionTable}
 	info.RollScope = newScope(c.globals)
 	info.Params = c.params(t.Params, info.RollScope)
@@ -215,6 +202,7 @@ func (c *checker) buildTable(t *syntax.Table, replacements map[string]*syntax.Re
 	}
 
 	seen := map[string]*syntax.Row{}
+	used := map[string]bool{}
 	values, bodies := 0, 0
 	for _, it := range t.Items {
 		row, ok := it.(*syntax.Row)
@@ -231,13 +219,12 @@ func (c *checker) buildTable(t *syntax.Table, replacements map[string]*syntax.Re
 			continue
 		}
 		seen[ri.ID] = row
-		if r, ok := replacements[ri.ID]; ok {
-			replacement := c.rowInfo(info, r.Row)
-			if replacement != nil {
-				replacement.ReplacedBy = c.ruleOf[r]
-				ri = replacement
+		if rp, ok := replacements[ri.ID]; ok {
+			if replaced := c.rowInfo(info, rp.r.Row); replaced != nil {
+				replaced.ReplacedBy = rp.owner
+				ri = replaced
 			}
-			delete(replacements, ri.ID)
+			used[ri.ID] = true
 		}
 		if ri.Row.Value != nil {
 			values++
@@ -247,8 +234,11 @@ func (c *checker) buildTable(t *syntax.Table, replacements map[string]*syntax.Re
 		}
 		info.Rows = append(info.Rows, ri)
 	}
-	for id, r := range replacements {
-		c.unknown(diag.RangeOf(r.Row.Pos, r.Row.Pos), "row of table "+t.ID.Name+":", id, info.rowIDs())
+	for _, id := range keys(replacements) {
+		if !used[id] {
+			r := replacements[id].r
+			c.unknown(diag.RangeOf(r.Row.Pos, r.Row.Pos), "row of table "+t.ID.Name+":", id, info.rowIDs())
+		}
 	}
 	switch info.Kind {
 	case DiceTable:

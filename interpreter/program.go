@@ -10,6 +10,7 @@ package interpreter
 import (
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 	"strconv"
@@ -266,8 +267,8 @@ func bindArg(st *state.State, prm dsl.ParamInfo, raw string, bound []*state.Mode
 		return n, nil
 	case "float":
 		f, err := strconv.ParseFloat(raw, 64)
-		if err != nil {
-			return nil, fmt.Errorf("want a number")
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("want a number, such as 2 or 2.5")
 		}
 		return f, nil
 	case "bool":

@@ -761,7 +761,7 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 	if err := r.logLazy(f, func() *Event {
 		text := fmt.Sprintf("%s: %s → %s", title, how, r.title(row.Meta, row.Title))
 		if row.ReplacedBy != "" {
-			text += " (house rule " + row.ReplacedBy + ")"
+			text += " (" + row.ReplacedBy + ")"
 		}
 		return withRoll(&Event{Kind: EventApply, Name: t.ID, Row: row.ID, Args: shown, Source: source, At: at(row.Row.Pos), Text: text}, ev)
 	}); err != nil {

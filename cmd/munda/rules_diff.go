@@ -207,13 +207,13 @@ func detailLine(x ruledoc.Detail, a, b string) string {
 	var by []string
 	switch {
 	case x.ByA != "" && x.ByA == x.ByB:
-		by = append(by, "of house rule "+x.ByA)
+		by = append(by, "of "+x.ByA)
 	default:
 		if x.ByA != "" {
-			by = append(by, "of house rule "+x.ByA+" in "+a)
+			by = append(by, "of "+x.ByA+" in "+a)
 		}
 		if x.ByB != "" {
-			by = append(by, "of house rule "+x.ByB+" in "+b)
+			by = append(by, "of "+x.ByB+" in "+b)
 		}
 	}
 	if len(by) > 0 {

@@ -71,7 +71,7 @@ type Detail struct {
 	Key    string `json:"key,omitempty"`  // a row's key: "66", "7+", "glancing"
 	A      string `json:"a,omitempty"`    // as in A (one line)
 	B      string `json:"b,omitempty"`    // as in B
-	ByA    string `json:"by_a,omitempty"` // the house rule whose row it is in A
+	ByA    string `json:"by_a,omitempty"` // who wrote the row in A, if it replaced the table's own ("house rule aa.x")
 	ByB    string `json:"by_b,omitempty"` // … in B
 }
 

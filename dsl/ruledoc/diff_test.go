@@ -152,7 +152,7 @@ func TestDiff(t *testing.T) {
 			"house rule added aa.milder",
 			"house rule added aa.reinforcements",
 			"table injuries changed",
-			"  changed row mild 1-3: 1-3 \"Mild\" | 1-3 \"Mild (A&A)\" (by  | aa.milder)",
+			"  changed row mild 1-3: 1-3 \"Mild\" | 1-3 \"Mild (A&A)\" (by  | house rule aa.milder)",
 			"effect added event fell: handled by house rule aa.herald",
 			"effect added let threshold of procedure bottle_check: overridden by house rule aa.reinforcements = gang.eligible_models",
 		},

@@ -355,7 +355,7 @@ func shownTable(t *dsl.TableInfo) Shown {
 		}
 		line += fmt.Sprintf(" %q", r.Title)
 		if r.ReplacedBy != "" {
-			line += " (row of house rule " + r.ReplacedBy + ")"
+			line += " (row of " + r.ReplacedBy + ")"
 		}
 		rows.Items = append(rows.Items, line)
 	}

@@ -20,11 +20,19 @@ const (
 	MaxNesting    = 64      // open brackets and braces
 )
 
+// DeclKinds returns one zero value of each kind of top-level declaration
+// the grammar knows, in the order the parser tries them. Tests that must
+// cover every kind (what a mod may write) range over it, so a new kind
+// added here without a case fails them.
+func DeclKinds() []Decl {
+	return []Decl{&Feature{}, &Table{}, &Procedure{}, &TestDecl{}, &Function{}, &Dice{},
+		&Characteristic{}, &Event{}, &ModelKind{}, &Enum{}, &HouseRule{}, &House{}, &Replace{}, &Include{}, &Ruleset{}}
+}
+
 var parser = participle.MustBuild[File](
 	participle.Lexer(ruleLexer),
 	participle.Elide("Comment", "Whitespace"),
-	participle.Union[Decl](&Feature{}, &Table{}, &Procedure{}, &TestDecl{}, &Function{}, &Dice{},
-		&Characteristic{}, &Event{}, &ModelKind{}, &Enum{}, &HouseRule{}, &House{}, &Replace{}, &Include{}, &Ruleset{}),
+	participle.Union[Decl](DeclKinds()...),
 	participle.Union[RulesetItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Extends{}, &StandIn{}),
 	participle.Union[DiceItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Faces{}, &Face{}, &Sum{}, &Digits{}),
 	participle.Union[CharItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &CharCheck{}, &CharNatural{},
