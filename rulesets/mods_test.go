@@ -192,6 +192,36 @@ ruleset mod_rules "Mod rules" {
   source "test"
   extends legacy_2017
 }`)}},
+	reflect.TypeOf(&syntax.ModelKind{}): {{name: "a kind of model", files: map[string]string{"mod.munda": `
+kind mount "Mount" {
+  source "test"
+  status ready "Ready"
+}
+test "a model of the mod's kind is a valid state" {
+  state ` + "`" + `
+gangs:
+  - id: g
+    name: Gang
+    models:
+      - {id: m, name: M, kind: mount, status: ready, x: 0, y: 0, base: 25}
+` + "`" + `
+  run flooded_passage()
+  expect model("m").kind == "mount"
+}`}}},
+	reflect.TypeOf(&syntax.Enum{}): {{name: "an enum declared twice", want: "enum type is declared twice", files: mod(`
+enum type "Action type (mod)" {
+  source "test"
+  ploy "Ploy"
+}`)}, {name: "an enum of its own", files: mod(`
+enum mod_colour "Colour" {
+  source "test"
+  red "Red"
+}
+test "an enum of the mod's own checks" {
+  STATE
+  run flooded_passage()
+  expect true
+}`)}},
 	// Replace: see replaceCases, one per kind of declaration replaced.
 	reflect.TypeOf(&syntax.Replace{}): {{name: "a replaced row", files: mod(`
 replace row lasting_injury 66 memorable_death "Memorable Death (mod)" {
@@ -232,7 +262,7 @@ replace characteristic int "Intelligence (mod)" {
   check d6 at_least
   target
   limits fighter 10 to 3
-  limits crew 10 to 3
+  limits vehicle 10 to 3
 }
 procedure mod_think(fighter: model) "Think" {
   source "test"
@@ -273,6 +303,50 @@ test "the mod's broken is called" {
   STATE
   run flooded_passage()
   expect broken(model("f"))
+}`)},
+	reflect.TypeOf(&syntax.ModelKind{}): {name: "replace kind", files: mod(`
+replace kind fighter "Fighter (mod)" {
+  source "test"
+  status standing "Standing" {
+    active "Active"
+    engaged "Engaged"
+    dancing "Dancing"
+  }
+  status prone "Prone" {
+    pinned "Pinned"
+    seriously_injured "Seriously Injured"
+  }
+  status out_of_action "Out of Action"
+}
+test "the mod's fighters may dance" {
+  state ` + "`" + `
+gangs:
+  - id: g
+    name: Gang
+    models:
+      - {id: f, name: F, kind: fighter, status: standing, secondary: dancing, x: 0, y: 0, base: 25}
+` + "`" + `
+  run flooded_passage()
+  expect model("f").secondary == "dancing"
+}`)},
+	reflect.TypeOf(&syntax.Enum{}): {name: "replace enum", files: mod(`
+replace enum type "Action type (mod)" {
+  source "test"
+  simple "Simple"
+  basic "Basic"
+  double "Double"
+  free "Free"
+  special "Special"
+  ploy "Ploy"
+}
+action mod_ploy "A ploy" {
+  source "test"
+  type ploy
+}
+test "an action of the mod's new type checks" {
+  STATE
+  run flooded_passage()
+  expect true
 }`)},
 	reflect.TypeOf(&syntax.Event{}): {name: "replace event", want: "an event cannot be replaced", files: mod(`
 replace event wrecked(vehicle: model, was_mobile: bool) "Wrecked (mod)"`)},
