@@ -105,14 +105,10 @@ type checker struct {
 	diags diagnostics
 
 	// decls by namespace and id: the declaration in force.
-	decls map[string]map[string]syntax.
-		// every declaration, in force or replaced, for checking each once.
-		Decl
-
-	all []syntax.
-		// declaration → the pack it came from.
-		Decl
-
+	decls map[string]map[string]syntax.Decl
+	// every declaration, in force or replaced, for checking each once.
+	all []syntax.Decl
+	// declaration → the pack it came from.
 	packOf map[syntax.Decl]*LoadedPack
 	// house-rule item → its rule id.
 	ruleOf map[any]string

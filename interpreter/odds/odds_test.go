@@ -234,7 +234,7 @@ func TestIndependentRallyTests(t *testing.T) {
 
 // Exact and Monte Carlo agree: every exact probability lies inside the
 // Monte Carlo 99.9% interval. With MUNDA_LONG=1 at 10^6 samples (the
-// issue's figure, a few minutes); otherwise at 20,000.
+// count the README's Speed section cites; a few minutes); otherwise at 20,000.
 func TestExactAndMonteCarloAgree(t *testing.T) {
 	p := program(t)
 	samples := 20_000
