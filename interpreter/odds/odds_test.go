@@ -324,8 +324,8 @@ func TestSummaryOutcomes(t *testing.T) {
 }
 
 // Benchmarks: exact odds of the End Phase of a 10-model gang, and Monte
-// Carlo End Phases, beside the hand-written End Phase of
-// interpreter/native_test.go (BenchmarkEndPhaseNative) for the ratio.
+// Carlo End Phases, beside the Go baseline End Phase of
+// interpreter/baseline_test.go (BenchmarkEndPhaseNative) for the ratio.
 func BenchmarkExactEndPhase10(b *testing.B) {
 	p := program(b)
 	st := tenModels(b)
