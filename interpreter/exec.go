@@ -164,11 +164,14 @@ func (r *runner) runEffectBody(ef *effect, body *syntax.Block, f *frame, what st
 	}); err != nil {
 		return err
 	}
-	saved := f.rule
-	f.rule = rule
+	// The body sees the target's names, but its rolls, tests, lets and
+	// steps are its own: an effect on P.x must not reach an x declared in
+	// a hook of P (the checker resolves P.x in P alone).
+	savedRule, savedProc := f.rule, f.proc
+	f.rule, f.proc = rule, ""
 	r.running[ef] = true
 	defer func() {
-		f.rule = saved
+		f.rule, f.proc = savedRule, savedProc
 		delete(r.running, ef)
 	}()
 	_, err := r.block(body, f)
