@@ -131,8 +131,8 @@ type checker struct {
 	scopes []*scope
 	// parameters' defaults, compiled after the functions.
 	defaults []pendingDefault
-	// "namespace:id" → the house rule that replaced it ("" for a ruleset).
-	replaced map[string]string
+	// "namespace:id" → the replacement in force.
+	replaced map[string]replacement
 	// compiles every expression, inlining declared functions.
 	exprc  *Compiler
 	inline *inliner
@@ -164,7 +164,7 @@ func newChecker(rules *Rules) *checker {
 		rowIDs:      map[string]bool{},
 		called:      map[string]bool{},
 		signalled:   map[string]bool{},
-		replaced:    map[string]string{},
+		replaced:    map[string]replacement{},
 		exprc:       NewCompiler(),
 		inline:      &inliner{bodies: map[string]*inlineBody{}},
 	}
@@ -198,8 +198,15 @@ func (c *checker) collect() {
 	for _, pack := range c.rules.Packs {
 		for _, f := range pack.Files {
 			for _, d := range f.Decls {
-				if r, ok := d.(*syntax.Replace); ok && r.Decl != nil {
+				r, ok := d.(*syntax.Replace)
+				switch {
+				case ok && r.Decl != nil:
 					c.replace(r, "", pack)
+				case ok:
+					// Rows are replaced by house rules only (prepareTables);
+					// here one would be read and silently dropped.
+					c.diags.errorf(diag.CodeInvalid, diag.RangeOf(r.Pos, r.EndPos),
+						"replace row %s of table %s: only a house rule replaces a row; at the top level, replace the whole table", rowID(r.Row), r.Table.Name)
 				}
 			}
 		}

@@ -55,14 +55,61 @@ func (c *checker) replace(r *syntax.Replace, owner string, pack *LoadedPack) {
 		c.diags.errorf(diag.CodeInvalid, identRange(at), "replace: %s is a %s, not a %s", id, syntax.KindOf(prev), syntax.KindOf(r.Decl))
 		return
 	}
+	// Layers decide between replacements as between overrides: across
+	// layers the higher wins (a mod's over a house rule's over the
+	// ruleset's); within one, two that differ are a conflict, whoever
+	// makes them (two mods, two house rules, one pack twice), except that
+	// a ruleset's replacement wins over a ruleset it extends.
 	key := ns + ":" + id
-	if who, done := c.replaced[key]; done && owner != "" && who != owner {
-		c.conflict(diag.RangeOf(r.Pos, r.EndPos), ownerName(who), ownerName(owner), fmt.Sprintf("both replace %s %s", syntax.KindOf(prev), id))
-		return
+	this := replacement{owner: owner, pack: pack, at: r}
+	// A ruleset's own replacement wins over that of a ruleset it extends
+	// (which comes before it in the stack): extending is changing.
+	extending := func(was replacement) bool {
+		return was.owner == "" && owner == "" && was.pack != pack && was.pack.Header != nil && pack.Header != nil
 	}
-	c.replaced[key] = owner
+	if was, done := c.replaced[key]; done && !extending(was) {
+		switch {
+		case was.pack.Layer > pack.Layer:
+			return // the higher layer's stands
+		case was.pack.Layer == pack.Layer && !c.sameText(was.at, r) && was.name() == this.name():
+			d := c.diags.errorf(diag.CodeOverlayConflict, diag.RangeOf(r.Pos, r.EndPos), "%s replaces %s %s twice, differently", this.name(), syntax.KindOf(prev), id)
+			d.Detail = "The other replacement is at " + diag.RangeOf(was.at.Pos, was.at.Pos).String() + "; keep one."
+			return
+		case was.pack.Layer == pack.Layer && !c.sameText(was.at, r):
+			c.conflict(diag.RangeOf(r.Pos, r.EndPos), was.name(), this.name(), fmt.Sprintf("both replace %s %s", syntax.KindOf(prev), id))
+			return
+		case was.pack.Layer == pack.Layer:
+			return // the same change again
+		}
+	}
+	c.replaced[key] = this
 	c.idx.replacedBy[prev] = owner
 	c.decls[ns][id] = r.Decl
+}
+
+// sameText reports whether two replacements say the same thing, whatever
+// their spacing: two house groups that agree do not conflict.
+func (c *checker) sameText(a, b *syntax.Replace) bool {
+	ta := c.rangeText(diag.RangeOf(a.Pos, a.EndPos))
+	return ta != "" && ta == c.rangeText(diag.RangeOf(b.Pos, b.EndPos))
+}
+
+// replacement is the replacement of a declaration in force.
+type replacement struct {
+	owner string // the house rule that makes it; "" for a pack's own `replace`
+	pack  *LoadedPack
+	at    *syntax.Replace
+}
+
+// name says who made a replacement, for conflicts.
+func (r replacement) name() string {
+	switch {
+	case r.owner != "":
+		return ownerName(r.owner)
+	case r.pack.Header != nil:
+		return "ruleset " + r.pack.Header.ID.Name
+	}
+	return "pack " + r.pack.Pack.Display
 }
 
 // conflict reports two things in force that change one target
