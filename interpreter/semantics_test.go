@@ -33,8 +33,8 @@ import (
 //   - a directory is one pack, unless it holds base/, house/ and mod/:
 //     then it is one stack of rules, base/ (a pack with a `ruleset`
 //     header) under house/ (house groups, switched on) under mod/ (a mod),
-//     which is how layering is tested (the CLI can stack a disk pack only
-//     on a shipped base, so this is the one case it has no spelling for).
+//     which is how layering is tested. (The CLI loads house packs only
+//     from the shipped ones, so it has no spelling for this one case.)
 //
 // testdata/semantics/errors holds expected check errors instead; see
 // TestCheckErrorsInline in package dsl.
@@ -111,8 +111,8 @@ func packSelection(p *dsl.Pack) rulesets.Selection {
 	return sel
 }
 
-// semanticsOutcome is what a case's tests gave: each test's verdict and
-// events, by name.
+// semanticsOutcome is what a case's tests gave: each test's verdict,
+// events and final state, by name.
 type semanticsOutcome map[string]interpreter.TestResult
 
 // runSemantics loads a selection and runs every test block in it, as
