@@ -21,7 +21,7 @@ type CharInfo struct {
 	Target  bool      // a target number (7+): lower is better
 	// Naturals maps a natural roll to a fixed outcome (true = pass).
 	Naturals  map[int]bool
-	Field     []int // index of the field in stdlib.Stats
+	Field     []int // index of the field in state.Stats
 	FieldName string
 	Limits    map[string]Limits // by kind of model
 }

@@ -122,14 +122,10 @@ type checker struct {
 	diags diagnostics
 
 	// decls by namespace and id: the declaration in force.
-	decls map[string]map[string]syntax.
-		// every declaration, in force or replaced, for checking each once.
-		Decl
-
-	all []syntax.
-		// declaration → the pack it came from.
-		Decl
-
+	decls map[string]map[string]syntax.Decl
+	// every declaration, in force or replaced, for checking each once.
+	all []syntax.Decl
+	// declaration → the pack it came from.
 	packOf map[syntax.Decl]*LoadedPack
 	// built dice, by declaration (nil when the declaration is broken).
 	diceDone map[*syntax.Dice]*DiceInfo
@@ -255,10 +251,12 @@ func (c *checker) register(d syntax.Decl) {
 // lookup finds a declaration in force by namespace and id.
 func (c *checker) lookup(ns, id string) syntax.Decl { return c.decls[ns][id] }
 
-// unknown reports an unresolved reference with a did-you-mean.
+// unknown reports an unresolved reference with a did-you-mean. name may
+// be quoted, as a literal id is ("iron_wil"): the suggestion is for what
+// is inside the quotes.
 func (c *checker) unknown(at *diag.Range, what, name string, candidates []string) *diag.Diagnostic {
 	d := c.diags.errorf(diag.CodeUnknownRef, at, "unknown %s %s", what, name)
-	if s := diag.DidYouMean(name, candidates); s != "" {
+	if s := diag.DidYouMean(strings.Trim(name, `"`), candidates); s != "" {
 		d.Detail = fmt.Sprintf("Did you mean %s?", s)
 	}
 	return d

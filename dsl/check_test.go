@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // checkCase loads a file (or a directory) of testdata/check as a pack of
@@ -86,5 +87,37 @@ func TestValidHasNoDiagnostics(t *testing.T) {
 	_, diags := checkCase(t, filepath.Join("testdata", "check", "valid.munda"))
 	if len(diags) > 0 {
 		t.Fatalf("want no diagnostics, got:\n%v", diags)
+	}
+}
+
+// Replacements follow the layers: in a chain of rulesets each extending
+// the one before, the last one's replacement is in force, with no
+// conflict (extending is changing); two of one pack conflict.
+func TestReplaceAlongExtends(t *testing.T) {
+	fsys := fstest.MapFS{
+		"root/r.munda": {Data: []byte(`ruleset root "Root" {}
+procedure p() "P (root)" {}
+`)},
+		"mid/r.munda": {Data: []byte(`ruleset mid "Mid" { extends root }
+replace procedure p() "P (mid)" {}
+`)},
+		"top/r.munda": {Data: []byte(`ruleset top "Top" { extends mid }
+replace procedure p() "P (top)" {}
+`)},
+	}
+	resolve := func(id string) (*Pack, bool) {
+		if _, err := fsys.Stat(id); err != nil {
+			return nil, false
+		}
+		return &Pack{FS: fsys, Root: id, Display: id}, true
+	}
+	top, diags := LoadPack(&Pack{FS: fsys, Root: "top", Display: "top"})
+	rules, ds := Assemble(top, nil, resolve)
+	diags = append(append(diags, ds...), Check(rules)...)
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics:\n%v", diags)
+	}
+	if got := rules.Index.Procedures["p"].Title; got != "P (top)" {
+		t.Errorf("procedure p in force is %q, want the top ruleset's", got)
 	}
 }

@@ -383,6 +383,12 @@ func (c *checker) itemText(it syntax.FeatureItem) string {
 	case *syntax.On:
 		r = diag.RangeOf(it.Pos, it.EndPos)
 	}
+	return c.rangeText(r)
+}
+
+// rangeText is the source text of a range with its spacing collapsed
+// ("" when the source is not at hand).
+func (c *checker) rangeText(r *diag.Range) string {
 	if r == nil {
 		return ""
 	}

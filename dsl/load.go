@@ -39,12 +39,10 @@ func (p *Pack) fsPath(rel string) string {
 // LoadedPack is a pack after parsing.
 type LoadedPack struct {
 	Pack  *Pack
-	Files []*syntax.
-		// Layer is where the pack sits in a stack of rules: the base ruleset
-		// (and what it extends), house rules, then mods. A change in a higher
-		// layer wins over one in a lower (see Layer*).
-		File
-
+	Files []*syntax.File
+	// Layer is where the pack sits in a stack of rules: the base ruleset
+	// (and what it extends), house rules, then mods. A change in a higher
+	// layer wins over one in a lower (see Layer*).
 	Layer int
 	// Header is the pack's `ruleset` declaration, if it has one.
 	Header *syntax.Ruleset
@@ -136,10 +134,9 @@ func LoadPack(p *Pack) (*LoadedPack, diag.Diagnostics) {
 }
 
 type packLoader struct {
-	pack   *Pack
-	loaded map[string]*syntax. // by path relative to the pack root; nil if it failed
-		File
-	state   map[string]int // 1 while a file's includes are being followed, 2 when done
+	pack    *Pack
+	loaded  map[string]*syntax.File // by path relative to the pack root; nil if it failed
+	state   map[string]int          // 1 while a file's includes are being followed, 2 when done
 	order   []string
 	stack   []string // the chain of includes being followed
 	sources diag.Sources

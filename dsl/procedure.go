@@ -14,8 +14,7 @@ import (
 type ParamInfo struct {
 	Name    string
 	Type    reflect.Type
-	Default *syntax. // nil: the parameter must be given
-		Expr
+	Default *syntax.Expr // nil: the parameter must be given
 }
 
 // ProcInfo is a checked procedure.

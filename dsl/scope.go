@@ -120,8 +120,7 @@ type symbol struct {
 	name string
 	kind symbolKind
 	typ  reflect.Type
-	at   *syntax. // where it was declared (nil for globals)
-		Ident
+	at   *syntax.Ident // where it was declared (nil for globals)
 	used bool
 }
 

@@ -30,9 +30,8 @@ type TableInfo struct {
 	Params []ParamInfo
 	Dice   *DiceInfo // dice tables
 	Roll   *syntax.TableRoll
-	By     *syntax. // band tables
-		Expr
-	Rows []*RowInfo
+	By     *syntax.Expr // band tables
+	Rows   []*RowInfo
 	// Requires are checked on entry, before the roll: a wrong kind of model
 	// is refused before any die is spent.
 	Requires []*syntax.Require

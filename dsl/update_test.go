@@ -2,5 +2,7 @@ package dsl
 
 import "flag"
 
-// update rewrites golden files: go test ./dsl -update.
-var update = flag.Bool("update", false, "rewrite golden files")
+// update makes the golden tests write what they got over the files they
+// compare with, instead of comparing: go test ./dsl -update, then review
+// the diff. Every package with golden files takes the same flag.
+var update = flag.Bool("update", false, "rewrite golden files with the output the tests got, instead of comparing")

@@ -33,7 +33,7 @@ type Die struct {
 
 // DiceSource gives the interpreter its dice. Seeded, scripted and prompted
 // sources roll for real; an odds engine can implement it to drive the
-// same run over every possible result (see Enumerator in a later issue).
+// same run over every possible result, as interpreter/odds.Exact does.
 type DiceSource interface {
 	Roll(req *DieRequest) (Die, error)
 }

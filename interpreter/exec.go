@@ -164,11 +164,14 @@ func (r *runner) runEffectBody(ef *effect, body *syntax.Block, f *frame, what st
 	}); err != nil {
 		return err
 	}
-	saved := f.rule
-	f.rule = rule
+	// The body sees the target's names, but its rolls, tests, lets and
+	// steps are its own: an effect on P.x must not reach an x declared in
+	// a hook of P (the checker resolves P.x in P alone).
+	savedRule, savedProc := f.rule, f.proc
+	f.rule, f.proc = rule, ""
 	r.running[ef] = true
 	defer func() {
-		f.rule = saved
+		f.rule, f.proc = savedRule, savedProc
 		delete(r.running, ef)
 	}()
 	_, err := r.block(body, f)
@@ -186,31 +189,17 @@ func titleOf(owner string) string {
 // Blocks and statements.
 
 // block runs statements in order. Names a block declares that hide
-// outer ones are restored when it ends.
+// outer ones are restored when it ends, with what natural.NAME and
+// rolled.NAME said of them.
 func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
-	var shadowed map[string]any
-	declare := func(name string, v any) {
-		if old, ok := f.env[name]; ok {
-			if shadowed == nil {
-				shadowed = map[string]any{}
-			}
-			if _, done := shadowed[name]; !done {
-				shadowed[name] = old
-			}
-		}
-		f.env[name] = v
-	}
-	defer func() {
-		for k, v := range shadowed {
-			f.env[k] = v
-		}
-	}()
+	sc := blockScope{f: f}
+	defer sc.restore()
 	for _, st := range b.Stmts {
 		r.cur, r.curFrame = st, f
 		if err := r.step(); err != nil {
 			return next, r.errorAt(f, stmtPos(st), err)
 		}
-		ctl, err := r.stmt(st, f, declare)
+		ctl, err := r.stmt(st, f, &sc)
 		if err != nil {
 			return next, err
 		}
@@ -221,7 +210,58 @@ func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
 	return next, nil
 }
 
-func (r *runner) stmt(st syntax.Stmt, f *frame, declare func(string, any)) (control, error) {
+// blockScope remembers the outer values of the names a block hides.
+type blockScope struct {
+	f      *frame
+	hidden map[string]hiddenName // by name; nil until a name is hidden
+}
+
+type hiddenName struct {
+	value   any
+	natural int
+	rolled  []int
+	// hadRoll: the outer name was a roll or test (natural and rolled
+	// say something of it).
+	hadRoll bool
+}
+
+// hide saves an outer name before the block declares its own, once per
+// name: call it before a roll or test sets natural.NAME.
+func (sc *blockScope) hide(name string) {
+	old, ok := sc.f.env[name]
+	if !ok {
+		return // nothing outer to hide
+	}
+	if _, done := sc.hidden[name]; done {
+		return
+	}
+	if sc.hidden == nil {
+		sc.hidden = map[string]hiddenName{}
+	}
+	n, hadRoll := sc.f.natural[name]
+	sc.hidden[name] = hiddenName{value: old, natural: n, rolled: sc.f.rolled[name], hadRoll: hadRoll}
+}
+
+// declare binds a name in the block.
+func (sc *blockScope) declare(name string, v any) {
+	sc.hide(name)
+	sc.f.env[name] = v
+}
+
+// restore brings back the outer names when the block ends.
+func (sc *blockScope) restore() {
+	for name, h := range sc.hidden {
+		sc.f.env[name] = h.value
+		if h.hadRoll {
+			sc.f.natural[name], sc.f.rolled[name] = h.natural, h.rolled
+		} else {
+			delete(sc.f.natural, name)
+			delete(sc.f.rolled, name)
+		}
+	}
+}
+
+func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error) {
 	switch s := st.(type) {
 	case *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
 		return next, nil
@@ -230,21 +270,23 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, declare func(string, any)) (cont
 		if err != nil {
 			return next, err
 		}
-		declare(s.Name.Name, v)
+		sc.declare(s.Name.Name, v)
 	case *syntax.Set:
 		return next, r.set(s, f)
 	case *syntax.Roll:
+		sc.hide(s.Name.Name)
 		v, err := r.roll(s, f)
 		if err != nil {
 			return next, err
 		}
-		declare(s.Name.Name, v)
+		sc.declare(s.Name.Name, v)
 	case *syntax.TestStmt:
+		sc.hide(s.Name.Name)
 		pass, err := r.test(s, f)
 		if err != nil {
 			return next, err
 		}
-		declare(s.Name.Name, pass)
+		sc.declare(s.Name.Name, pass)
 	case *syntax.Change:
 		return next, r.change(s, f)
 	case *syntax.If:
@@ -282,7 +324,7 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, declare func(string, any)) (cont
 		if err != nil {
 			return next, err
 		}
-		declare(s.Name.Name, v)
+		sc.declare(s.Name.Name, v)
 	case *syntax.Emit:
 		// Messages are for people: without a log they are not rendered.
 		if !r.logging() {

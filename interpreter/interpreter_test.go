@@ -3,7 +3,6 @@ package interpreter_test
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,8 +15,6 @@ import (
 	"github.com/munda-rules/munda/rulesets"
 	"github.com/munda-rules/munda/stdlib/state"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 var (
 	coreOnce sync.Once

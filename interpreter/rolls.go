@@ -213,6 +213,8 @@ func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 		return nil, r.errorAt(f, s.Pos, err)
 	}
 	value := r.rollValue(d, res, mod)
+	// A re-roll's when may read the dice it decides on (natural.x).
+	f.natural[name], f.rolled[name] = res.natural, res.dice
 	if ef, err := r.wantsReroll(target, f, name, value); err != nil {
 		return nil, err
 	} else if ef != nil {
@@ -539,8 +541,9 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 	}
 	pass := passes(ci, value, res.natural, mod)
 	// A failed (or passed) test may be re-rolled by an effect that sees
-	// its outcome: under the test's name, or as `passed` for
-	// characteristic-wide re-rolls.
+	// its outcome: under the test's name (and its dice, as natural.x), or
+	// as `passed` for characteristic-wide re-rolls.
+	f.natural[s.Name.Name], f.rolled[s.Name.Name] = res.natural, res.dice
 	rerolled := ""
 	ef, err := r.wantsReroll(target, f, s.Name.Name, pass)
 	if err == nil && ef == nil {
@@ -862,6 +865,7 @@ func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, *Event, err
 		return nil, "", nil, r.errorAt(f, t.Decl.Pos, err)
 	}
 	value := r.rollValue(d, res, mod)
+	f.natural[t.ID], f.rolled[t.ID] = res.natural, res.dice // for a re-roll's when
 	if ef, err := r.wantsReroll(t.ID, f, t.ID, value); err != nil {
 		return nil, "", nil, err
 	} else if ef != nil {

@@ -17,6 +17,8 @@ type TestResult struct {
 	Passed   bool
 	Failures []string
 	Events   []*Event
+	// State is the state after the run (nil if the test could not start).
+	State *state.State
 }
 
 // ProgramFor gives the program a test runs under when it names a ruleset
@@ -121,7 +123,7 @@ func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor) TestResult {
 	} else {
 		runErr = p.Run(st, t.Run.Proc.Name, args, opts)
 	}
-	res.Events = events
+	res.Events, res.State = events, st
 	switch {
 	case len(t.ExpectError) > 0 && runErr == nil:
 		res.Failures = append(res.Failures, fmt.Sprintf("expected an error containing %q, but the run succeeded", t.ExpectError[0]))

@@ -86,6 +86,11 @@ type Selection struct {
 	// of Base (and may extend a shipped ruleset); without one it is loaded
 	// on top of Base with its house groups switched on.
 	Pack *dsl.Pack
+	// Layered are more packs loaded on top of the base, as Pack is when it
+	// has no header: house layers with their groups switched on if they
+	// declare any, mods otherwise (a language test stacks a base, a house
+	// pack and a mod this way).
+	Layered []*dsl.Pack
 	// Houses switches house rules on and off, left to right: "aa",
 	// "aa.single_lasting_injury", "-aa.single_lasting_injury".
 	Houses []string
@@ -107,11 +112,14 @@ func Load(sel Selection) (*dsl.Rules, diag.Diagnostics) {
 	var extra []*dsl.LoadedPack
 	var toggles []string
 	loaded := map[string]bool{} // house groups loaded so far
-	if sel.Pack != nil {
-		lp := load(sel.Pack, dsl.LayerMod)
+	for i, p := range append([]*dsl.Pack{sel.Pack}, sel.Layered...) {
+		if p == nil {
+			continue
+		}
+		lp := load(p, dsl.LayerMod)
 		houses := housesIn(lp)
 		switch {
-		case lp.Header != nil:
+		case i == 0 && lp.Header != nil:
 			lp.Layer = dsl.LayerBase
 			base = lp
 		case len(houses) > 0:
@@ -123,7 +131,7 @@ func Load(sel Selection) (*dsl.Rules, diag.Diagnostics) {
 		for _, h := range houses {
 			loaded[h] = true
 		}
-		toggles = houses
+		toggles = append(toggles, houses...)
 	}
 	if base == nil && sel.Base != None {
 		name := sel.Base

@@ -10,8 +10,8 @@ import (
 )
 
 // This file holds the syntax tree of a rule file. The struct tags are the
-// grammar (participle reads them); grammar.golden in testdata/ shows it as
-// EBNF. Every node records where it starts (Pos) and ends (EndPos) so that
+// grammar (participle reads them); testdata/grammar.ebnf shows it as
+// EBNF (TestGrammarGolden keeps it current). Every node records where it starts (Pos) and ends (EndPos) so that
 // diagnostics, the formatter and runtime errors can point back into the file.
 
 // File is one parsed .munda file.

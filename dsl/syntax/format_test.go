@@ -3,7 +3,6 @@ package syntax
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	goast "go/ast"
 	goparser "go/parser"
@@ -19,8 +18,6 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/munda-rules/munda/dsl/diag"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // fmtInputs lists the formatter's golden inputs.
 func fmtInputs(t testing.TB) []string {

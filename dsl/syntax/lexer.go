@@ -29,8 +29,9 @@ import (
 //	Punct       ?? ?. ... .. == != <= >= && || ** or one of -+*/%^!<>=(){}[],.:;?#|&~@
 //
 // It is written by hand because the regexp lexer participle builds from
-// such rules spent about 3µs on every token; lexer_test.go keeps that
-// regexp definition and checks that both give the same tokens.
+// such rules spent about 3µs on every token. The rules above describe it;
+// what checks it is the parser's and the formatter's tests (which lex every
+// rule file of the repository) and FuzzParse.
 var ruleLexer = &ruleLexerDef{}
 
 // Token types. EOF is participle's; the rest count down from it, as

@@ -234,7 +234,7 @@ func TestIndependentRallyTests(t *testing.T) {
 
 // Exact and Monte Carlo agree: every exact probability lies inside the
 // Monte Carlo 99.9% interval. With MUNDA_LONG=1 at 10^6 samples (the
-// issue's figure, a few minutes); otherwise at 20,000.
+// count the README's Speed section cites; a few minutes); otherwise at 20,000.
 func TestExactAndMonteCarloAgree(t *testing.T) {
 	p := program(t)
 	samples := 20_000
@@ -324,8 +324,8 @@ func TestSummaryOutcomes(t *testing.T) {
 }
 
 // Benchmarks: exact odds of the End Phase of a 10-model gang, and Monte
-// Carlo End Phases, beside the hand-written End Phase of
-// interpreter/native_test.go (BenchmarkEndPhaseNative) for the ratio.
+// Carlo End Phases, beside the Go baseline End Phase of
+// interpreter/baseline_test.go (BenchmarkEndPhaseNative) for the ratio.
 func BenchmarkExactEndPhase10(b *testing.B) {
 	p := program(b)
 	st := tenModels(b)

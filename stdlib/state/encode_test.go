@@ -2,15 +2,12 @@ package state
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
 
 // TestRoundTrip checks Decode(Encode(x)) == x for every example, in both
 // formats, and that encoding is deterministic and a fixed point.
@@ -135,7 +132,7 @@ func TestGolden(t *testing.T) {
 		}
 		want, err := os.ReadFile(golden)
 		if err != nil {
-			t.Fatalf("%v (run go test ./stdlib -run TestGolden -update)", err)
+			t.Fatalf("%v (run go test ./stdlib/state -run TestGolden -update)", err)
 		}
 		if !bytes.Equal(out, want) {
 			t.Errorf("%s differs from %s (run with -update if intended):\n%s", format, golden, out)
