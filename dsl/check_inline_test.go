@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/munda-rules/munda/dsl"
-	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/rulesets"
 )
 
