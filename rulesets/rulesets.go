@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/diag"
@@ -291,4 +292,38 @@ func UnknownBase(name string) error {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
 	return fmt.Errorf("%s (shipped: %s)", msg, strings.Join(Bases(), ", "))
+}
+
+// loadCache keeps the rules of selections made only of shipped packs,
+// which cannot change while the program runs.
+var loadCache struct {
+	sync.Mutex
+	entries map[string]cachedLoad
+}
+
+type cachedLoad struct {
+	rules *dsl.Rules
+	diags diag.Diagnostics
+}
+
+// LoadShared is Load for callers that only read the rules they get: a
+// selection of shipped packs alone (no Pack, Layered or With) is loaded
+// and checked once per process and shared. The rules must not be
+// changed (Select, Check again). Anything else is loaded afresh.
+func LoadShared(sel Selection) (*dsl.Rules, diag.Diagnostics) {
+	if sel.Pack != nil || len(sel.Layered) > 0 || len(sel.With) > 0 {
+		return Load(sel)
+	}
+	key := sel.Base + "\x00" + strings.Join(sel.Houses, ",")
+	loadCache.Lock()
+	defer loadCache.Unlock()
+	if c, ok := loadCache.entries[key]; ok {
+		return c.rules, c.diags
+	}
+	rules, diags := Load(sel)
+	if loadCache.entries == nil || len(loadCache.entries) >= 64 {
+		loadCache.entries = map[string]cachedLoad{}
+	}
+	loadCache.entries[key] = cachedLoad{rules, diags}
+	return rules, diags
 }

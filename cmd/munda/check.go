@@ -61,7 +61,7 @@ be printed); 1: errors; 2: a usage error.`,
 			src := diag.Sources{}
 			seen := map[string]bool{}
 			for _, s := range selections {
-				rules, diags := rulesets.Load(s)
+				rules, diags := rulesets.LoadShared(s)
 				if rules != nil {
 					for k, v := range rules.Sources() {
 						src[k] = v

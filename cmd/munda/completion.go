@@ -28,7 +28,7 @@ func completionRules(rf *ruleFlags) *dsl.Rules {
 	if err != nil {
 		return nil
 	}
-	rules, diags := rulesets.Load(sel)
+	rules, diags := rulesets.LoadShared(sel)
 	if diags.HasErrors() {
 		return nil
 	}

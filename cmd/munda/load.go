@@ -196,7 +196,7 @@ func checkToggles(packs []rulesets.HousePack, toggles []string, what string) (ma
 // loadRules assembles and checks a selection. Errors in the rules are
 // printed, and fail the command; what prefixes the message.
 func loadRules(cmd *cobra.Command, sel rulesets.Selection, what string) (*dsl.Rules, error) {
-	rules, diags := rulesets.Load(sel)
+	rules, diags := rulesets.LoadShared(sel)
 	if !diags.HasErrors() {
 		return rules, nil
 	}

@@ -27,7 +27,7 @@ empty (an attacker, say). --result applies a given result instead of
 rolling.`,
 		Example: `  munda roll lasting-injury
   munda roll lasting-injury --state battle.yaml --model vorst --seed 7
-  munda roll body-damage --state battle.yaml --arg vehicle=mauler --dice penetrating
+  munda roll body-damage --state testdata/states/vehicles.yaml --arg vehicle=quad --dice penetrating,4,4
   munda roll lasting-injury --result 54 --dice 2,3,1,4,4`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -46,15 +46,22 @@ rolling.`,
 			if err != nil {
 				return err
 			}
-			// The first model parameter not given takes --model (or, with no
-			// state, the stand-in fighter); the others (an attacker) may
-			// stay empty.
+			// The table's first model parameter is the model it applies to:
+			// --model names it, or --arg does, or with no state the
+			// stand-in is it. Other model parameters not given (an
+			// attacker) stay empty.
 			var modelParam string
 			for _, prm := range table.Params {
-				if _, named := given[prm.Name]; !named && dsl.TypeName(prm.Type) == "model" {
+				if dsl.TypeName(prm.Type) == "model" {
 					modelParam = prm.Name
 					break
 				}
+			}
+			if _, named := given[modelParam]; named && modelParam != "" {
+				if model != "" {
+					return usagef("give the model of table %s once: --model or --arg %s, not both", table.ID, modelParam)
+				}
+				modelParam = "" // named already: nothing more is needed
 			}
 			var st *state.State
 			switch {

@@ -41,7 +41,7 @@ usage error).`,
 		Example: `  munda rules diff core-2023 core-2023+aa
   munda rules diff core-2023+aa core-2023+aa,-aa.single_lasting_injury
   munda rules diff core-2023 legacy-2017+n17 --json
-  munda rules diff none none+mine --with mymod/`,
+  munda rules diff none none+mine --with house/mine.munda`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return usagef("diff takes two stacks of rules, A and B (e.g. core-2023 core-2023+aa), not %d", len(args))

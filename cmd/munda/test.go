@@ -48,7 +48,7 @@ Exit code 0: every test passed; 1: a test failed or the rules have errors.`,
 			out := cmd.OutOrStdout()
 			passed, failedN, broken := 0, 0, len(unread)
 			for _, s := range selections {
-				rules, diags := rulesets.Load(s)
+				rules, diags := rulesets.LoadShared(s)
 				if diags.HasErrors() {
 					var src diag.Sources
 					if rules != nil {
@@ -86,7 +86,7 @@ Exit code 0: every test passed; 1: a test failed or the rules have errors.`,
 					if p, ok := cache[key]; ok {
 						return p, nil
 					}
-					r, ds := rulesets.Load(sub)
+					r, ds := rulesets.LoadShared(sub)
 					if ds.HasErrors() {
 						return nil, ds.Err()
 					}
