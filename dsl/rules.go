@@ -19,6 +19,9 @@ type Rules struct {
 	// Active holds the ids ("aa.single_lasting_injury") of house rules
 	// that are switched on.
 	Active map[string]bool
+	// Rulesets are the ids of the rulesets a test's `rules` may name (the
+	// shipped ones); empty when unknown, and then not checked.
+	Rulesets []string
 	// Available are house groups that could have been loaded but were not
 	// (the shipped ones not asked for): Select suggests them for a typo.
 	Available []string

@@ -1,11 +1,15 @@
 package dsl
 
 import (
+	"fmt"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib/state"
-	"path"
-	"strings"
 )
 
 // TestInfo is a checked `test` block, ready for the test runner.
@@ -47,6 +51,7 @@ func (c *checker) checkTests() {
 			switch it := it.(type) {
 			case *syntax.TestRules:
 				t.Rules = it.ID.Name
+				c.testRuleset(it.ID)
 			case *syntax.TestHouse:
 				for _, tg := range it.Rules {
 					s := tg.Ref.String()
@@ -54,6 +59,7 @@ func (c *checker) checkTests() {
 						s = "-" + s
 					}
 					t.Houses = append(t.Houses, s)
+					c.testHouse(tg.Ref)
 				}
 			case *syntax.TestState:
 				if hasState {
@@ -62,6 +68,12 @@ func (c *checker) checkTests() {
 				hasState = true
 				if strings.HasPrefix(it.Source.Raw, "`") {
 					t.InlineState = it.Source.Value()
+					// Read now, so a state that does not parse is found by
+					// check, at its place, not when the test runs.
+					if _, err := state.DecodeWith("state", []byte(t.InlineState), c.idx.Vocabulary); err != nil {
+						d := c.diags.errorf(diag.CodeTestError, diag.RangeOf(it.Source.Pos, it.Source.EndPos), "the inline state is not a valid state")
+						d.Detail = inlineStateProblems(err, it.Source.Pos.Line)
+					}
 					continue
 				}
 				rel, err := packRelative(path.Dir(t.File.Rel), it.Source.Value())
@@ -159,4 +171,53 @@ func (c *checker) allFaces() []string {
 		}
 	}
 	return out
+}
+
+// testRuleset checks that a test's `rules` names a ruleset there is.
+func (c *checker) testRuleset(id *syntax.Ident) {
+	if len(c.rules.Rulesets) == 0 || slices.Contains(c.rules.Rulesets, NormalizeID(id.Name)) {
+		return
+	}
+	c.unknown(identRange(id), "ruleset", id.Name, c.rules.Rulesets)
+}
+
+// testHouse checks that a test's `house` names a house group there is,
+// and, when the group is loaded, one of its rules.
+func (c *checker) testHouse(ref *syntax.Ref) {
+	house := NormalizeID(ref.Name.Name)
+	if h := c.idx.Houses[house]; h != nil {
+		if ref.Member == nil {
+			return
+		}
+		var ids []string
+		for _, r := range h.Rules() {
+			if r.ID.Name == NormalizeID(ref.Member.Name) {
+				return
+			}
+			ids = append(ids, r.ID.Name)
+		}
+		c.unknown(identRange(ref.Member), "rule of house "+house, ref.Member.Name, ids)
+		return
+	}
+	if slices.Contains(c.rules.Available, house) {
+		return // shipped, loaded when the test runs
+	}
+	c.unknown(identRange(ref.Name), "house", ref.Name.Name, append(keys(c.idx.Houses), c.rules.Available...))
+}
+
+// inlineStateProblems lists what is wrong with an inline state, with the
+// lines counted in the rule file (the state starts on line first).
+func inlineStateProblems(err error, first int) string {
+	var lines []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if rest, ok := strings.CutPrefix(l, "state:"); ok {
+			if n, tail, ok := strings.Cut(rest, ":"); ok {
+				if k, convErr := strconv.Atoi(n); convErr == nil {
+					l = fmt.Sprintf("line %d:%s", first+k-1, tail)
+				}
+			}
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, "\n")
 }

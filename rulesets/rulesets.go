@@ -163,6 +163,9 @@ func Load(sel Selection) (*dsl.Rules, diag.Diagnostics) {
 	for _, d := range HouseDirs() {
 		rules.Available = append(rules.Available, houseID(d))
 	}
+	for _, b := range Bases() {
+		rules.Rulesets = append(rules.Rulesets, dsl.NormalizeID(b))
+	}
 	if err := rules.Select(append(toggles, sel.Houses...)); err != nil {
 		d := &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeUnknownRef, Summary: err.Error()}
 		if len(sel.With) == 0 && sel.Pack == nil {
