@@ -35,7 +35,7 @@ type example struct {
 var notRunHere = map[string]string{
 	"munda check --all-variants": ".ci/run runs it",
 	"munda test":                 ".ci/run runs it",
-	"munda run end-phase --state battle.yaml --dice prompt":                       "it asks for dice",
+	"munda run end-phase --state battle.yaml --dice prompt":                          "it asks for dice",
 	"munda run end-phase --state battle.yaml --house aa --dice prompt -o after.yaml": "it asks for dice",
 }
 
