@@ -24,8 +24,10 @@ type Question struct {
 	Args map[string]string
 	// Choices answers the rules' choices; nil takes every default.
 	Choices interpreter.ChoiceSource
-	// Of is asked of each outcome's state; nil summarises what changed.
-	Of *dsl.Query
+	// Of is asked of each outcome's state; nil summarises what changed
+	// (see Summary), of the Focus models only when there are some.
+	Of    *dsl.Query
+	Focus []string
 	// Limits bound each run (zero: interpreter.DefaultLimits).
 	Limits interpreter.Limits
 }

@@ -24,7 +24,7 @@ func runOnce(q *Question, dice interpreter.DiceSource) (string, any, error) {
 		return "", nil, err
 	}
 	if q.Of == nil {
-		return Summary(q.State, st), nil, nil
+		return Summary(q.State, st, q.Focus...), nil, nil
 	}
 	v, err := q.Of.Eval(st)
 	if err != nil {

@@ -3,6 +3,7 @@ package odds
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/munda-rules/munda/stdlib/state"
@@ -10,19 +11,29 @@ import (
 
 // Summary says what a run changed, field by field, in a stable order:
 // "goliaths.bottled: true; vorst.status: out_of_action;
-// vorst.lasting_injuries: +spinal_injury". Two runs that end in the same
-// state have the same summary, which is what outcomes are merged by.
-func Summary(before, after *state.State) string {
+// vorst.lasting_injuries: +spinal_injury". Outcomes are merged by it.
+// Details are left out (fields tagged odds:"detail": a rule's bookkeeping
+// marks, experience), so runs that differ only in them are one outcome;
+// with focus, only the changes of those models count ("what happens to the
+// target"), so an attacker's gains do not split what befalls it.
+func Summary(before, after *state.State, focus ...string) string {
 	var parts []string
-	diffStruct(&parts, "battle", reflect.ValueOf(before.Battle), reflect.ValueOf(after.Battle))
+	if len(focus) == 0 {
+		diffStruct(&parts, "battle", reflect.ValueOf(before.Battle), reflect.ValueOf(after.Battle))
+	}
 	for _, ga := range after.Gangs {
 		gb := before.Gang(ga.ID)
 		if gb == nil {
 			parts = append(parts, ga.ID+": new")
 			continue
 		}
-		diffStruct(&parts, ga.ID, reflect.ValueOf(*gb), reflect.ValueOf(*ga))
+		if len(focus) == 0 {
+			diffStruct(&parts, ga.ID, reflect.ValueOf(*gb), reflect.ValueOf(*ga))
+		}
 		for _, ma := range ga.Models {
+			if len(focus) > 0 && !slices.Contains(focus, ma.ID) {
+				continue
+			}
 			mb := before.Model(ma.ID)
 			if mb == nil {
 				parts = append(parts, ma.ID+": new")
@@ -45,7 +56,7 @@ func diffStruct(parts *[]string, prefix string, a, b reflect.Value) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name := f.Tag.Get("expr")
-		if name == "" || name == "-" || !f.IsExported() {
+		if name == "" || name == "-" || !f.IsExported() || f.Tag.Get("odds") == "detail" {
 			continue
 		}
 		fa, fb := a.Field(i), b.Field(i)

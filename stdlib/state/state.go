@@ -81,17 +81,17 @@ type Model struct {
 	Weapons []*Weapon `expr:"weapons" json:"weapons,omitempty" munda:"fixed"`
 	Armour  []*Armour `expr:"armour" json:"armour,omitempty" munda:"fixed"`
 	Wargear []string  `expr:"wargear" json:"wargear,omitempty"`
-	Terrain []string  `expr:"terrain" json:"terrain,omitempty"` // what the model stands in: toxic_sludge, flood_water
-	Aboard  string    `expr:"aboard" json:"aboard,omitempty"`   // id of the vehicle carrying this fighter
-	Marks   []string  `expr:"marks" json:"marks,omitempty"`     // bookkeeping for rules, e.g. assisted_this_end_phase
+	Terrain []string  `expr:"terrain" json:"terrain,omitempty"`           // what the model stands in: toxic_sludge, flood_water
+	Aboard  string    `expr:"aboard" json:"aboard,omitempty"`             // id of the vehicle carrying this fighter
+	Marks   []string  `expr:"marks" json:"marks,omitempty" odds:"detail"` // bookkeeping for rules, e.g. assisted_this_end_phase
 
 	X    float64 `expr:"x" json:"x"`
 	Y    float64 `expr:"y" json:"y"`
 	Base float64 `expr:"base" json:"base" state:"required"` // base diameter in millimetres
 
 	// Campaign records.
-	XP              int      `expr:"xp" json:"xp,omitempty"`
-	Advancements    int      `expr:"advancements" json:"advancements,omitempty"`
+	XP              int      `expr:"xp" json:"xp,omitempty" odds:"detail"`
+	Advancements    int      `expr:"advancements" json:"advancements,omitempty" odds:"detail"`
 	LastingInjuries []string `expr:"lasting_injuries" json:"lasting_injuries,omitempty" munda:"row"`
 	Enmities        []string `expr:"enmities" json:"enmities,omitempty"` // ids of gangs this fighter bears a grudge against (Bitter Enmity)
 	InRecovery      bool     `expr:"in_recovery" json:"in_recovery,omitempty"`
