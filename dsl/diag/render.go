@@ -13,7 +13,9 @@ import (
 // so a renderer can quote the line at fault.
 type Sources map[string][]byte
 
-// WriteText prints diagnostics for people:
+// WriteText prints diagnostics for people: each as its one line (see
+// Diagnostic.Error), the line of the file at fault with a marker under the
+// subject (when the file is in src), the detail, and a run's rule source:
 //
 //	path:line:col: error: summary
 //	  12 |   31-35 convalescence "Convalescence" {
@@ -22,22 +24,26 @@ type Sources map[string][]byte
 func WriteText(w io.Writer, diags Diagnostics, src Sources) error {
 	var b bytes.Buffer
 	for _, d := range diags {
+		b.WriteString(d.Error())
+		b.WriteByte('\n')
 		if d.Subject != nil {
-			fmt.Fprintf(&b, "%s: %s: %s\n", d.Subject, d.Severity, d.Summary)
 			writeSnippet(&b, d.Subject, src[d.Subject.Filename])
-		} else {
-			fmt.Fprintf(&b, "%s: %s\n", d.Severity, d.Summary)
 		}
 		if d.Detail != "" {
 			for _, line := range strings.Split(d.Detail, "\n") {
 				fmt.Fprintf(&b, "  %s\n", line)
 			}
 		}
+		if d.Source != "" {
+			fmt.Fprintf(&b, "  source: %s\n", d.Source)
+		}
 	}
 	_, err := w.Write(b.Bytes())
 	return err
 }
 
+// writeSnippet quotes the subject's first line, with a marker under the
+// subject when its column is known.
 func writeSnippet(b *bytes.Buffer, r *Range, src []byte) {
 	if src == nil || r.Start.Line < 1 {
 		return
@@ -49,6 +55,9 @@ func writeSnippet(b *bytes.Buffer, r *Range, src []byte) {
 	line := strings.ReplaceAll(strings.TrimRight(string(lines[r.Start.Line-1]), "\r"), "\t", " ")
 	gutter := fmt.Sprint(r.Start.Line)
 	fmt.Fprintf(b, "  %s | %s\n", gutter, line)
+	if r.Start.Column < 1 {
+		return
+	}
 	width := 1
 	if r.End.Line == r.Start.Line && r.End.Column > r.Start.Column {
 		width = r.End.Column - r.Start.Column
@@ -57,9 +66,6 @@ func writeSnippet(b *bytes.Buffer, r *Range, src []byte) {
 		width = max
 	}
 	pad := r.Start.Column - 1
-	if pad < 0 {
-		pad = 0
-	}
 	fmt.Fprintf(b, "  %s | %s%s\n", strings.Repeat(" ", len(gutter)), strings.Repeat(" ", pad), strings.Repeat("^", width))
 }
 
@@ -97,13 +103,25 @@ func WriteGitHub(w io.Writer, diags Diagnostics) error {
 		}
 		var props []string
 		if r := d.Subject; r != nil {
-			props = append(props, "file="+ghProperty(r.Filename), fmt.Sprintf("line=%d", r.Start.Line), fmt.Sprintf("col=%d", r.Start.Column))
-			if r.End.Line >= r.Start.Line && r.End.Line > 0 {
-				props = append(props, fmt.Sprintf("endLine=%d", r.End.Line), fmt.Sprintf("endColumn=%d", r.End.Column))
+			props = append(props, "file="+ghProperty(r.Filename))
+			if r.Start.Line > 0 {
+				props = append(props, fmt.Sprintf("line=%d", r.Start.Line))
+				if r.Start.Column > 0 {
+					props = append(props, fmt.Sprintf("col=%d", r.Start.Column))
+				}
+				if r.End.Line >= r.Start.Line && r.End.Column > 0 {
+					props = append(props, fmt.Sprintf("endLine=%d", r.End.Line), fmt.Sprintf("endColumn=%d", r.End.Column))
+				}
 			}
 		}
 		props = append(props, "title="+ghProperty("munda "+d.Code))
 		msg := d.Summary
+		if d.Rule != "" {
+			msg = "in " + d.Rule + ": " + msg
+		}
+		if d.Path != "" {
+			msg = d.Path + ": " + msg
+		}
 		if d.Detail != "" {
 			msg += "\n" + d.Detail
 		}
