@@ -32,7 +32,7 @@ func TestDiagnosticKinds(t *testing.T) {
 		Subject: &Range{Filename: "rules.munda", Start: Pos{2, 3, 22}, End: Pos{2, 14, 33}},
 		Context: &Range{Filename: "rules.munda", Start: Pos{2, 3, 22}, End: Pos{2, 14, 33}},
 		Rule:    "procedure p", Source: "Core Rulebook, p. 1",
-		Stack:   []string{"procedure p", "procedure q (×2)", "procedure r"}, Cause: causeError{}}
+		Stack: []string{"procedure p", "procedure q (×2)", "procedure r"}, Cause: causeError{}}
 
 	for _, c := range []struct {
 		d    *Diagnostic
