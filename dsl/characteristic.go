@@ -3,7 +3,6 @@ package dsl
 // This file checks characteristic declarations: how each is tested, and the limits that bound it.
 
 import (
-	"fmt"
 	"reflect"
 
 	"github.com/munda-rules/munda/dsl/diag"
@@ -74,8 +73,9 @@ func (c *checker) charInfo(ch *syntax.Characteristic) *CharInfo {
 	f, ok := fieldByTag(statsType, info.FieldName)
 	if !ok {
 		d := c.diags.errorf(diag.CodeUnknownRef, identRange(fieldAt), "stats have no field %s", info.FieldName)
-		if s := diag.DidYouMean(info.FieldName, fieldNames(statsType)); s != "" {
-			d.Detail = fmt.Sprintf("Did you mean %s? A characteristic named differently from its stats field needs `field NAME`.", s)
+		if s := diag.Suggestion(info.FieldName, fieldNames(statsType)); s != "" {
+			d.Summary += "; " + s
+			d.Detail = "A characteristic named differently from its stats field needs `field NAME`."
 		}
 	} else {
 		info.Field = f.Index

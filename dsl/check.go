@@ -256,11 +256,7 @@ func (c *checker) lookup(ns, id string) syntax.Decl { return c.decls[ns][id] }
 
 // unknown reports an unresolved reference with a did-you-mean.
 func (c *checker) unknown(at *diag.Range, what, name string, candidates []string) *diag.Diagnostic {
-	d := c.diags.errorf(diag.CodeUnknownRef, at, "unknown %s %s", what, name)
-	if s := diag.DidYouMean(name, candidates); s != "" {
-		d.Detail = fmt.Sprintf("Did you mean %s?", s)
-	}
-	return d
+	return c.diags.errorf(diag.CodeUnknownRef, at, "unknown %s %s", what, name).Suggest(name, candidates)
 }
 
 // ofKind lists the ids in force of one kind of core declaration.

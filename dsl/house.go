@@ -45,10 +45,8 @@ func (c *checker) replace(r *syntax.Replace, owner string, pack *LoadedPack) {
 	c.all = append(c.all, r.Decl)
 	prev, ok := c.decls[ns][id]
 	if !ok {
-		d := c.diags.errorf(diag.CodeUnknownRef, identRange(at), "replace: there is no %s %s to replace", syntax.KindOf(r.Decl), id)
-		if s := diag.DidYouMean(id, keys(c.decls[ns])); s != "" {
-			d.Detail = fmt.Sprintf("Did you mean %s?", s)
-		}
+		c.diags.errorf(diag.CodeUnknownRef, identRange(at), "replace: there is no %s %s to replace", syntax.KindOf(r.Decl), id).
+			Suggest(id, keys(c.decls[ns]))
 		return
 	}
 	if syntax.KindOf(prev) != syntax.KindOf(r.Decl) {

@@ -159,8 +159,8 @@ func (r *Rules) ActiveRules() []string {
 
 func unknownChoice(what, name string, known []string) error {
 	msg := fmt.Sprintf("unknown %s %q", what, name)
-	if s := diag.DidYouMean(name, known); s != "" {
-		msg += fmt.Sprintf("; did you mean %q?", s)
+	if s := diag.Suggestion(name, known); s != "" {
+		msg += "; " + s
 	} else if len(known) > 0 {
 		msg += " (known: " + strings.Join(known, ", ") + ")"
 	}

@@ -1,7 +1,6 @@
 package dsl
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 
@@ -218,10 +217,7 @@ func (c *checker) fieldPath(t reflect.Type, parts []*syntax.Ident) (reflect.Type
 		}
 		f, ok := fieldByTag(t, part.Name)
 		if !ok {
-			d := c.diags.errorf(diag.CodeUnknownRef, identRange(part), "%s has no field %s", TypeName(t), part.Name)
-			if s := diag.DidYouMean(part.Name, fieldNames(t)); s != "" {
-				d.Detail = fmt.Sprintf("Did you mean %s?", s)
-			}
+			c.diags.errorf(diag.CodeUnknownRef, identRange(part), "%s has no field %s", TypeName(t), part.Name).Suggest(part.Name, fieldNames(t))
 			return nil, false
 		}
 		t = f.Type
@@ -271,10 +267,7 @@ func (c *checker) listEdit(item *syntax.Ident, path *syntax.Path, sc *scope) {
 		}
 		f, ok := fieldByTag(t, part.Name)
 		if !ok {
-			d := c.diags.errorf(diag.CodeUnknownRef, identRange(part), "%s has no field %s", TypeName(t), part.Name)
-			if s := diag.DidYouMean(part.Name, fieldNames(t)); s != "" {
-				d.Detail = fmt.Sprintf("Did you mean %s?", s)
-			}
+			c.diags.errorf(diag.CodeUnknownRef, identRange(part), "%s has no field %s", TypeName(t), part.Name).Suggest(part.Name, fieldNames(t))
 			return
 		}
 		field, t = f, f.Type

@@ -174,10 +174,7 @@ func Load(sel Selection) (*dsl.Rules, diag.Diagnostics) {
 	for _, t := range sel.Houses {
 		id := houseOf(t)
 		if id != "" && !known[id] {
-			msg := fmt.Sprintf("unknown house %q", id)
-			if s := diag.DidYouMean(id, knownIDs); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
-			}
+			msg := diag.Suggest(fmt.Sprintf("unknown house %q", id), id, knownIDs)
 			diags = append(diags, &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeUnknownRef, Summary: msg})
 			return nil, diags
 		}
@@ -224,10 +221,7 @@ func houseDir(id string) (string, bool) {
 
 // UnknownBase is the error for a ruleset name that is not shipped.
 func UnknownBase(name string) error {
-	msg := fmt.Sprintf("unknown ruleset %q", name)
-	if s := diag.DidYouMean(name, Bases()); s != "" {
-		msg += fmt.Sprintf("; did you mean %q?", s)
-	}
+	msg := diag.Suggest(fmt.Sprintf("unknown ruleset %q", name), name, Bases())
 	return fmt.Errorf("%s (shipped: %s)", msg, strings.Join(Bases(), ", "))
 }
 

@@ -137,11 +137,7 @@ func (f *runFlags) checkFlags(prog *interpreter.Program) error {
 		name, _, _ := strings.Cut(pair, "=")
 		name = strings.TrimSpace(name)
 		if name != "" && !known[name] {
-			msg := fmt.Sprintf("--choose %s: the rules have no choice %q", pair, name)
-			if s := diag.DidYouMean(name, names); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
-			}
-			return usagef("%s", msg)
+			return usagef("%s", diag.Suggest(fmt.Sprintf("--choose %s: the rules have no choice %q", pair, name), name, names))
 		}
 	}
 	return nil

@@ -488,11 +488,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, si *structInfo) {
 		name := k.Value
 		j, ok := si.byName[name]
 		if !ok {
-			msg := "unknown field"
-			if s := diag.DidYouMean(name, si.names); s != "" {
-				msg += "; did you mean " + s + "?"
-			}
-			d.add(k, safeSeg(name), msg)
+			d.add(k, safeSeg(name), diag.Suggest("unknown field", name, si.names))
 			continue
 		}
 		if seen[j/64]&(1<<(j%64)) != 0 {

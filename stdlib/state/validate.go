@@ -136,10 +136,10 @@ func (v *validator) battle(b *Battle, gangs map[string]int) {
 		v.add("battle.round", "want 0 to %d, got %d", maxCount, b.Round)
 	}
 	if _, ok := gangs[b.Priority]; b.Priority != "" && !ok {
-		v.add("battle.priority", "no gang has the id %q%s", b.Priority, suggestKey(b.Priority, gangs))
+		v.add("battle.priority", "%s", suggestKey(fmt.Sprintf("no gang has the id %q", b.Priority), b.Priority, gangs))
 	}
 	if _, ok := gangs[b.Winner]; b.Winner != "" && !ok {
-		v.add("battle.winner", "no gang has the id %q%s", b.Winner, suggestKey(b.Winner, gangs))
+		v.add("battle.winner", "%s", suggestKey(fmt.Sprintf("no gang has the id %q", b.Winner), b.Winner, gangs))
 	}
 	var ids map[string]int
 	if len(b.Markers) > 0 {
@@ -241,11 +241,7 @@ func (v *validator) aboard(w where, m *Model, g *Gang) {
 			ids = append(ids, o.ID)
 		}
 	}
-	msg := fmt.Sprintf("gang %q has no vehicle with the id %q", g.ID, m.Aboard)
-	if s := diag.DidYouMean(m.Aboard, ids); s != "" {
-		msg += "; did you mean " + s + "?"
-	}
-	v.add(w.at("aboard"), "%s", msg)
+	v.add(w.at("aboard"), "%s", diag.Suggest(fmt.Sprintf("gang %q has no vehicle with the id %q", g.ID, m.Aboard), m.Aboard, ids))
 }
 
 func (v *validator) stats(w where, s *Stats) {
@@ -373,14 +369,11 @@ func orList(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
-// suggestKey is "; did you mean x?" for the closest key of m, or "".
-func suggestKey(name string, m map[string]int) string {
+// suggestKey is msg with a did-you-mean of the closest key of m.
+func suggestKey(msg, name string, m map[string]int) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
-	if s := diag.DidYouMean(name, keys); s != "" {
-		return "; did you mean " + s + "?"
-	}
-	return ""
+	return diag.Suggest(msg, name, keys)
 }
