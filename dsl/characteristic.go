@@ -52,7 +52,7 @@ func (c *checker) charInfo(ch *syntax.Characteristic) *CharInfo {
 		switch it := it.(type) {
 		case *syntax.CharCheck:
 			if check != nil {
-				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(it.Pos, it.EndPos), "characteristic %s has two check lines", ch.ID.Name)
+				c.diags.errorf(diag.CodeCharDefinition, diag.RangeOf(it.Pos, it.EndPos), "characteristic %s has two check lines", ch.ID.Name)
 			}
 			check = it
 		case *syntax.CharNatural:
@@ -65,7 +65,7 @@ func (c *checker) charInfo(ch *syntax.Characteristic) *CharInfo {
 			switch it.Kind.Name {
 			case "fighter", "vehicle", "crew":
 			default:
-				c.diags.errorf(diag.CodeInvalid, identRange(it.Kind), "limits apply to fighter, vehicle or crew, not %s", it.Kind.Name)
+				c.diags.errorf(diag.CodeCharDefinition, identRange(it.Kind), "limits apply to fighter, vehicle or crew, not %s", it.Kind.Name)
 			}
 			info.Limits[it.Kind.Name] = Limits{Worst: it.Worst.Value(), Best: it.Best.Value()}
 		}
@@ -91,7 +91,7 @@ func (c *checker) charInfo(ch *syntax.Characteristic) *CharInfo {
 	if decl, ok := c.lookup(nsCore, check.Dice.Name).(*syntax.Dice); ok {
 		info.Dice = c.diceInfo(decl, nil)
 		if info.Dice != nil && info.Dice.Symbolic() {
-			c.diags.errorf(diag.CodeInvalid, identRange(check.Dice), "a characteristic is tested with numeric dice; %s has symbols", check.Dice.Name)
+			c.diags.errorf(diag.CodeCharDefinition, identRange(check.Dice), "a characteristic is tested with numeric dice; %s has symbols", check.Dice.Name)
 		}
 	} else {
 		c.unknown(identRange(check.Dice), "dice", check.Dice.Name, c.ofKind("dice"))

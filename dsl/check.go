@@ -95,7 +95,34 @@ func Check(rules *Rules) diag.Diagnostics {
 	c.idx.compileQuery = c.queryCompiler()
 	rules.Index = c.idx
 	c.diags.list.Sort()
+	setContexts(c.diags.list, rules.Files())
 	return c.diags.list
+}
+
+// setContexts gives each diagnostic without a context the declaration
+// around its subject, as hcl gives the block around an attribute: tools
+// can show, or fold to, the whole of what is wrong.
+func setContexts(diags diag.Diagnostics, files []*syntax.File) {
+	byName := make(map[string]*syntax.File, len(files))
+	for _, f := range files {
+		byName[f.Name] = f
+	}
+	for _, d := range diags {
+		if d.Subject == nil || d.Context != nil {
+			continue
+		}
+		f := byName[d.Subject.Filename]
+		if f == nil {
+			continue
+		}
+		for _, decl := range f.Decls {
+			start, end := syntax.Span(decl)
+			if r := diag.RangeOf(start, end); r.Contains(d.Subject) {
+				d.Context = r
+				break
+			}
+		}
+	}
 }
 
 // checker carries the state of one Check.

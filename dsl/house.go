@@ -38,7 +38,7 @@ func (c *checker) replace(r *syntax.Replace, owner string, pack *LoadedPack) {
 	switch r.Decl.(type) {
 	case *syntax.Dice, *syntax.Characteristic, *syntax.Table, *syntax.Procedure, *syntax.Function:
 	default:
-		c.diags.errorf(diag.CodeInvalid, diag.RangeOf(r.Pos, r.EndPos), "a %s cannot be replaced; replace a dice, characteristic, table, procedure or function", syntax.KindOf(r.Decl))
+		c.diags.errorf(diag.CodeWrongKind, diag.RangeOf(r.Pos, r.EndPos), "a %s cannot be replaced; replace a dice, characteristic, table, procedure or function", syntax.KindOf(r.Decl))
 		return
 	}
 	c.packOf[r.Decl] = pack
@@ -50,7 +50,7 @@ func (c *checker) replace(r *syntax.Replace, owner string, pack *LoadedPack) {
 		return
 	}
 	if syntax.KindOf(prev) != syntax.KindOf(r.Decl) {
-		c.diags.errorf(diag.CodeInvalid, identRange(at), "replace: %s is a %s, not a %s", id, syntax.KindOf(prev), syntax.KindOf(r.Decl))
+		c.diags.errorf(diag.CodeWrongKind, identRange(at), "replace: %s is a %s, not a %s", id, syntax.KindOf(prev), syntax.KindOf(r.Decl))
 		return
 	}
 	key := ns + ":" + id

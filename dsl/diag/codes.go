@@ -67,6 +67,3 @@ const (
 	CodeRunArgument      = "run_argument"       // a procedure or table run without what it needs
 	CodeRunInternal      = "run_internal"       // a bug in munda's interpreter
 )
-
-// CodeInvalid is the old catch-all, on its way out.
-const CodeInvalid = "invalid"
