@@ -86,7 +86,7 @@ func readState(path string) (*state.State, error) {
 	}
 	st, err := state.Decode(path, data)
 	if err != nil {
-		return nil, failed("%v", err)
+		return nil, failedWith("", err, diag.Sources{path: data})
 	}
 	return st, nil
 }
@@ -267,7 +267,7 @@ func (f *runFlags) writeState(st *state.State) error {
 	}
 	// The rules must not leave a state munda would refuse to read.
 	if err := state.Validate(st); err != nil {
-		return failed("the run left the state invalid, so it was not written:\n%v", err)
+		return failedWith("the run left the state invalid, so it was not written:", err, nil)
 	}
 	data, err := state.Encode(st, state.FormatOf(path))
 	if err != nil {
