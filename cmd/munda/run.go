@@ -226,21 +226,26 @@ if the run fails.`,
 			limits := interpreter.DefaultLimits
 			limits.Steps = f.maxSteps
 			runErr := prog.Run(st, proc.ID, bound, interpreter.Options{Dice: dice, Choices: choices, Log: events, Limits: limits, Lang: f.lang})
-			return f.finish(cmd, st, dice, events, runErr)
+			return f.finish(cmd, prog, st, dice, events, runErr)
 		},
 	}
 	f.register(cmd)
 	return cmd
 }
 
-// finish reports how a run ended and writes the new state. Scripted dice
-// left over are worth a warning: the script may not be the one meant.
-func (f *runFlags) finish(cmd *cobra.Command, st *state.State, dice interpreter.DiceSource, events *printer, runErr error) error {
+// finish reports how a run ended and writes the new state. A run that
+// stopped is printed with the line of the rule file where it stopped (and
+// ends the JSON log with an error event); scripted dice left over are
+// worth a warning: the script may not be the one meant.
+func (f *runFlags) finish(cmd *cobra.Command, prog *interpreter.Program, st *state.State, dice interpreter.DiceSource, events *printer, runErr error) error {
 	if events.err != nil {
 		return events.err
 	}
 	if runErr != nil {
-		return failed("%v", runErr)
+		if f.jsonOut {
+			events.Event(interpreter.ErrorEvent(runErr, events.seq+1))
+		}
+		return failedWith("", runErr, prog.Rules.Sources())
 	}
 	if s, ok := dice.(*interpreter.Scripted); ok && s.Remaining() > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "munda: warning: %s of the --dice script not used\n", plural(s.Remaining(), "die was", "dice were"))
@@ -324,6 +329,7 @@ func writeFileAtomic(path string, data []byte) (err error) {
 type printer struct {
 	w    io.Writer
 	json bool
+	seq  int // of the last event
 	err  error
 }
 
@@ -331,6 +337,7 @@ func (p *printer) Event(e *interpreter.Event) {
 	if p.err != nil {
 		return
 	}
+	p.seq = e.Seq
 	events := []*interpreter.Event{e}
 	if p.json {
 		p.err = interpreter.WriteJSON(p.w, events)

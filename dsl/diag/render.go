@@ -42,8 +42,13 @@ func WriteText(w io.Writer, diags Diagnostics, src Sources) error {
 	return err
 }
 
+// Snippets show at most this many characters of a line, around the
+// subject: a state file may be JSON on one line of megabytes.
+const snippetWidth = 160
+
 // writeSnippet quotes the subject's first line, with a marker under the
-// subject when its column is known.
+// subject when its column is known. A line that is not plain text (a
+// binary file's) is not quoted.
 func writeSnippet(b *bytes.Buffer, r *Range, src []byte) {
 	if src == nil || r.Start.Line < 1 {
 		return
@@ -52,20 +57,48 @@ func writeSnippet(b *bytes.Buffer, r *Range, src []byte) {
 	if r.Start.Line > len(lines) {
 		return
 	}
-	line := strings.ReplaceAll(strings.TrimRight(string(lines[r.Start.Line-1]), "\r"), "\t", " ")
-	gutter := fmt.Sprint(r.Start.Line)
-	fmt.Fprintf(b, "  %s | %s\n", gutter, line)
-	if r.Start.Column < 1 {
+	raw := bytes.TrimRight(lines[r.Start.Line-1], "\r")
+	if !utf8.Valid(raw) {
 		return
 	}
+	line := []rune(string(raw))
+	for i, c := range line {
+		switch {
+		case c == '\t':
+			line[i] = ' '
+		case c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0:
+			return
+		}
+	}
+	idx := r.Start.Column - 1 // the subject's first character, 0-based
 	width := 1
 	if r.End.Line == r.Start.Line && r.End.Column > r.Start.Column {
 		width = r.End.Column - r.Start.Column
 	}
-	if max := utf8.RuneCountInString(line) - r.Start.Column + 2; width > max && max > 0 {
-		width = max
+	// A long line is shown around the subject, cut at both ends.
+	prefix, suffix := "", ""
+	if len(line) > snippetWidth {
+		from := 0
+		if idx > snippetWidth/2 {
+			from = min(idx-snippetWidth/2, len(line)-snippetWidth)
+		}
+		if from > 0 {
+			prefix = "…"
+		}
+		if from+snippetWidth < len(line) {
+			suffix = "…"
+		}
+		line = line[from : from+snippetWidth]
+		idx -= from
 	}
-	pad := r.Start.Column - 1
+	gutter := fmt.Sprint(r.Start.Line)
+	fmt.Fprintf(b, "  %s | %s%s%s\n", gutter, prefix, string(line), suffix)
+	if r.Start.Column < 1 || idx > len(line) {
+		return
+	}
+	// The marker may stand just past the end (where a file ends too soon).
+	width = max(1, min(width, len(line)-idx))
+	pad := idx + utf8.RuneCountInString(prefix)
 	fmt.Fprintf(b, "  %s | %s%s\n", strings.Repeat(" ", len(gutter)), strings.Repeat(" ", pad), strings.Repeat("^", width))
 }
 

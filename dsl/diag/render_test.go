@@ -121,3 +121,30 @@ func TestWriteGitHub(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
 	}
 }
+
+// A snippet is plain text of a sane width, whatever the file holds.
+func TestSnippetOfAnyLine(t *testing.T) {
+	long := `{"gangs": [` + strings.Repeat(`{"id": "g"}, `, 100) + `{"id": 7}]}`
+	col := strings.Index(long, "7") + 1
+	src := Sources{"long.json": []byte(long), "bin.yaml": []byte("\x7fELF\x00\x01\n")}
+	var b bytes.Buffer
+	err := WriteText(&b, Diagnostics{
+		{Code: CodeStateType, Summary: "want a string", Subject: &Range{Filename: "long.json", Start: Pos{1, col, col - 1}, End: Pos{1, col + 1, col}}},
+		{Code: CodeStateSyntax, Summary: "binary", Subject: &Range{Filename: "bin.yaml", Start: Pos{1, 5, 4}, End: Pos{1, 5, 4}}},
+	}, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	if len(lines) != 5 || lines[3] != "bin.yaml:1:5: binary" {
+		t.Fatalf("got:\n%s", b.String())
+	}
+	quoted, marker := lines[1], lines[2]
+	if n := len([]rune(quoted)); n > snippetWidth+10 || !strings.Contains(quoted, "…") {
+		t.Errorf("a long line is quoted whole (%d characters):\n%s", n, quoted)
+	}
+	at := strings.Index(marker, "^")
+	if at < 0 || []rune(quoted)[len([]rune(marker[:at]))] != '7' {
+		t.Errorf("the marker is not under the subject:\n%s\n%s", quoted, marker)
+	}
+}
