@@ -34,19 +34,6 @@ func tableHead(t *dsl.TableInfo) span {
 	return span{t.Decl.Pos, t.Decl.Title.EndPos}
 }
 
-// stmtPos finds where a statement starts.
-func stmtPos(st syntax.Stmt) lexer.Position {
-	v := reflect.ValueOf(st)
-	if v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
-		if f := v.Elem().FieldByName("Pos"); f.IsValid() {
-			if p, ok := f.Interface().(lexer.Position); ok {
-				return p
-			}
-		}
-	}
-	return lexer.Position{}
-}
-
 type fieldKey struct {
 	t    reflect.Type
 	name string
