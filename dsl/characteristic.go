@@ -3,7 +3,6 @@ package dsl
 // This file checks characteristic declarations: how each is tested, and the limits that bound it.
 
 import (
-	"fmt"
 	"reflect"
 
 	"github.com/munda-rules/munda/dsl/diag"
@@ -53,7 +52,7 @@ func (c *checker) charInfo(ch *syntax.Characteristic) *CharInfo {
 		switch it := it.(type) {
 		case *syntax.CharCheck:
 			if check != nil {
-				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(it.Pos, it.EndPos), "characteristic %s has two check lines", ch.ID.Name)
+				c.diags.errorf(diag.CodeCharDefinition, diag.RangeOf(it.Pos, it.EndPos), "characteristic %s has two check lines", ch.ID.Name)
 			}
 			check = it
 		case *syntax.CharNatural:
@@ -70,8 +69,9 @@ func (c *checker) charInfo(ch *syntax.Characteristic) *CharInfo {
 	f, ok := fieldByTag(statsType, info.FieldName)
 	if !ok {
 		d := c.diags.errorf(diag.CodeUnknownRef, identRange(fieldAt), "stats have no field %s", info.FieldName)
-		if s := diag.DidYouMean(info.FieldName, fieldNames(statsType)); s != "" {
-			d.Detail = fmt.Sprintf("Did you mean %s? A characteristic named differently from its stats field needs `field NAME`.", s)
+		if s := diag.Suggestion(info.FieldName, fieldNames(statsType)); s != "" {
+			d.Summary += "; " + s
+			d.Detail = "A characteristic named differently from its stats field needs `field NAME`."
 		}
 	} else {
 		info.Field = f.Index
@@ -87,7 +87,7 @@ func (c *checker) charInfo(ch *syntax.Characteristic) *CharInfo {
 	if decl, ok := c.lookup(nsCore, check.Dice.Name).(*syntax.Dice); ok {
 		info.Dice = c.diceInfo(decl, nil)
 		if info.Dice != nil && info.Dice.Symbolic() {
-			c.diags.errorf(diag.CodeInvalid, identRange(check.Dice), "a characteristic is tested with numeric dice; %s has symbols", check.Dice.Name)
+			c.diags.errorf(diag.CodeCharDefinition, identRange(check.Dice), "a characteristic is tested with numeric dice; %s has symbols", check.Dice.Name)
 		}
 	} else {
 		c.unknown(identRange(check.Dice), "dice", check.Dice.Name, c.ofKind("dice"))

@@ -112,7 +112,34 @@ func Check(rules *Rules) diag.Diagnostics {
 	c.idx.compileQuery = c.queryCompiler()
 	rules.Index = c.idx
 	c.diags.list.Sort()
+	setContexts(c.diags.list, rules.Files())
 	return c.diags.list
+}
+
+// setContexts gives each diagnostic without a context the declaration
+// around its subject, as hcl gives the block around an attribute: tools
+// can show, or fold to, the whole of what is wrong.
+func setContexts(diags diag.Diagnostics, files []*syntax.File) {
+	byName := make(map[string]*syntax.File, len(files))
+	for _, f := range files {
+		byName[f.Name] = f
+	}
+	for _, d := range diags {
+		if d.Subject == nil || d.Context != nil {
+			continue
+		}
+		f := byName[d.Subject.Filename]
+		if f == nil {
+			continue
+		}
+		for _, decl := range f.Decls {
+			start, end := syntax.Span(decl)
+			if r := diag.RangeOf(start, end); r.Contains(d.Subject) {
+				d.Context = r
+				break
+			}
+		}
+	}
 }
 
 // checker carries the state of one Check.
@@ -255,11 +282,7 @@ func (c *checker) lookup(ns, id string) syntax.Decl { return c.decls[ns][id] }
 // be quoted, as a literal id is ("iron_wil"): the suggestion is for what
 // is inside the quotes.
 func (c *checker) unknown(at *diag.Range, what, name string, candidates []string) *diag.Diagnostic {
-	d := c.diags.errorf(diag.CodeUnknownRef, at, "unknown %s %s", what, name)
-	if s := diag.DidYouMean(strings.Trim(name, `"`), candidates); s != "" {
-		d.Detail = fmt.Sprintf("Did you mean %s?", s)
-	}
-	return d
+	return c.diags.errorf(diag.CodeUnknownRef, at, "unknown %s %s", what, name).Suggest(strings.Trim(name, `"`), candidates)
 }
 
 // ofKind lists the ids in force of one kind of core declaration.
@@ -301,7 +324,7 @@ func (c *checker) checkLiterals() {
 				return true
 			}
 			if _, ok := lit.InRange(); !ok {
-				d := c.diags.errorf(diag.CodeNumberRange, diag.RangeOf(lit.Pos, lit.EndPos), "%s is too large a number", lit.Digits)
+				d := c.diags.errorf(diag.CodeOutOfRange, diag.RangeOf(lit.Pos, lit.EndPos), "%s is too large a number", lit.Digits)
 				d.Detail = fmt.Sprintf("Whole numbers in rule files go up to %d either way.", syntax.MaxInt)
 			}
 			return true

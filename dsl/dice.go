@@ -97,7 +97,7 @@ func (c *checker) diceInfo(d *syntax.Dice, visiting map[*syntax.Dice]bool) *Dice
 		return info
 	}
 	if visiting[d] {
-		c.diags.errorf(diag.CodeInvalid, identRange(d.ID), "dice %s is defined in terms of itself", d.ID.Name)
+		c.diags.errorf(diag.CodeDiceDefinition, identRange(d.ID), "dice %s is defined in terms of itself", d.ID.Name)
 		return nil
 	}
 	if visiting == nil {
@@ -138,7 +138,7 @@ func (c *checker) buildDice(d *syntax.Dice, visiting map[*syntax.Dice]bool) *Dic
 		}
 	}
 	if kinds != 1 || len(faces) > 1 || len(sums) > 1 || len(digits) > 1 {
-		dg := c.diags.errorf(diag.CodeInvalid, identRange(d.ID), "dice %s needs exactly one definition", d.ID.Name)
+		dg := c.diags.errorf(diag.CodeDiceDefinition, identRange(d.ID), "dice %s needs exactly one definition", d.ID.Name)
 		dg.Detail = "Give either `faces 1, 2, …`, or one `face id \"Title\"` line per symbol, or `sum N dice`, or `digits dice, dice`."
 		return nil
 	}
@@ -181,7 +181,7 @@ func (c *checker) buildDice(d *syntax.Dice, visiting map[*syntax.Dice]bool) *Dic
 			if f.Count != nil {
 				fi.Count = f.Count.Value()
 				if fi.Count < 1 || fi.Count > 1000 {
-					c.diags.errorf(diag.CodeInvalid, diag.RangeOf(f.Count.Pos, f.Count.EndPos), "a face must appear on 1 to 1000 sides, not %d", fi.Count)
+					c.diags.errorf(diag.CodeOutOfRange, diag.RangeOf(f.Count.Pos, f.Count.EndPos), "a face must appear on 1 to 1000 sides, not %d", fi.Count)
 					fi.Count = 1
 				}
 			}
@@ -195,7 +195,7 @@ func (c *checker) buildDice(d *syntax.Dice, visiting map[*syntax.Dice]bool) *Dic
 		s := sums[0]
 		info.Count = s.Count.Value()
 		if info.Count < 1 || info.Count > maxDiceInSum {
-			c.diags.errorf(diag.CodeInvalid, diag.RangeOf(s.Count.Pos, s.Count.EndPos), "a sum adds 1 to %d dice, not %d", maxDiceInSum, info.Count)
+			c.diags.errorf(diag.CodeOutOfRange, diag.RangeOf(s.Count.Pos, s.Count.EndPos), "a sum adds 1 to %d dice, not %d", maxDiceInSum, info.Count)
 			return nil
 		}
 		p := part(s.Of)
@@ -203,7 +203,7 @@ func (c *checker) buildDice(d *syntax.Dice, visiting map[*syntax.Dice]bool) *Dic
 			return nil
 		}
 		if p.Symbolic() {
-			c.diags.errorf(diag.CodeInvalid, identRange(s.Of), "cannot add up dice %s: its faces are symbols", p.ID)
+			c.diags.errorf(diag.CodeDiceDefinition, identRange(s.Of), "cannot add up dice %s: its faces are symbols", p.ID)
 			return nil
 		}
 		info.Parts = []*DiceInfo{p}
@@ -224,7 +224,7 @@ func (c *checker) buildDice(d *syntax.Dice, visiting map[*syntax.Dice]bool) *Dic
 		info.Kind = DigitsDice
 		ds := digits[0]
 		if len(ds.Of) > maxDigitDice {
-			c.diags.errorf(diag.CodeInvalid, diag.RangeOf(ds.Pos, ds.EndPos), "digits reads at most %d dice", maxDigitDice)
+			c.diags.errorf(diag.CodeOutOfRange, diag.RangeOf(ds.Pos, ds.EndPos), "digits reads at most %d dice", maxDigitDice)
 			return nil
 		}
 		ways := map[int]int{0: 1}
@@ -234,12 +234,12 @@ func (c *checker) buildDice(d *syntax.Dice, visiting map[*syntax.Dice]bool) *Dic
 				return nil
 			}
 			if p.Symbolic() {
-				c.diags.errorf(diag.CodeInvalid, identRange(id), "dice %s has symbols, not digits", p.ID)
+				c.diags.errorf(diag.CodeDiceDefinition, identRange(id), "dice %s has symbols, not digits", p.ID)
 				return nil
 			}
 			for _, o := range p.Outcomes {
 				if o.Value < 0 || o.Value > 9 {
-					c.diags.errorf(diag.CodeInvalid, identRange(id), "dice %s has the face %d, which is not a single digit", p.ID, o.Value)
+					c.diags.errorf(diag.CodeDiceDefinition, identRange(id), "dice %s has the face %d, which is not a single digit", p.ID, o.Value)
 					return nil
 				}
 			}
@@ -257,7 +257,7 @@ func (c *checker) buildDice(d *syntax.Dice, visiting map[*syntax.Dice]bool) *Dic
 		}
 	}
 	if len(info.Outcomes) > maxDiceOutcome {
-		c.diags.errorf(diag.CodeInvalid, identRange(d.ID), "dice %s has too many results (%d; the limit is %d)", d.ID.Name, len(info.Outcomes), maxDiceOutcome)
+		c.diags.errorf(diag.CodeOutOfRange, identRange(d.ID), "dice %s has too many results (%d; the limit is %d)", d.ID.Name, len(info.Outcomes), maxDiceOutcome)
 		return nil
 	}
 	for _, o := range info.Outcomes {

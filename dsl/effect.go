@@ -146,7 +146,7 @@ func (c *checker) effect(item syntax.FeatureItem) (string, string) {
 			c.idx.Choices[name+"_pick"] = true
 		}
 		if n := e.Count.Value(); n < 1 || n > 10 {
-			c.diags.errorf(diag.CodeInvalid, diag.RangeOf(e.Count.Pos, e.Count.EndPos), "extra_dice adds 1 to 10 dice, not %d", n)
+			c.diags.errorf(diag.CodeOutOfRange, diag.RangeOf(e.Count.Pos, e.Count.EndPos), "extra_dice adds 1 to 10 dice, not %d", n)
 		}
 		return c.rollEffect(e.Target, false, func(sc *scope) {
 			if e.When != nil {
@@ -206,7 +206,7 @@ func (c *checker) rollEffect(ref *syntax.Ref, withResult bool, check func(sc *sc
 				return "", ""
 			}
 			if info.Kind != DiceTable {
-				c.diags.errorf(diag.CodeInvalid, identRange(ref.Name), "table %s is not rolled on, so it has no roll to change", d.ID.Name)
+				c.diags.errorf(diag.CodeEffectTarget, identRange(ref.Name), "table %s is not rolled on, so it has no roll to change", d.ID.Name)
 				return "", ""
 			}
 			check(info.RollScope)
@@ -227,7 +227,7 @@ func (c *checker) rollEffect(ref *syntax.Ref, withResult bool, check func(sc *sc
 			c.unknown(identRange(ref.Name), "roll", ref.Name.Name, cands)
 			return "", ""
 		default:
-			c.diags.errorf(diag.CodeInvalid, identRange(ref.Name), "%s is a %s; name a roll as procedure.roll, a table, or a characteristic", ref.Name.Name, syntax.KindOf(d))
+			c.diags.errorf(diag.CodeEffectTarget, identRange(ref.Name), "%s is a %s; name a roll as procedure.roll, a table, or a characteristic", ref.Name.Name, syntax.KindOf(d))
 			return "", ""
 		}
 	}
@@ -264,7 +264,7 @@ func (c *checker) sites(ref *syntax.Ref, kinds ...symbolKind) []*Site {
 	}
 	info := c.idx.Procedures[proc.ID.Name]
 	if ref.Member == nil {
-		c.diags.errorf(diag.CodeInvalid, identRange(ref.Name), "name the %s of procedure %s: %s.NAME", kinds[0], proc.ID.Name, proc.ID.Name)
+		c.diags.errorf(diag.CodeEffectTarget, identRange(ref.Name), "name the %s of procedure %s: %s.NAME", kinds[0], proc.ID.Name, proc.ID.Name)
 		return nil
 	}
 	var out, wrongKind []*Site
@@ -287,7 +287,7 @@ func (c *checker) sites(ref *syntax.Ref, kinds ...symbolKind) []*Site {
 	}
 	if len(out) == 0 {
 		if len(wrongKind) > 0 {
-			c.diags.errorf(diag.CodeInvalid, identRange(ref.Member), "%s in procedure %s is a %s, not a %s", ref.Member.Name, proc.ID.Name, wrongKind[0].Kind, kinds[0])
+			c.diags.errorf(diag.CodeEffectTarget, identRange(ref.Member), "%s in procedure %s is a %s, not a %s", ref.Member.Name, proc.ID.Name, wrongKind[0].Kind, kinds[0])
 		} else {
 			c.unknown(identRange(ref.Member), string(kinds[0])+" of procedure "+proc.ID.Name+":", ref.Member.Name, cands)
 		}

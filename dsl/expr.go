@@ -101,16 +101,12 @@ func (c *checker) exprError(e *syntax.Expr, err error, sc *scope) {
 		name := reUnknownName.FindStringSubmatch(msg)[1]
 		d.Code = diag.CodeUnknownRef
 		cands := append(sc.names(), c.callableNames()...)
-		if s := diag.DidYouMean(name, cands); s != "" {
-			d.Detail = fmt.Sprintf("Did you mean %s?", s)
-		}
+		d.Suggest(name, cands)
 	case reNoField.MatchString(msg):
 		m := reNoField.FindStringSubmatch(msg)
 		d.Code = diag.CodeUnknownRef
 		if t := typeByName(m[1]); t != nil {
-			if s := diag.DidYouMean(m[2], fieldNames(t)); s != "" {
-				d.Detail = fmt.Sprintf("Did you mean %s?", s)
-			}
+			d.Suggest(m[2], fieldNames(t))
 		}
 	case strings.HasSuffix(msg, " is not callable"):
 		name := strings.TrimSuffix(msg, " is not callable")
@@ -123,9 +119,7 @@ func (c *checker) exprError(e *syntax.Expr, err error, sc *scope) {
 		}
 	case reUnknownFunc.MatchString(msg):
 		d.Code = diag.CodeUnknownRef
-		if s := diag.DidYouMean(reUnknownFunc.FindStringSubmatch(msg)[1], c.callableNames()); s != "" {
-			d.Detail = fmt.Sprintf("Did you mean %s?", s)
-		}
+		d.Suggest(reUnknownFunc.FindStringSubmatch(msg)[1], c.callableNames())
 	}
 }
 

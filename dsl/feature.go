@@ -18,7 +18,7 @@ func (c *checker) checkFeatures() {
 			case *syntax.Property:
 				c.property(f, it)
 			case *syntax.Replace:
-				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(it.Pos, it.EndPos), "only house rules (and rulesets) replace declarations, not a %s", f.Kind)
+				c.diags.errorf(diag.CodeMisplaced, diag.RangeOf(it.Pos, it.EndPos), "only house rules (and rulesets) replace declarations, not a %s", f.Kind)
 			}
 		}
 	}
@@ -30,9 +30,9 @@ func (c *checker) checkFeatures() {
 		for _, it := range r.Items {
 			switch it := it.(type) {
 			case *syntax.Property, *syntax.Flag:
-				c.diags.errorf(diag.CodeInvalid, c.anyRange(it), "rules have no properties")
+				c.diags.errorf(diag.CodePropertyError, c.anyRange(it), "rules have no properties")
 			case *syntax.Replace:
-				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(it.Pos, it.EndPos), "a standing rule is always in force, so it cannot replace; write the replacement at the top level")
+				c.diags.errorf(diag.CodeMisplaced, diag.RangeOf(it.Pos, it.EndPos), "a standing rule is always in force, so it cannot replace; write the replacement at the top level")
 			}
 		}
 	}
@@ -41,7 +41,7 @@ func (c *checker) checkFeatures() {
 			for _, it := range rule.Items {
 				switch it := it.(type) {
 				case *syntax.Property, *syntax.Flag:
-					c.diags.errorf(diag.CodeInvalid, c.anyRange(it), "house rules have no properties")
+					c.diags.errorf(diag.CodePropertyError, c.anyRange(it), "house rules have no properties")
 				}
 			}
 		}
@@ -63,17 +63,17 @@ func (c *checker) property(f *syntax.Feature, p *syntax.Property) {
 	}
 	at := diag.RangeOf(p.Pos, p.EndPos)
 	if !ok {
-		c.diags.errorf(diag.CodeInvalid, at, "a %s has no %s", f.Kind, p.Name)
+		c.diags.errorf(diag.CodePropertyError, at, "a %s has no %s", f.Kind, p.Name)
 		return
 	}
 	switch p.Name {
 	case "number":
 		if p.Number == nil {
-			c.diags.errorf(diag.CodeInvalid, at, "number takes a whole number")
+			c.diags.errorf(diag.CodePropertyError, at, "number takes a whole number")
 		}
 	case "set", "discipline", "type":
 		if p.Value == nil {
-			c.diags.errorf(diag.CodeInvalid, at, "%s takes a name", p.Name)
+			c.diags.errorf(diag.CodePropertyError, at, "%s takes a name", p.Name)
 			return
 		}
 		c.enumProperty(p)

@@ -78,7 +78,7 @@ func (c *checker) checkCallables() {
 	visit = func(cl *callable, path []string) {
 		switch state[cl] {
 		case 1:
-			c.diags.errorf(diag.CodeInvalid, identRange(cl.at), "%s calls itself (%s)", cl.name, strings.Join(append(path, cl.name), " → "))
+			c.diags.errorf(diag.CodeRecursion, identRange(cl.at), "%s calls itself (%s)", cl.name, strings.Join(append(path, cl.name), " → "))
 			return
 		case 2:
 			return
@@ -150,7 +150,7 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 				c.compile(r.Row.When, sc, typeBool, "a row's condition")
 			}
 			if r.Row.Value == nil {
-				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(r.Row.Pos, r.Row.Pos), "row %s of lookup table %s gives no value", r.ID, t.ID)
+				c.diags.errorf(diag.CodeRowDefinition, diag.RangeOf(r.Row.Pos, r.Row.Pos), "row %s of lookup table %s gives no value", r.ID, t.ID)
 				continue
 			}
 			vt := c.compile(r.Row.Value, sc, nil, "")

@@ -97,21 +97,19 @@ func (c *checker) replace(rp replacement) {
 	switch r.Decl.(type) {
 	case *syntax.Dice, *syntax.Characteristic, *syntax.Table, *syntax.Procedure, *syntax.Function, *syntax.ModelKind, *syntax.Enum:
 	default:
-		c.diags.errorf(diag.CodeInvalid, diag.RangeOf(r.Pos, r.EndPos), "%s cannot be replaced; replace a dice, characteristic, table, procedure, function, kind or enum", withArticle(syntax.KindOf(r.Decl)))
+		c.diags.errorf(diag.CodeWrongKind, diag.RangeOf(r.Pos, r.EndPos), "%s cannot be replaced; replace a dice, characteristic, table, procedure, function, kind or enum", withArticle(syntax.KindOf(r.Decl)))
 		return
 	}
 	c.packOf[r.Decl] = rp.pack
 	c.all = append(c.all, r.Decl)
 	prev, ok := c.decls[ns][id]
 	if !ok {
-		d := c.diags.errorf(diag.CodeUnknownRef, identRange(at), "replace: there is no %s %s to replace", syntax.KindOf(r.Decl), id)
-		if s := diag.DidYouMean(id, keys(c.decls[ns])); s != "" {
-			d.Detail = fmt.Sprintf("Did you mean %s?", s)
-		}
+		c.diags.errorf(diag.CodeUnknownRef, identRange(at), "replace: there is no %s %s to replace", syntax.KindOf(r.Decl), id).
+			Suggest(id, keys(c.decls[ns]))
 		return
 	}
 	if syntax.KindOf(prev) != syntax.KindOf(r.Decl) {
-		c.diags.errorf(diag.CodeInvalid, identRange(at), "replace: %s is a %s, not a %s", id, syntax.KindOf(prev), syntax.KindOf(r.Decl))
+		c.diags.errorf(diag.CodeWrongKind, identRange(at), "replace: %s is a %s, not a %s", id, syntax.KindOf(prev), syntax.KindOf(r.Decl))
 		return
 	}
 	if !c.inForce(c.replaced, ns+":"+id, rp, fmt.Sprintf("%s %s", syntax.KindOf(prev), id)) {

@@ -109,7 +109,7 @@ func (c *checker) kindInfo(k *syntax.ModelKind) *KindInfo {
 		}
 	}
 	if len(info.Statuses) == 0 {
-		d := c.diags.errorf(diag.CodeInvalid, identRange(k.ID), "kind %s has no statuses", k.ID.Name)
+		d := c.diags.errorf(diag.CodeVocabulary, identRange(k.ID), "kind %s has no statuses", k.ID.Name)
 		d.Detail = "Every model has a status, so a kind lists the statuses it may have: `status ID \"Title\" { SECONDARY \"Title\" … }`."
 	}
 	return info
@@ -125,7 +125,7 @@ func (c *checker) enumInfo(e *syntax.Enum) *EnumInfo {
 		}
 	}
 	if len(members) == 0 {
-		d := c.diags.errorf(diag.CodeInvalid, identRange(e.ID), "enum %s has no members", e.ID.Name)
+		d := c.diags.errorf(diag.CodeVocabulary, identRange(e.ID), "enum %s has no members", e.ID.Name)
 		d.Detail = fmt.Sprintf("A property named %s would accept nothing; list its names: `enum %s \"…\" { name \"Title\" … }`.", e.ID.Name, e.ID.Name)
 	}
 	return info

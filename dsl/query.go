@@ -25,11 +25,11 @@ type Query struct {
 func (idx *Index) CompileQuery(name, text string) (*Query, diag.Diagnostics) {
 	start := lexer.Position{Filename: name, Line: 1, Column: 1}
 	if idx == nil || idx.compileQuery == nil {
-		return nil, diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeInvalid, Subject: diag.RangeOf(start, start),
+		return nil, diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeInternal, Subject: diag.RangeOf(start, start),
 			Summary: "the rules have not been checked"}}
 	}
 	if strings.TrimSpace(text) == "" {
-		return nil, diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeInvalid, Subject: diag.RangeOf(start, start),
+		return nil, diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeExprMissing, Subject: diag.RangeOf(start, start),
 			Summary: "the expression is empty"}}
 	}
 	e := &syntax.Expr{Text: text, Pos: start, EndPos: start}

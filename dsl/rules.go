@@ -77,7 +77,7 @@ func Assemble(base *LoadedPack, extra []*LoadedPack, resolve Resolver) (*Rules, 
 	// base, a header that extends nothing is harmless.)
 	for _, p := range extra {
 		if h := p.Header; h != nil && (base != nil || h.Extends() != nil) {
-			d := diags.errorf(diag.CodeInvalid, diag.RangeOf(h.Pos, h.EndPos),
+			d := diags.errorf(diag.CodeMisplaced, diag.RangeOf(h.Pos, h.EndPos),
 				"ruleset %s is loaded on top of other rules, where its header (and what it extends) would be ignored", h.ID.Name)
 			d.Detail = "A pack with a `ruleset` header is a base ruleset: check it on its own (munda check DIR). A pack loaded on top (a mod, house rules) has no header; remove it."
 		}
@@ -177,8 +177,8 @@ func unknownChoice(what, name string, known []string) error {
 	slices.Sort(known)
 	known = slices.Compact(known)
 	msg := fmt.Sprintf("unknown %s %q", what, name)
-	if s := diag.DidYouMean(name, known); s != "" {
-		msg += fmt.Sprintf("; did you mean %q?", s)
+	if s := diag.Suggestion(name, known); s != "" {
+		msg += "; " + s
 	} else if len(known) > 0 {
 		msg += " (known: " + strings.Join(known, ", ") + ")"
 	}

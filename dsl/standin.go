@@ -73,7 +73,7 @@ func (c *checker) checkStandIn() {
 			}
 			at := diag.RangeOf(si.Source.Pos, si.Source.EndPos)
 			if info != nil {
-				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(si.Pos, si.EndPos), "a ruleset has one stand-in")
+				c.diags.errorf(diag.CodeDuplicateID, diag.RangeOf(si.Pos, si.EndPos), "a ruleset has one stand-in")
 				continue
 			}
 			info = &StandInInfo{Decl: si, Ruleset: pack.Header.ID.Name, Pack: pack, vocabulary: c.idx.Vocabulary}
@@ -89,17 +89,17 @@ func (c *checker) checkStandIn() {
 			}
 			st, err := info.State()
 			if err != nil {
-				var se *state.StateError
-				if errors.As(err, &se) {
-					d := c.diags.errorf(diag.CodeInvalid, at, "the stand-in state is not valid")
-					d.Detail = se.Error()
+				var problems diag.Diagnostics
+				if errors.As(err, &problems) {
+					d := c.diags.errorf(diag.CodeStandIn, at, "the stand-in state is not valid")
+					d.Detail = problems.Error()
 				} else {
 					c.diags.errorf(diag.CodeFileError, at, "stand-in state %s: %v", pack.Pack.DisplayPath(info.Path), unwrapPathError(err))
 				}
 				continue
 			}
 			if StandInModel(st) == nil {
-				c.diags.errorf(diag.CodeInvalid, at, "the stand-in state has no model to stand in")
+				c.diags.errorf(diag.CodeStandIn, at, "the stand-in state has no model to stand in")
 				continue
 			}
 			if pack.Layer == LayerBase {

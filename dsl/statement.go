@@ -1,7 +1,6 @@
 package dsl
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 
@@ -180,7 +179,7 @@ func (c *checker) stmt(st syntax.Stmt, sc *scope, b *bodyCtx) {
 	case *syntax.Require:
 		c.require(s, sc)
 	default:
-		c.diags.errorf(diag.CodeInvalid, nil, "internal: unhandled statement %T", st)
+		c.diags.errorf(diag.CodeInternal, nil, "internal: unhandled statement %T", st)
 	}
 }
 
@@ -196,7 +195,7 @@ func (c *checker) set(s *syntax.Set, sc *scope) {
 	sym.used = true
 	if len(s.Target.Parts) == 1 {
 		if sym.kind != symLet {
-			c.diags.errorf(diag.CodeInvalid, identRange(first), "cannot set %s: it is a %s; only lets and fields of the state can be set", first.Name, sym.kind)
+			c.diags.errorf(diag.CodeNotAssignable, identRange(first), "cannot set %s: it is a %s; only lets and fields of the state can be set", first.Name, sym.kind)
 		}
 		c.compile(s.Value, sc, sym.typ, "the value of "+first.Name)
 		return
@@ -218,16 +217,13 @@ func (c *checker) fieldPath(t reflect.Type, parts []*syntax.Ident) (reflect.Type
 		}
 		f, ok := fieldByTag(t, part.Name)
 		if !ok {
-			d := c.diags.errorf(diag.CodeUnknownRef, identRange(part), "%s has no field %s", TypeName(t), part.Name)
-			if s := diag.DidYouMean(part.Name, fieldNames(t)); s != "" {
-				d.Detail = fmt.Sprintf("Did you mean %s?", s)
-			}
+			c.diags.errorf(diag.CodeUnknownRef, identRange(part), "%s has no field %s", TypeName(t), part.Name).Suggest(part.Name, fieldNames(t))
 			return nil, false
 		}
 		t = f.Type
 		if i == len(parts)-1 {
 			if !settable(f) {
-				c.diags.errorf(diag.CodeInvalid, identRange(part), "%s cannot be set by rules", part.Name)
+				c.diags.errorf(diag.CodeNotAssignable, identRange(part), "%s cannot be set by rules", part.Name)
 				return nil, false
 			}
 			return t, true
@@ -260,7 +256,7 @@ func (c *checker) listEdit(item *syntax.Ident, path *syntax.Path, sc *scope) {
 	}
 	sym.used = true
 	if len(path.Parts) < 2 {
-		c.diags.errorf(diag.CodeInvalid, diag.RangeOf(path.Pos, path.EndPos), "add and remove work on a list field, such as %s.conditions", first.Name)
+		c.diags.errorf(diag.CodeNotAssignable, diag.RangeOf(path.Pos, path.EndPos), "add and remove work on a list field, such as %s.conditions", first.Name)
 		return
 	}
 	var t reflect.Type = sym.typ
@@ -271,10 +267,7 @@ func (c *checker) listEdit(item *syntax.Ident, path *syntax.Path, sc *scope) {
 		}
 		f, ok := fieldByTag(t, part.Name)
 		if !ok {
-			d := c.diags.errorf(diag.CodeUnknownRef, identRange(part), "%s has no field %s", TypeName(t), part.Name)
-			if s := diag.DidYouMean(part.Name, fieldNames(t)); s != "" {
-				d.Detail = fmt.Sprintf("Did you mean %s?", s)
-			}
+			c.diags.errorf(diag.CodeUnknownRef, identRange(part), "%s has no field %s", TypeName(t), part.Name).Suggest(part.Name, fieldNames(t))
 			return
 		}
 		field, t = f, f.Type
@@ -352,7 +345,7 @@ func (c *checker) testStmt(s *syntax.TestStmt, sc *scope, b *bodyCtx) {
 		c.unknown(identRange(s.Char), "characteristic", s.Char.Name, c.ofKind("characteristic"))
 	} else {
 		if info := c.idx.Characteristics[ch.ID.Name]; info != nil && info.Dice == nil {
-			c.diags.errorf(diag.CodeInvalid, identRange(s.Char), "%s is never tested: its declaration has no check line", ch.ID.Name)
+			c.diags.errorf(diag.CodeCharDefinition, identRange(s.Char), "%s is never tested: its declaration has no check line", ch.ID.Name)
 		}
 	}
 	c.compile(s.Model, sc, typeModel, "the model tested")
@@ -389,17 +382,17 @@ func (c *checker) args(args []*syntax.Arg, params []ParamInfo, sc *scope, callee
 			}
 		} else {
 			if named {
-				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(a.Pos, a.EndPos), "a positional argument cannot follow a named one")
+				c.diags.errorf(diag.CodeArgument, diag.RangeOf(a.Pos, a.EndPos), "a positional argument cannot follow a named one")
 			}
 			if i >= len(params) {
-				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(a.Pos, a.EndPos), "too many arguments to %s (it takes %d)", callee, len(params))
+				c.diags.errorf(diag.CodeArgument, diag.RangeOf(a.Pos, a.EndPos), "too many arguments to %s (it takes %d)", callee, len(params))
 				c.compile(a.Value, sc, nil, "")
 				continue
 			}
 			p = &params[i]
 		}
 		if given[p.Name] {
-			c.diags.errorf(diag.CodeInvalid, diag.RangeOf(a.Pos, a.EndPos), "%s is given twice", p.Name)
+			c.diags.errorf(diag.CodeArgument, diag.RangeOf(a.Pos, a.EndPos), "%s is given twice", p.Name)
 		}
 		given[p.Name] = true
 		want := p.Type
@@ -419,7 +412,7 @@ func (c *checker) args(args []*syntax.Arg, params []ParamInfo, sc *scope, callee
 		}
 	}
 	if len(missing) > 0 {
-		c.diags.errorf(diag.CodeInvalid, at, "%s needs %s", callee, quoteList(missing))
+		c.diags.errorf(diag.CodeArgument, at, "%s needs %s", callee, quoteList(missing))
 	}
 }
 
@@ -435,7 +428,7 @@ func (c *checker) apply(s *syntax.Apply, sc *scope) {
 	}
 	c.args(s.Args, info.Params, sc, "table "+t.ID.Name, diag.RangeOf(s.Pos, s.EndPos), false)
 	if info.Kind == ConditionTable || info.Lookup {
-		c.diags.errorf(diag.CodeInvalid, identRange(s.Table), "table %s gives a value: call it as %s(…) in an expression instead of applying it", t.ID.Name, t.ID.Name)
+		c.diags.errorf(diag.CodeWrongKind, identRange(s.Table), "table %s gives a value: call it as %s(…) in an expression instead of applying it", t.ID.Name, t.ID.Name)
 		return
 	}
 	if s.Using != nil {

@@ -175,7 +175,7 @@ func (c *checker) buildTable(t *syntax.Table, replacements map[string]replacemen
 			info.Requires = append(info.Requires, it)
 		case *syntax.TableRoll:
 			if roll != nil || info.By != nil {
-				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(it.Pos, it.EndPos), "a table has one roll or one by, not both or two")
+				c.diags.errorf(diag.CodeTableDefinition, diag.RangeOf(it.Pos, it.EndPos), "a table has one roll or one by, not both or two")
 				continue
 			}
 			roll = it
@@ -183,7 +183,7 @@ func (c *checker) buildTable(t *syntax.Table, replacements map[string]replacemen
 			info.Kind = DiceTable
 		case *syntax.TableBy:
 			if roll != nil || info.By != nil {
-				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(it.Pos, it.EndPos), "a table has one roll or one by, not both or two")
+				c.diags.errorf(diag.CodeTableDefinition, diag.RangeOf(it.Pos, it.EndPos), "a table has one roll or one by, not both or two")
 				continue
 			}
 			info.By = it.Key
@@ -242,18 +242,18 @@ func (c *checker) buildTable(t *syntax.Table, replacements map[string]replacemen
 	switch info.Kind {
 	case DiceTable:
 		if values > 0 {
-			c.diags.errorf(diag.CodeInvalid, identRange(t.ID), "rows of a dice table run statements ({ … }); `= value` rows belong to lookup tables")
+			c.diags.errorf(diag.CodeTableDefinition, identRange(t.ID), "rows of a dice table run statements ({ … }); `= value` rows belong to lookup tables")
 		}
 		if info.Dice != nil {
 			c.coverage(info)
 		}
 	case BandTable, ConditionTable:
 		if values > 0 && bodies > 0 {
-			c.diags.errorf(diag.CodeInvalid, identRange(t.ID), "table %s mixes rows that give values with rows that run statements", t.ID.Name)
+			c.diags.errorf(diag.CodeTableDefinition, identRange(t.ID), "table %s mixes rows that give values with rows that run statements", t.ID.Name)
 		}
 		info.Lookup = values > 0
 		if info.Kind == ConditionTable && !info.Lookup {
-			c.diags.errorf(diag.CodeInvalid, identRange(t.ID), "table %s has no roll, no by, and no values: give it `roll DICE`, `by EXPR`, or rows with `= value`", t.ID.Name)
+			c.diags.errorf(diag.CodeTableDefinition, identRange(t.ID), "table %s has no roll, no by, and no values: give it `roll DICE`, `by EXPR`, or rows with `= value`", t.ID.Name)
 		}
 		if info.Kind == BandTable {
 			c.overlaps(info)
@@ -280,30 +280,30 @@ func (c *checker) rowInfo(info *TableInfo, row *syntax.Row) *RowInfo {
 			ri.To = math.MaxInt
 		}
 		if ri.From > ri.To {
-			c.diags.errorf(diag.CodeInvalid, at, "row range %d-%d is backwards", ri.From, ri.To)
+			c.diags.errorf(diag.CodeRowKey, at, "row range %d-%d is backwards", ri.From, ri.To)
 		}
 		if row.ID == nil {
-			c.diags.errorf(diag.CodeInvalid, at, "row %s needs an id after its key, e.g. `%s out_cold \"Out Cold\"`", ri.Key(), ri.Key())
+			c.diags.errorf(diag.CodeRowDefinition, at, "row %s needs an id after its key, e.g. `%s out_cold \"Out Cold\"`", ri.Key(), ri.Key())
 			return nil
 		}
 		if info.Kind == ConditionTable {
-			c.diags.errorf(diag.CodeInvalid, at, "row %s is keyed by a number, but table %s has no roll or by", ri.Key(), info.ID)
+			c.diags.errorf(diag.CodeRowKey, at, "row %s is keyed by a number, but table %s has no roll or by", ri.Key(), info.ID)
 		}
 		if info.Dice != nil && info.Dice.Symbolic() {
-			c.diags.errorf(diag.CodeInvalid, at, "table %s rolls %s, whose faces are symbols: key its rows by face", info.ID, info.Dice.ID)
+			c.diags.errorf(diag.CodeRowKey, at, "table %s rolls %s, whose faces are symbols: key its rows by face", info.ID, info.Dice.ID)
 		}
 	case *syntax.FaceKey:
 		ri.Face = key.Face.Name
 		switch {
 		case info.Kind == ConditionTable:
 			if row.When == nil {
-				c.diags.errorf(diag.CodeInvalid, at, "row %s of table %s needs a `when` condition", ri.ID, info.ID)
+				c.diags.errorf(diag.CodeRowDefinition, at, "row %s of table %s needs a `when` condition", ri.ID, info.ID)
 			}
 			if row.ID != nil {
-				c.diags.errorf(diag.CodeInvalid, identRange(row.ID), "a condition row is named by its first word; %s is one word too many", row.ID.Name)
+				c.diags.errorf(diag.CodeRowDefinition, identRange(row.ID), "a condition row is named by its first word; %s is one word too many", row.ID.Name)
 			}
 		case info.Dice != nil && !info.Dice.Symbolic():
-			c.diags.errorf(diag.CodeInvalid, at, "row %s: table %s rolls %s, whose results are numbers", ri.Face, info.ID, info.Dice.ID)
+			c.diags.errorf(diag.CodeRowKey, at, "row %s: table %s rolls %s, whose results are numbers", ri.Face, info.ID, info.Dice.ID)
 		case info.Dice != nil:
 			if _, ok := info.Dice.Face(ri.Face); !ok {
 				var faces []string
@@ -313,14 +313,14 @@ func (c *checker) rowInfo(info *TableInfo, row *syntax.Row) *RowInfo {
 				c.unknown(identRange(key.Face), "face of "+info.Dice.ID+":", ri.Face, faces)
 			}
 		case info.Kind == BandTable:
-			c.diags.errorf(diag.CodeInvalid, at, "rows of a band table are keyed by ranges such as 3-5 or 10+")
+			c.diags.errorf(diag.CodeRowKey, at, "rows of a band table are keyed by ranges such as 3-5 or 10+")
 		}
 	}
 	if row.When != nil && info.Kind != ConditionTable {
-		c.diags.errorf(diag.CodeInvalid, diag.RangeOf(row.When.Pos, row.When.EndPos), "only rows of a condition table (no roll, no by) have `when`")
+		c.diags.errorf(diag.CodeMisplaced, diag.RangeOf(row.When.Pos, row.When.EndPos), "only rows of a condition table (no roll, no by) have `when`")
 	}
 	if row.Value != nil && row.Body != nil {
-		c.diags.errorf(diag.CodeInvalid, at, "a row gives a value or runs statements, not both")
+		c.diags.errorf(diag.CodeRowDefinition, at, "a row gives a value or runs statements, not both")
 	}
 	return ri
 }
@@ -446,7 +446,7 @@ func (c *checker) checkTableBodies() {
 		}
 		if info.Lookup {
 			for _, req := range info.Requires {
-				c.diags.errorf(diag.CodeInvalid, diag.RangeOf(req.Pos, req.EndPos),
+				c.diags.errorf(diag.CodeMisplaced, diag.RangeOf(req.Pos, req.EndPos),
 					"table %s gives a value, so it cannot require: it is evaluated inside expressions", info.ID)
 			}
 			continue

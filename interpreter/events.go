@@ -2,6 +2,7 @@ package interpreter
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
@@ -26,6 +27,7 @@ const (
 	EventSignal = "signal" // an event was signalled
 	EventEffect = "effect" // a skill, trait, condition or house rule acted
 	EventStep   = "step"   // a named step of a procedure begins
+	EventError  = "error"  // the run stopped: the last event (see ErrorEvent)
 )
 
 // Event is one entry of a run's log: every roll, test, choice, change of
@@ -58,6 +60,25 @@ type Event struct {
 	New       any        `json:"new,omitempty"`
 	Value     any        `json:"value,omitempty"` // a choice's answer
 	Args      []string   `json:"args,omitempty"`
+
+	// Diagnostic is why the run stopped, on an error event.
+	Diagnostic *diag.Diagnostic `json:"diagnostic,omitempty"`
+}
+
+// ErrorEvent is the event that ends the log of a run that stopped with
+// err (a *diag.Diagnostic, as Run returns): its diagnostic, with the rule,
+// its source and the place lifted out as every event has them. seq
+// numbers it after the run's last event.
+func ErrorEvent(err error, seq int) *Event {
+	var d *diag.Diagnostic
+	if !errors.As(err, &d) {
+		d = &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeRunInternal, Summary: err.Error(), Cause: err}
+	}
+	e := &Event{Seq: seq, Kind: EventError, Rule: d.Rule, Source: d.Source, Text: d.Summary, Diagnostic: d}
+	if d.Subject != nil {
+		e.At = d.Subject.String()
+	}
+	return e
 }
 
 // Modifier is one contribution to a roll.

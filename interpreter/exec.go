@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib/state"
 )
@@ -21,7 +22,7 @@ import (
 func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame) (control, error) {
 	rule := r.p.procRules[proc.ID]
 	if err := r.enter(rule); err != nil {
-		return next, r.errorAt(caller, callSite(r.cur, proc.Decl.Pos), err)
+		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.cur, proc.Decl.Pos), err)
 	}
 	defer r.leave()
 	f := r.newFrame(rule, proc.Meta.Source, proc.ID)
@@ -48,7 +49,7 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame
 		text += " (" + strings.Join(shown, ", ") + ")"
 	}
 	if err := r.logLazy(f, func() *Event { return &Event{Kind: EventCall, Name: proc.ID, Args: shown, At: at(d.Pos), Text: text} }); err != nil {
-		return next, r.errorAt(f, d.Pos, err)
+		return next, r.errorAt(f, diag.CodeRunLimit, point(d.Pos), err)
 	}
 	if err := r.hooks(r.p.before[proc.ID], f); err != nil {
 		return next, err
@@ -67,13 +68,20 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame
 
 // callSite is where the statement that calls something is, or else where
 // the thing called is declared.
-func callSite(st syntax.Stmt, fallback lexerPos) lexerPos {
-	if st != nil {
-		if p := stmtPos(st); p.Filename != "" {
-			return p
-		}
+func callSite(st syntax.Stmt, fallback lexerPos) span {
+	if sp := stmtSpan(st); sp.start.Filename != "" {
+		return sp
 	}
-	return fallback
+	return point(fallback)
+}
+
+// exprSpan is where an expression's error is: the whole expression when
+// the error is at its start, else the place expr names.
+func exprSpan(e *syntax.Expr, pos lexerPos) span {
+	if pos == e.Pos {
+		return spanOf(e)
+	}
+	return point(pos)
 }
 
 // bindParams puts arguments into a new frame, evaluating the defaults of
@@ -155,7 +163,7 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (bool, e
 func (r *runner) runEffectBody(ef *effect, body *syntax.Block, f *frame, what string) error {
 	rule := ef.owner
 	if err := r.enter(rule); err != nil {
-		return r.errorAt(f, body.Pos, err)
+		return r.errorAt(f, diag.CodeRunLimit, point(body.Pos), err)
 	}
 	defer r.leave()
 	if err := r.logLazy(f, func() *Event {
@@ -167,11 +175,11 @@ func (r *runner) runEffectBody(ef *effect, body *syntax.Block, f *frame, what st
 	// The body sees the target's names, but its rolls, tests, lets and
 	// steps are its own: an effect on P.x must not reach an x declared in
 	// a hook of P (the checker resolves P.x in P alone).
-	savedRule, savedProc := f.rule, f.proc
-	f.rule, f.proc = rule, ""
+	savedRule, savedProc, savedSource := f.rule, f.proc, f.source
+	f.rule, f.proc, f.source = rule, "", ef.source
 	r.running[ef] = true
 	defer func() {
-		f.rule, f.proc = savedRule, savedProc
+		f.rule, f.proc, f.source = savedRule, savedProc, savedSource
 		delete(r.running, ef)
 	}()
 	_, err := r.block(body, f)
@@ -197,7 +205,7 @@ func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
 	for _, st := range b.Stmts {
 		r.cur, r.curFrame = st, f
 		if err := r.step(); err != nil {
-			return next, r.errorAt(f, stmtPos(st), err)
+			return next, r.errorAt(f, diag.CodeRunLimit, stmtSpan(st), err)
 		}
 		ctl, err := r.stmt(st, f, &sc)
 		if err != nil {
@@ -344,7 +352,7 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 	case *syntax.Require:
 		return next, r.require(f, s)
 	default:
-		return next, r.errorAt(f, stmtPos(st), fmt.Errorf("internal: unhandled statement %T", st))
+		return next, r.errorAt(f, diag.CodeRunInternal, stmtSpan(st), fmt.Errorf("internal: unhandled statement %T", st))
 	}
 	return next, nil
 }
@@ -419,7 +427,7 @@ func (r *runner) modifyLet(s *syntax.Let, f *frame, v any) (any, error) {
 	}
 	n, err := toInt(v)
 	if err != nil {
-		return nil, r.errorAt(f, s.Pos, fmt.Errorf("%s is modified, but it is %s, not a number", s.Name.Name, display(v)))
+		return nil, r.errorAt(f, diag.CodeRunEffect, spanOf(s), fmt.Errorf("%s is modified, but it is %s, not a number", s.Name.Name, display(v)))
 	}
 	mod, mods, err := r.modifiers(target, f, 0, "")
 	if err != nil {
@@ -443,7 +451,7 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 	}
 	items, err := toList(listV)
 	if err != nil {
-		return next, r.errorAt(f, s.List.Pos, fmt.Errorf("for each: %v", err))
+		return next, r.errorAt(f, diag.CodeRunExpr, spanOf(s.List), fmt.Errorf("for each: %v", err))
 	}
 	name := s.Var.Name
 	old, hadOld := f.env[name]
@@ -558,12 +566,12 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 	obj := f.env[parts[0].Name]
 	field, holder, err := fieldOf(obj, parts[1:])
 	if err != nil {
-		return r.errorAt(f, s.Pos, fmt.Errorf("set %s: %v", s.Target, err))
+		return r.errorAt(f, diag.CodeRunState, spanOf(s), fmt.Errorf("set %s: %v", s.Target, err))
 	}
 	old := field.Interface()
 	nv, err := convertTo(v, field.Type())
 	if err != nil {
-		return r.errorAt(f, s.Value.Pos, fmt.Errorf("set %s: %v", s.Target, err))
+		return r.errorAt(f, diag.CodeRunState, spanOf(s.Value), fmt.Errorf("set %s: %v", s.Target, err))
 	}
 	if reflect.DeepEqual(old, nv.Interface()) {
 		return nil // nothing changes, nothing to log
@@ -693,7 +701,7 @@ func (r *runner) listEdit(f *frame, path *syntax.Path, item string, add bool, po
 	obj := f.env[path.Parts[0].Name]
 	field, holder, err := fieldOf(obj, path.Parts[1:])
 	if err != nil {
-		return r.errorAt(f, pos, err)
+		return r.errorAt(f, diag.CodeRunState, point(pos), err)
 	}
 	list := field.Interface().([]string)
 	name := path.Parts[len(path.Parts)-1].Name
@@ -709,7 +717,7 @@ func (r *runner) listEdit(f *frame, path *syntax.Path, item string, add bool, po
 	switch {
 	case add && (idx < 0 || multiset):
 		if len(list) >= maxListItems {
-			return r.errorAt(f, pos, fmt.Errorf("%s would hold more than %d items (the limit)", path, maxListItems))
+			return r.errorAt(f, diag.CodeRunLimit, point(pos), fmt.Errorf("%s would hold more than %d items (the limit)", path, maxListItems))
 		}
 		list = append(append([]string(nil), list...), item)
 		text = "+" + item
@@ -754,7 +762,7 @@ func (r *runner) change(s *syntax.Change, f *frame) error {
 	}
 	m, ok := mv.(*state.Model)
 	if !ok || m == nil {
-		return r.errorAt(f, s.Model.Pos, fmt.Errorf("%s of %s: not a model", s.Dir, display(mv)))
+		return r.errorAt(f, diag.CodeRunExpr, spanOf(s.Model), fmt.Errorf("%s of %s: not a model", s.Dir, display(mv)))
 	}
 	by := 1
 	if s.By != nil {
@@ -800,10 +808,10 @@ func (r *runner) choose(s *syntax.Choose, f *frame) (any, error) {
 			return nil, err
 		}
 		if req.Options, err = toList(lv); err != nil {
-			return nil, r.errorAt(f, s.From.Pos, fmt.Errorf("choose %s from: %v", s.Name.Name, err))
+			return nil, r.errorAt(f, diag.CodeRunExpr, spanOf(s.From), fmt.Errorf("choose %s from: %v", s.Name.Name, err))
 		}
 		if len(req.Options) == 0 {
-			return nil, r.errorAt(f, s.Pos, fmt.Errorf("choice %s has no options", s.Name.Name))
+			return nil, r.errorAt(f, diag.CodeRunChoice, spanOf(s), fmt.Errorf("choice %s has no options", s.Name.Name))
 		}
 	}
 	if s.When != nil {
@@ -821,7 +829,7 @@ func (r *runner) choose(s *syntax.Choose, f *frame) (any, error) {
 	req.render = func() string { return r.renderPrompt(f, s.Prompt) }
 	v, ok, err := r.opts.Choices.Choose(req)
 	if err != nil {
-		return nil, r.errorAt(f, s.Pos, err)
+		return nil, r.errorAt(f, diag.CodeRunChoice, spanOf(s), err)
 	}
 	how := "chosen"
 	if !ok {
@@ -951,7 +959,7 @@ func (r *runner) eval(f *frame, e *syntax.Expr) (any, error) {
 	v, err := dsl.Eval(e, f.env)
 	if err != nil {
 		msg, pos := dsl.ExprError(e, err)
-		return nil, r.errorAt(f, pos, errors.New(msg))
+		return nil, r.errorAt(f, diag.CodeRunExpr, exprSpan(e, pos), errors.New(msg))
 	}
 	return v, nil
 }
@@ -963,7 +971,7 @@ func (r *runner) evalBool(f *frame, e *syntax.Expr) (bool, error) {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		return false, r.errorAt(f, e.Pos, fmt.Errorf("want true or false, got %s", display(v)))
+		return false, r.errorAt(f, diag.CodeRunExpr, spanOf(e), fmt.Errorf("want true or false, got %s", display(v)))
 	}
 	return b, nil
 }
@@ -975,7 +983,7 @@ func (r *runner) evalInt(f *frame, e *syntax.Expr) (int, error) {
 	}
 	n, err := toInt(v)
 	if err != nil {
-		return 0, r.errorAt(f, e.Pos, err)
+		return 0, r.errorAt(f, diag.CodeRunExpr, spanOf(e), err)
 	}
 	return n, nil
 }
@@ -1039,7 +1047,7 @@ func (r *runner) require(f *frame, s *syntax.Require) error {
 	if err != nil {
 		return err
 	}
-	return r.errorAt(f, s.Pos, errors.New(msg))
+	return r.errorAt(f, diag.CodeRunRequireFailed, spanOf(s), errors.New(msg))
 }
 
 // pastTense of the verbs of characteristic changes, for the narration.

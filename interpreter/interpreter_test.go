@@ -281,16 +281,16 @@ func TestBindArgs(t *testing.T) {
 		args map[string]string
 		want string
 	}{
-		{map[string]string{"gang": "goliath"}, `no gang has the id "goliath"; did you mean "goliaths"?`},
+		{map[string]string{"gang": "goliath"}, `no gang has the id "goliath"; did you mean goliaths?`},
 		{map[string]string{}, "procedure bottle_check needs --arg gang=… (gang)"},
-		{map[string]string{"gang": "goliaths", "gnag": "x"}, `procedure bottle_check has no parameter "gnag"; did you mean "gang"?`},
+		{map[string]string{"gang": "goliaths", "gnag": "x"}, `procedure bottle_check has no parameter "gnag"; did you mean gang?`},
 	} {
 		_, err := interpreter.BindArgs(st, proc.Params, "procedure bottle_check", tt.args)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v: got %v, want %q", tt.args, err, tt.want)
 		}
 	}
-	if _, err := p.Procedure("end-phsae"); err == nil || !strings.Contains(err.Error(), `did you mean "end-phase"?`) {
+	if _, err := p.Procedure("end-phsae"); err == nil || !strings.Contains(err.Error(), `did you mean end-phase?`) {
 		t.Errorf("got %v", err)
 	}
 }

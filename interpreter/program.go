@@ -170,16 +170,12 @@ func (p *Program) Procedure(name string) (*dsl.ProcInfo, error) {
 	if proc, ok := p.idx.Procedures[id]; ok {
 		return proc, nil
 	}
-	msg := fmt.Sprintf("unknown procedure %q", name)
 	names := make([]string, 0, len(p.idx.Procedures))
 	for n := range p.idx.Procedures {
-		names = append(names, n)
+		names = append(names, kebab(n))
 	}
 	sort.Strings(names)
-	if s := diag.DidYouMean(id, names); s != "" {
-		msg += fmt.Sprintf("; did you mean %q?", strings.ReplaceAll(s, "_", "-"))
-	}
-	return nil, errors.New(msg)
+	return nil, errors.New(diag.Suggest(fmt.Sprintf("unknown procedure %q", name), kebab(id), names))
 }
 
 // Table finds a table by id (kebab-case accepted).
@@ -190,15 +186,14 @@ func (p *Program) Table(name string) (*dsl.TableInfo, error) {
 	}
 	names := make([]string, 0, len(p.idx.Tables))
 	for n := range p.idx.Tables {
-		names = append(names, n)
+		names = append(names, kebab(n))
 	}
 	sort.Strings(names)
-	msg := fmt.Sprintf("unknown table %q", name)
-	if s := diag.DidYouMean(id, names); s != "" {
-		msg += fmt.Sprintf("; did you mean %q?", strings.ReplaceAll(s, "_", "-"))
-	}
-	return nil, errors.New(msg)
+	return nil, errors.New(diag.Suggest(fmt.Sprintf("unknown table %q", name), kebab(id), names))
 }
+
+// kebab writes an id as the command line does: end_phase as end-phase.
+func kebab(id string) string { return strings.ReplaceAll(id, "_", "-") }
 
 // BindArgs turns name=value strings (the command line's --arg) into the
 // values a procedure's or table's parameters take: gangs, models and
@@ -214,8 +209,8 @@ func BindArgs(st *state.State, params []dsl.ParamInfo, what string, given map[st
 	for name := range given {
 		if !known[name] {
 			msg := fmt.Sprintf("%s has no parameter %q", what, name)
-			if s := diag.DidYouMean(name, names); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
+			if s := diag.Suggestion(name, names); s != "" {
+				msg += "; " + s
 			} else if len(names) > 0 {
 				msg += " (it takes " + strings.Join(names, ", ") + ")"
 			}
@@ -325,12 +320,8 @@ func findWeapon(st *state.State, raw string, models []*state.Model) (*state.Weap
 	return nil, fmt.Errorf("several models carry a weapon %q: name it as MODEL.WEAPON", raw)
 }
 
-func suggest(name string, known []string) string {
-	if s := diag.DidYouMean(name, known); s != "" {
-		return fmt.Sprintf("; did you mean %q?", s)
-	}
-	return ""
-}
+// suggest is a did-you-mean to append to a message, or "".
+func suggest(name string, known []string) string { return diag.Suggest("", name, known) }
 
 func gangIDs(st *state.State) []string {
 	var out []string

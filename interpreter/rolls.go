@@ -10,6 +10,7 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib/state"
 )
@@ -24,17 +25,13 @@ func at(p lexer.Position) string {
 	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
 }
 
-// stmtPos finds where a statement starts.
-func stmtPos(st syntax.Stmt) lexer.Position {
-	v := reflect.ValueOf(st)
-	if v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
-		if f := v.Elem().FieldByName("Pos"); f.IsValid() {
-			if p, ok := f.Interface().(lexer.Position); ok {
-				return p
-			}
-		}
+// tableHead is where a table's declaration says what it is: from
+// "table" to its title.
+func tableHead(t *dsl.TableInfo) span {
+	if t.Decl.Title == nil {
+		return point(t.Decl.Pos)
 	}
-	return lexer.Position{}
+	return span{t.Decl.Pos, t.Decl.Title.EndPos}
 }
 
 type fieldKey struct {
@@ -66,7 +63,7 @@ func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, 
 		prim = []*dsl.DiceInfo{d}
 	}
 	if len(prim) > r.limits.DicePerRoll {
-		return out, fmt.Errorf("roll %s needs %d dice (the limit is %d)", name, len(prim), r.limits.DicePerRoll)
+		return out, coded(diag.CodeRunLimit, fmt.Errorf("roll %s needs %d dice (the limit is %d)", name, len(prim), r.limits.DicePerRoll))
 	}
 	for i, p := range prim {
 		if p.Kind == dsl.SumDice || p.Kind == dsl.DigitsDice {
@@ -79,7 +76,7 @@ func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, 
 		}
 		die, err := r.opts.Dice.Roll(&DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: len(prim)})
 		if err != nil {
-			return out, err
+			return out, coded(diag.CodeRunDice, err)
 		}
 		out.dice = append(out.dice, die.Value)
 		if die.Face != "" {
@@ -210,7 +207,7 @@ func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 	}
 	res, err := r.rollKeeping(d, target, name, f)
 	if err != nil {
-		return nil, r.errorAt(f, s.Pos, err)
+		return nil, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
 	}
 	value := r.rollValue(d, res, mod)
 	// A re-roll's when may read the dice it decides on (natural.x).
@@ -222,7 +219,7 @@ func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 			return nil, err
 		}
 		if res, err = r.rollKeeping(d, target, name, f); err != nil {
-			return nil, r.errorAt(f, s.Pos, err)
+			return nil, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
 		}
 		value = r.rollValue(d, res, mod)
 	}
@@ -243,7 +240,7 @@ func (r *runner) rollKeeping(d *dsl.DiceInfo, target, name string, f *frame) (ro
 		return res, err
 	}
 	if d.Kind == dsl.SumDice || d.Kind == dsl.DigitsDice {
-		return res, fmt.Errorf("%s adds dice to %s, which is several dice added up; extra dice work on a single die", ef.owner, name)
+		return res, coded(diag.CodeRunEffect, fmt.Errorf("%s adds dice to %s, which is several dice added up; extra dice work on a single die", ef.owner, name))
 	}
 	all := []rolled{res}
 	for i := 0; i < n; i++ {
@@ -363,7 +360,7 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error
 		}
 	}
 	if n < 0 || n > r.limits.DicePerRoll {
-		return nil, r.errorAt(f, s.Pos, fmt.Errorf("roll %s: cannot roll %d dice (0 to %d)", s.Name.Name, n, r.limits.DicePerRoll))
+		return nil, r.errorAt(f, diag.CodeRunLimit, spanOf(s), fmt.Errorf("roll %s: cannot roll %d dice (0 to %d)", s.Name.Name, n, r.limits.DicePerRoll))
 	}
 	var ints []int
 	var faces []string
@@ -371,7 +368,7 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error
 	for i := 0; i < n; i++ {
 		res, err := r.rollDice(d, s.Name.Name, f.rule, r.purpose(f))
 		if err != nil {
-			return nil, r.errorAt(f, s.Pos, err)
+			return nil, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
 		}
 		ints = append(ints, res.natural)
 		all.dice = append(all.dice, res.natural)
@@ -435,10 +432,10 @@ func (r *runner) rollOneOf(s *syntax.Roll, f *frame) (any, error) {
 	}
 	items, err := toList(lv)
 	if err != nil {
-		return nil, r.errorAt(f, s.OneOf.Pos, fmt.Errorf("roll %s = one of: %v", s.Name.Name, err))
+		return nil, r.errorAt(f, diag.CodeRunExpr, spanOf(s.OneOf), fmt.Errorf("roll %s = one of: %v", s.Name.Name, err))
 	}
 	if len(items) == 0 {
-		return nil, r.errorAt(f, s.OneOf.Pos, fmt.Errorf("roll %s = one of: the list is empty", s.Name.Name))
+		return nil, r.errorAt(f, diag.CodeRunExpr, spanOf(s.OneOf), fmt.Errorf("roll %s = one of: the list is empty", s.Name.Name))
 	}
 	if len(items) == 1 {
 		return items[0], r.logLazy(f, func() *Event {
@@ -449,7 +446,7 @@ func (r *runner) rollOneOf(s *syntax.Roll, f *frame) (any, error) {
 	d := sidedDice(len(items))
 	res, err := r.rollDice(d, s.Name.Name, f.rule, r.purpose(f))
 	if err != nil {
-		return nil, r.errorAt(f, s.Pos, err)
+		return nil, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
 	}
 	v := items[res.natural-1]
 	f.natural[s.Name.Name] = res.natural
@@ -472,11 +469,11 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 	}
 	m, ok := mv.(*state.Model)
 	if !ok || m == nil {
-		return false, r.errorAt(f, s.Model.Pos, fmt.Errorf("%s test: %s is not a model", ci.Title, display(mv)))
+		return false, r.errorAt(f, diag.CodeRunExpr, spanOf(s.Model), fmt.Errorf("%s test: %s is not a model", ci.Title, display(mv)))
 	}
 	value := ci.Value(m)
 	if ci.Target && value <= 0 {
-		return false, r.errorAt(f, s.Model.Pos, fmt.Errorf("%s has no %s (%s) in the state", m.Name, ci.Title, ci.FieldName))
+		return false, r.errorAt(f, diag.CodeRunState, spanOf(s.Model), fmt.Errorf("%s has no %s (%s) in the state", m.Name, ci.Title, ci.FieldName))
 	}
 	own := 0
 	if s.Mod != nil {
@@ -525,7 +522,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 		req := &TestRequest{Name: s.Name.Name, Rule: f.rule, Char: ci, Target: value, Modifier: mod, Pass: pass, Total: total}
 		decided, ok, err := dec.DecideTest(req)
 		if err != nil {
-			return false, r.errorAt(f, s.Pos, err)
+			return false, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
 		}
 		if ok {
 			if err := r.logTest(f, s, m, ci, value, rolled{}, mod, mods, decided, "decided"); err != nil {
@@ -537,7 +534,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 
 	res, err := r.rollKeeping(ci.Dice, target, s.Name.Name, f)
 	if err != nil {
-		return false, r.errorAt(f, s.Pos, err)
+		return false, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
 	}
 	pass := passes(ci, value, res.natural, mod)
 	// A failed (or passed) test may be re-rolled by an effect that sees
@@ -557,7 +554,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 			return false, err
 		}
 		if res, err = r.rollKeeping(ci.Dice, target, s.Name.Name, f); err != nil {
-			return false, r.errorAt(f, s.Pos, err)
+			return false, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
 		}
 		pass = passes(ci, value, res.natural, mod)
 		rerolled = "re-roll"
@@ -675,7 +672,7 @@ func (r *runner) apply(s *syntax.Apply, f *frame) error {
 func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, rowID string, reroll []string, caller *frame) (control, error) {
 	rule := r.p.tableRules[t.ID]
 	if err := r.enter(rule); err != nil {
-		return next, r.errorAt(caller, callSite(r.cur, t.Decl.Pos), err)
+		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.cur, t.Decl.Pos), err)
 	}
 	defer r.leave()
 	f := r.newFrame(rule, t.Meta.Source, "")
@@ -698,7 +695,7 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 	var ev *Event // the roll, when the table is rolled
 	for attempt := 0; ; attempt++ {
 		if attempt > r.limits.Rerolls {
-			return next, r.errorAt(f, t.Decl.Pos, fmt.Errorf("table %s was rolled again more than %d times (the limit)", t.ID, r.limits.Rerolls))
+			return next, r.errorAt(f, diag.CodeRunLimit, tableHead(t), fmt.Errorf("table %s was rolled again more than %d times (the limit)", t.ID, r.limits.Rerolls))
 		}
 		var value any
 		switch {
@@ -735,7 +732,7 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 		if row == nil || rowID == "" {
 			var err error
 			if row, err = findRow(t, value); err != nil {
-				return next, r.errorAt(f, t.Decl.Pos, err)
+				return next, r.errorAt(f, diag.CodeRunTableRow, tableHead(t), err)
 			}
 		}
 		f.env[t.ID] = value
@@ -819,11 +816,14 @@ func (r *runner) decideRow(t *dsl.TableInfo, f *frame, reroll []string) (*dsl.Ro
 		return nil, nil
 	}
 	i, decided, err := dec.DecideRow(req)
-	if err != nil || !decided {
-		return nil, err
+	if err != nil {
+		return nil, r.errorAt(f, diag.CodeRunDice, tableHead(t), err)
+	}
+	if !decided {
+		return nil, nil
 	}
 	if i < 0 || i >= len(rows) {
-		return nil, r.errorAt(f, t.Decl.Pos, fmt.Errorf("internal: row %d of %d decided for table %s", i, len(rows), t.ID))
+		return nil, r.errorAt(f, diag.CodeRunInternal, tableHead(t), fmt.Errorf("internal: row %d of %d decided for table %s", i, len(rows), t.ID))
 	}
 	if err := r.count(); err != nil {
 		return nil, err
@@ -858,11 +858,11 @@ func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, *Event, err
 		return nil, "", nil, err
 	}
 	if d.Symbolic() && mod != 0 {
-		return nil, "", nil, r.errorAt(f, t.Decl.Pos, fmt.Errorf("table %s rolls %s, whose faces cannot be modified by a number", t.ID, d.Title))
+		return nil, "", nil, r.errorAt(f, diag.CodeRunEffect, tableHead(t), fmt.Errorf("table %s rolls %s, whose faces cannot be modified by a number", t.ID, d.Title))
 	}
 	res, err := r.rollKeeping(d, t.ID, t.ID, f)
 	if err != nil {
-		return nil, "", nil, r.errorAt(f, t.Decl.Pos, err)
+		return nil, "", nil, r.errorAt(f, diag.CodeRunDice, tableHead(t), err)
 	}
 	value := r.rollValue(d, res, mod)
 	f.natural[t.ID], f.rolled[t.ID] = res.natural, res.dice // for a re-roll's when
@@ -873,7 +873,7 @@ func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, *Event, err
 			return nil, "", nil, err
 		}
 		if res, err = r.rollKeeping(d, t.ID, t.ID, f); err != nil {
-			return nil, "", nil, r.errorAt(f, t.Decl.Pos, err)
+			return nil, "", nil, r.errorAt(f, diag.CodeRunDice, tableHead(t), err)
 		}
 		value = r.rollValue(d, res, mod)
 	}

@@ -3,12 +3,12 @@ package interpreter
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib/state"
 )
@@ -50,37 +50,13 @@ type Options struct {
 	Lang string
 }
 
-// Error is a run that stopped: a rule's require failed, a bound was hit,
-// dice ran out, or an expression failed at run time. It names the rule
-// and the place in the rule file.
-type Error struct {
-	At    string // file:line:col
-	Rule  string // "procedure bottle_check"
-	Msg   string
-	Stack []string // the rules that were running, innermost first
-	Err   error    // the cause, if any (a *ScriptError for dice)
-}
-
-func (e *Error) Error() string {
-	var b strings.Builder
-	if e.At != "" {
-		b.WriteString(e.At + ": ")
-	}
-	if e.Rule != "" {
-		b.WriteString("in " + e.Rule + ": ")
-	}
-	b.WriteString(e.Msg)
-	if len(e.Stack) > 1 {
-		callers := e.Stack[1:]
-		if len(callers) > 5 {
-			callers = append(callers[:5:5], fmt.Sprintf("… %d more", len(e.Stack)-6))
-		}
-		b.WriteString(" (called from " + strings.Join(callers, ", from ") + ")")
-	}
-	return b.String()
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+// A run that stops (a rule's require failed, a bound was hit, dice ran
+// out, an expression failed) returns a *diag.Diagnostic with a run code
+// (diag.CodeRun…): its subject is where in the rule file it stopped, its
+// context the statement running, its Rule, Source and Stack the rule
+// running, that rule's citation and the rules that called it; its Cause
+// the error behind it, if any (a *ScriptError for dice). Its one-line
+// form is "file:line:col: in procedure p: message (called from …)".
 
 // Run runs a procedure on the state, changing it in place (clone it first
 // to keep the original). args maps each parameter to its value: *Gang,
@@ -88,17 +64,17 @@ func (e *Error) Unwrap() error { return e.Err }
 func (p *Program) Run(st *state.State, procName string, args map[string]any, opts Options) error {
 	proc, err := p.Procedure(procName)
 	if err != nil {
-		return err
+		return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeRunArgument, Summary: err.Error()}
 	}
 	r := newRunner(p, st, opts)
 	defer r.done()
 	for _, prm := range proc.Params {
 		if _, ok := args[prm.Name]; !ok && prm.Default == nil {
-			return fmt.Errorf("procedure %s needs %s", proc.ID, prm.Name)
+			return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeRunArgument, Summary: fmt.Sprintf("procedure %s needs %s", proc.ID, prm.Name)}
 		}
 	}
 	_, err = r.callProc(proc, args, nil)
-	return err
+	return r.stopped(err)
 }
 
 // Apply rolls on a table (or applies one result) with the given
@@ -106,12 +82,26 @@ func (p *Program) Run(st *state.State, procName string, args map[string]any, opt
 func (p *Program) Apply(st *state.State, tableName string, args map[string]any, using any, opts Options) error {
 	t, err := p.Table(tableName)
 	if err != nil {
-		return err
+		return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeRunArgument, Summary: err.Error()}
 	}
 	r := newRunner(p, st, opts)
 	defer r.done()
 	_, err = r.applyTable(t, args, using, "", nil, nil)
-	return err
+	return r.stopped(err)
+}
+
+// stopped makes sure a run's error is a diagnostic, whatever made it: an
+// error that reached the top without one (a bug) is placed at the
+// statement that was running.
+func (r *runner) stopped(err error) error {
+	if err == nil {
+		return nil
+	}
+	var d *diag.Diagnostic
+	if errors.As(err, &d) {
+		return err
+	}
+	return r.errorAt(r.curFrame, diag.CodeRunInternal, stmtSpan(r.cur), err)
 }
 
 // runner is one run in progress.
@@ -201,24 +191,84 @@ const (
 	stopped
 )
 
-// errorAt wraps a problem with the place and rule it happened in.
-func (r *runner) errorAt(f *frame, pos lexer.Position, err error) error {
-	var re *Error
-	if errors.As(err, &re) {
+// span is a stretch of a rule file.
+type span struct{ start, end lexer.Position }
+
+// point is a span of one place.
+func point(p lexer.Position) span { return span{p, p} }
+
+// spanOf is where a node of the syntax tree is.
+func spanOf(n any) span {
+	start, end := syntax.Span(n)
+	return span{start, end}
+}
+
+// stmtSpan is where a statement is (nothing, for none).
+func stmtSpan(st syntax.Stmt) span {
+	if st == nil {
+		return span{}
+	}
+	return spanOf(st)
+}
+
+// codedError is a problem that knows its diagnostic code but not its
+// place: a bound hit, a dice or choice source that failed. errorAt places
+// it, keeping its code.
+type codedError struct {
+	code string
+	err  error
+}
+
+func (e *codedError) Error() string { return e.err.Error() }
+func (e *codedError) Unwrap() error { return e.err }
+
+func coded(code string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ce *codedError
+	var d *diag.Diagnostic
+	if errors.As(err, &ce) || errors.As(err, &d) {
 		return err
 	}
-	e := &Error{Msg: err.Error(), Err: err}
-	if f != nil {
-		e.Rule = f.rule
+	return &codedError{code, err}
+}
+
+// errorAt stops the run with a diagnostic: code (unless err knows its
+// own), the place in the rule file, the statement running around it, and
+// the rule, its source and the stack of rules running. An error that is
+// already a diagnostic passes through: it was placed where it arose.
+func (r *runner) errorAt(f *frame, code string, at span, err error) error {
+	var d *diag.Diagnostic
+	if errors.As(err, &d) {
+		return err
 	}
-	if pos.Filename != "" {
-		e.At = fmt.Sprintf("%s:%d:%d", pos.Filename, pos.Line, pos.Column)
+	cause := err
+	var ce *codedError
+	if errors.As(err, &ce) {
+		code, cause = ce.code, ce.err
+	}
+	d = &diag.Diagnostic{Severity: diag.Error, Code: code, Summary: err.Error(), Cause: cause}
+	if f != nil {
+		d.Rule, d.Source = f.rule, f.source
+	}
+	if at.start.Filename != "" {
+		end := at.end
+		if end.Filename != at.start.Filename {
+			end = at.start
+		}
+		d.Subject = diag.RangeOf(at.start, end)
+		if st := stmtSpan(r.cur); st.start.Filename == at.start.Filename {
+			if ctx := diag.RangeOf(st.start, st.end); ctx.Contains(d.Subject) {
+				d.Context = ctx
+			}
+		}
 	}
 	// The stack, innermost first, with the callers' repeats folded: a rule
 	// calling itself 64 times is one line, not 64. The innermost rule is
 	// the one the error is in, so it stays on its own.
 	if n := len(r.stack); n > 0 {
-		e.Stack = append(e.Stack, r.stack[n-1])
+		d.Stack = append(d.Stack, r.stack[n-1])
 	}
 	for i := len(r.stack) - 2; i >= 0; {
 		j := i
@@ -226,13 +276,13 @@ func (r *runner) errorAt(f *frame, pos lexer.Position, err error) error {
 			j--
 		}
 		if n := i - j + 1; n > 1 {
-			e.Stack = append(e.Stack, fmt.Sprintf("%s (×%d)", r.stack[i], n))
+			d.Stack = append(d.Stack, fmt.Sprintf("%s (×%d)", r.stack[i], n))
 		} else {
-			e.Stack = append(e.Stack, r.stack[i])
+			d.Stack = append(d.Stack, r.stack[i])
 		}
 		i = j - 1
 	}
-	return e
+	return d
 }
 
 // logLazy records an event, building it only if someone listens: runs
@@ -252,7 +302,7 @@ func (r *runner) count() error {
 	r.seq++
 	if r.seq > r.limits.Events {
 		err := fmt.Errorf("the run logged more than %d events (the limit)", r.limits.Events)
-		return r.errorAt(r.curFrame, stmtPos(r.cur), err)
+		return r.errorAt(r.curFrame, diag.CodeRunLimit, stmtSpan(r.cur), err)
 	}
 	return nil
 }
@@ -264,7 +314,7 @@ func (r *runner) spend(n int) error {
 	r.text += n
 	if r.text > r.limits.Text {
 		err := fmt.Errorf("the run wrote more than %d bytes of text (the limit)", r.limits.Text)
-		return r.errorAt(r.curFrame, stmtPos(r.cur), err)
+		return r.errorAt(r.curFrame, diag.CodeRunLimit, stmtSpan(r.cur), err)
 	}
 	return nil
 }
@@ -306,7 +356,7 @@ func (r *runner) log(f *frame, e *Event) error {
 // enter and leave track the rules running, bounding their depth.
 func (r *runner) enter(rule string) error {
 	if len(r.stack) >= r.limits.Depth {
-		return fmt.Errorf("rules nested more than %d deep (the limit): a procedure or table may be calling itself without end", r.limits.Depth)
+		return coded(diag.CodeRunLimit, fmt.Errorf("rules nested more than %d deep (the limit): a procedure or table may be calling itself without end", r.limits.Depth))
 	}
 	r.stack = append(r.stack, rule)
 	return nil
@@ -319,9 +369,9 @@ func (r *runner) step() error {
 	r.steps++
 	if r.steps > r.limits.Steps {
 		if r.limits.Steps < DefaultLimits.Steps {
-			return fmt.Errorf("the run took more than %d steps, the limit it was given: raise it (--max-steps)", r.limits.Steps)
+			return coded(diag.CodeRunLimit, fmt.Errorf("the run took more than %d steps, the limit it was given: raise it (--max-steps)", r.limits.Steps))
 		}
-		return fmt.Errorf("the run took more than %d steps (the limit): a loop may not end", r.limits.Steps)
+		return coded(diag.CodeRunLimit, fmt.Errorf("the run took more than %d steps (the limit): a loop may not end", r.limits.Steps))
 	}
 	return nil
 }

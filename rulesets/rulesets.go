@@ -290,10 +290,7 @@ func houseID(dir string) string { return dsl.NormalizeID(strings.TrimPrefix(dir,
 
 // UnknownBase is the error for a ruleset name that is not shipped.
 func UnknownBase(name string) error {
-	msg := fmt.Sprintf("unknown ruleset %q", name)
-	if s := diag.DidYouMean(name, Bases()); s != "" {
-		msg += fmt.Sprintf("; did you mean %q?", s)
-	}
+	msg := diag.Suggest(fmt.Sprintf("unknown ruleset %q", name), name, Bases())
 	return fmt.Errorf("%s (shipped: %s)", msg, strings.Join(Bases(), ", "))
 }
 

@@ -116,13 +116,40 @@ func TestRunJSONLines(t *testing.T) {
 			}
 		}
 	}
-	// A run that fails still prints whole lines, up to the failure.
+	// A run that fails still prints whole lines, up to the failure, and
+	// then an error event with the diagnostic.
 	code, jsonOut, stderr := runCLI(t, "", "run", "end-phase", "--state", statePath, "--dice", "1", "--json")
 	if code != exitFailed || !strings.Contains(stderr, "the dice script ran out after 1 die") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	_, textOut, _ := runCLI(t, "", "run", "end-phase", "--state", statePath, "--dice", "1")
-	checkJSONLines(t, jsonOut, textOut)
+	lines := strings.Split(strings.TrimSuffix(jsonOut, "\n"), "\n")
+	last := lines[len(lines)-1]
+	checkJSONLines(t, strings.Join(lines[:len(lines)-1], "\n")+"\n", textOut)
+	var e struct {
+		Seq            int
+		Kind, Rule, At string
+		Source, Text   string
+		Diagnostic     struct {
+			Severity, Code, Summary, Rule, Source string
+			Stack                                 []string
+			Range                                 struct {
+				File  string
+				Start struct{ Line, Column int }
+			}
+			Context *struct{ File string }
+		}
+	}
+	if err := json.Unmarshal([]byte(last), &e); err != nil {
+		t.Fatalf("the last line is not an event: %v\n%s", err, last)
+	}
+	d := e.Diagnostic
+	if e.Seq != len(lines) || e.Kind != "error" || e.Rule != "procedure bottle_check" || !strings.HasPrefix(e.At, "rulesets/core-2023/end_phase.munda:") ||
+		!strings.Contains(e.Text, "the dice script ran out") || e.Source == "" ||
+		d.Severity != "error" || d.Code != "run_dice" || d.Rule != e.Rule || d.Source != e.Source || len(d.Stack) != 3 ||
+		d.Range.File != "rulesets/core-2023/end_phase.munda" || d.Range.Start.Line == 0 || d.Context == nil {
+		t.Errorf("error event:\n%s", last)
+	}
 }
 
 func TestRollJSONLines(t *testing.T) {

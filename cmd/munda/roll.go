@@ -129,7 +129,7 @@ rolling.`,
 			limits := interpreter.DefaultLimits
 			limits.Steps = f.maxSteps
 			runErr := prog.Apply(st, table.ID, bound, result, interpreter.Options{Dice: dice, Choices: choices, Log: events, Limits: limits, Lang: f.lang})
-			return f.finish(cmd, st, dice, events, runErr)
+			return f.finish(cmd, prog, st, dice, events, runErr)
 		},
 	}
 	f.register(cmd)

@@ -34,9 +34,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var failed *failure
 	if errors.As(err, &failed) {
-		if failed.msg != "" {
-			fmt.Fprintln(stderr, "munda: "+diag.PrintableLines(failed.msg))
-		}
+		failed.print(stderr)
 		return exitFailed
 	}
 	// Anything else comes from the command line: a bad flag, a missing
@@ -49,12 +47,52 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // failure ends a command with exit code 1: the command ran, but what it
-// checked or ran did not pass. msg, if any, is printed once.
-type failure struct{ msg string }
+// checked or ran did not pass. msg, if any, is printed once; then the
+// diagnostics, if any, each with the line of the file at fault (from src).
+type failure struct {
+	msg   string
+	diags diag.Diagnostics
+	src   diag.Sources
+}
 
-func (f *failure) Error() string { return f.msg }
+func (f *failure) Error() string {
+	if len(f.diags) == 0 {
+		return f.msg
+	}
+	if f.msg == "" {
+		return f.diags.Error()
+	}
+	return f.msg + "\n" + f.diags.Error()
+}
+
+func (f *failure) print(w io.Writer) {
+	switch {
+	case f.msg != "":
+		fmt.Fprintln(w, "munda: "+diag.PrintableLines(f.msg))
+	case len(f.diags) > 0:
+		fmt.Fprint(w, "munda: ")
+	}
+	_ = diag.WriteText(w, f.diags, f.src)
+}
 
 func failed(format string, args ...any) error { return &failure{msg: fmt.Sprintf(format, args...)} }
+
+// failedWith fails with err, printed as diagnostics (with the lines of src
+// at fault) when it is one or a list of them: a state file's problems, a
+// run's error.
+func failedWith(msg string, err error, src diag.Sources) error {
+	var ds diag.Diagnostics
+	var d *diag.Diagnostic
+	switch {
+	case errors.As(err, &ds):
+		return &failure{msg: msg, diags: ds, src: src}
+	case errors.As(err, &d):
+		return &failure{msg: msg, diags: diag.Diagnostics{d}, src: src}
+	case msg != "":
+		return &failure{msg: msg + "\n" + err.Error()}
+	}
+	return &failure{msg: err.Error()}
+}
 
 // usageError is a command-line mistake found by a verb itself.
 type usageError struct {

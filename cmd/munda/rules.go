@@ -160,10 +160,7 @@ Ids are shown as typed on a command line (end-phase).`,
 // listKind prints the declarations of one kind.
 func listKind(cmd *cobra.Command, sel rulesets.Selection, kind string, jsonOut bool) error {
 	if !slices.Contains(ruledoc.ListKinds, kind) {
-		msg := fmt.Sprintf("unknown kind %q", kind)
-		if s := diag.DidYouMean(kind, ruledoc.ListKinds); s != "" {
-			msg += fmt.Sprintf("; did you mean %q?", s)
-		}
+		msg := diag.Suggest(fmt.Sprintf("unknown kind %q", kind), kind, ruledoc.ListKinds)
 		return usagef("%s (kinds: %s)", msg, strings.Join(ruledoc.ListKinds, ", "))
 	}
 	rules, err := loadRules(cmd, sel, "")

@@ -139,11 +139,11 @@ skill and a trait) shows each.`,
 	return cmd
 }
 
-// didYouMean is "; did you mean "x"?" for the closest candidate, or the
+// didYouMean is "; did you mean x?" for the closest candidate, or the
 // known ones when there are few and none is close.
 func didYouMean(name string, cands, known []string) string {
-	if s := diag.DidYouMean(name, cands); s != "" {
-		return fmt.Sprintf("; did you mean %q?", s)
+	if s := diag.Suggestion(name, cands); s != "" {
+		return "; " + s
 	}
 	if len(known) > 0 && len(known) <= 12 {
 		return " (known: " + strings.Join(known, ", ") + ")"

@@ -111,11 +111,7 @@ func (f *runFlags) checkFlags(prog *interpreter.Program) error {
 		name, _, _ := strings.Cut(pair, "=")
 		name = strings.TrimSpace(name)
 		if name != "" && !known[name] {
-			msg := fmt.Sprintf("--choose %s: the rules have no choice %q", pair, name)
-			if s := diag.DidYouMean(name, names); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
-			}
-			return failed("%s", msg)
+			return failed("%s", diag.Suggest(fmt.Sprintf("--choose %s: the rules have no choice %q", pair, name), name, names))
 		}
 	}
 	return nil
@@ -207,7 +203,7 @@ if the run fails.`,
 			limits := interpreter.DefaultLimits
 			limits.Steps = f.maxSteps
 			runErr := prog.Run(st, proc.ID, bound, interpreter.Options{Dice: dice, Choices: choices, Log: events, Limits: limits, Lang: f.lang})
-			return f.finish(cmd, st, dice, events, runErr)
+			return f.finish(cmd, prog, st, dice, events, runErr)
 		},
 	}
 	f.register(cmd)
@@ -216,14 +212,19 @@ if the run fails.`,
 	return cmd
 }
 
-// finish reports how a run ended and writes the new state. Scripted dice
-// left over are worth a warning: the script may not be the one meant.
-func (f *runFlags) finish(cmd *cobra.Command, st *state.State, dice interpreter.DiceSource, events *printer, runErr error) error {
+// finish reports how a run ended and writes the new state. A run that
+// stopped is printed with the line of the rule file where it stopped (and
+// ends the JSON log with an error event); scripted dice left over are
+// worth a warning: the script may not be the one meant.
+func (f *runFlags) finish(cmd *cobra.Command, prog *interpreter.Program, st *state.State, dice interpreter.DiceSource, events *printer, runErr error) error {
 	if events.err != nil {
 		return events.err
 	}
 	if runErr != nil {
-		return failed("%v", runErr)
+		if f.jsonOut {
+			events.Event(interpreter.ErrorEvent(runErr, events.seq+1))
+		}
+		return failedWith("", runErr, prog.Rules.Sources())
 	}
 	if s, ok := dice.(*interpreter.Scripted); ok && s.Remaining() > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "munda: warning: %s of the --dice script not used\n", plural(s.Remaining(), "die was", "dice were"))
@@ -250,7 +251,7 @@ func (f *runFlags) writeState(st *state.State) error {
 	}
 	// The rules must not leave a state munda would refuse to read.
 	if err := state.ValidateWith(st, f.vocabulary); err != nil {
-		return failed("the run left the state invalid, so it was not written:\n%v", err)
+		return failedWith("the run left the state invalid, so it was not written:", err, nil)
 	}
 	data, err := state.Encode(st, state.FormatOf(path))
 	if err != nil {
@@ -266,6 +267,7 @@ func (f *runFlags) writeState(st *state.State) error {
 type printer struct {
 	w    io.Writer
 	json bool
+	seq  int // of the last event
 	err  error
 }
 
@@ -273,6 +275,7 @@ func (p *printer) Event(e *interpreter.Event) {
 	if p.err != nil {
 		return
 	}
+	p.seq = e.Seq
 	events := []*interpreter.Event{e}
 	if p.json {
 		p.err = interpreter.WriteJSON(p.w, events)

@@ -27,7 +27,7 @@ func (s Severity) String() string {
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // Pos is a place in a file: 1-based line and column (in characters), and
-// the 0-based byte offset.
+// the 0-based byte offset. A line or column of 0 is unknown.
 type Pos struct {
 	Line   int `json:"line"`
 	Column int `json:"column"`
@@ -41,8 +41,21 @@ type Range struct {
 	End      Pos    `json:"end"`
 }
 
+// String writes where the range starts as file:line:col, leaving out what
+// is unknown (file:line, or file alone).
 func (r Range) String() string {
-	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+	var b strings.Builder
+	b.WriteString(r.Filename)
+	if r.Start.Line > 0 {
+		if b.Len() > 0 {
+			b.WriteByte(':')
+		}
+		fmt.Fprintf(&b, "%d", r.Start.Line)
+		if r.Start.Column > 0 {
+			fmt.Fprintf(&b, ":%d", r.Start.Column)
+		}
+	}
+	return b.String()
 }
 
 // RangeOf turns participle positions into a Range.
@@ -58,43 +71,100 @@ func RangeOf(start, end lexer.Position) *Range {
 	return r
 }
 
-// Diagnostic is one problem found in the rules, in the spirit of
-// hcl.Diagnostic: a stable code tools can match on, a terse summary, a
-// detail that explains (often with the fix), and the range at fault.
+// Contains reports whether o lies within r (same file, offsets inside).
+func (r *Range) Contains(o *Range) bool {
+	return r != nil && o != nil && r.Filename == o.Filename &&
+		r.Start.Offset <= o.Start.Offset && o.End.Offset <= r.End.Offset
+}
+
+// Diagnostic is one problem, in the spirit of hcl.Diagnostic: a stable
+// code tools can match on, a terse summary, a detail that explains (often
+// with the fix), the range at fault and the range around it. The rules'
+// checker, the state reader and the interpreter all report with it:
+//
+//   - a problem in the rules has a subject in a rule file, and a context
+//     (the declaration around it);
+//   - a problem in a state file has a subject in the state file (when the
+//     place is known) and the path of the field at fault;
+//   - a run that stopped has a subject (where in the rule file it
+//     stopped), a context (the statement running), the rule running, its
+//     source citation and the stack of rules that called it.
+//
+// It is an error, and wraps the error that caused it (Cause), if any, so
+// errors.As still finds, say, an *interpreter.ScriptError.
 type Diagnostic struct {
 	Severity Severity `json:"severity"`
 	Code     string   `json:"code"`
 	Summary  string   `json:"summary"`
 	Detail   string   `json:"detail,omitempty"`
 	Subject  *Range   `json:"range,omitempty"`
+	Context  *Range   `json:"context,omitempty"`
+
+	// Path is the field of a state file at fault: gangs[0].models[2].status.
+	Path string `json:"path,omitempty"`
+	// Rule is the rule that was running: "procedure bottle_check".
+	Rule string `json:"rule,omitempty"`
+	// Source is the running rule's citation: its `source "…"`.
+	Source string `json:"source,omitempty"`
+	// Stack is the rules that were running, innermost (Rule) first, with
+	// repeats folded ("procedure forever (×63)").
+	Stack []string `json:"stack,omitempty"`
+
+	// Cause is the error behind the diagnostic, for errors.Is and As.
+	Cause error `json:"-"`
 }
 
-// Stable diagnostic codes.
-const (
-	CodeFileError       = "file_error"     // a file could not be read
-	CodeEncoding        = "encoding_error" // binary, invalid UTF-8, too long
-	CodeEmptyFile       = "empty_file"     // no declarations
-	CodeParseError      = "parse_error"    // the grammar does not match
-	CodeIncludeError    = "include_error"  // missing include or one escaping the pack
-	CodeIncludeCycle    = "include_cycle"  // a file includes itself
-	CodeDuplicateID     = "duplicate_id"   // two declarations with one id
-	CodeUnknownRef      = "unknown_reference"
-	CodeTypeError       = "type_error"       // expr compile errors
-	CodeTableCoverage   = "table_coverage"   // results not covered, or covered twice
-	CodeInvalid         = "invalid"          // a value that makes no sense
-	CodeOverlayConflict = "overlay_conflict" // two overlays change one thing
-	CodeUnused          = "unused"
-	CodeNumberRange     = "number_out_of_range" // an integer literal too large
-	CodeTestError       = "test_error"          // a test block that cannot run
-)
-
+// Error writes the diagnostic on one line:
+//
+//	file:line:col: error: summary                  (the rules)
+//	file:line:col: gangs[0].id: summary            (a state file)
+//	file:line:col: in procedure p: summary (called from …)   (a run)
+//
+// Problems in state files and runs are always errors that stop what was
+// asked, so their line leaves the severity out, as the error of a Go
+// function would; the rules' diagnostics mix errors and warnings, and say
+// which.
 func (d *Diagnostic) Error() string {
 	var b strings.Builder
 	if d.Subject != nil {
-		fmt.Fprintf(&b, "%s: ", d.Subject)
+		if at := d.Subject.String(); at != "" {
+			b.WriteString(at + ": ")
+		}
 	}
-	fmt.Fprintf(&b, "%s: %s", d.Severity, d.Summary)
+	if !d.fatal() {
+		b.WriteString(d.Severity.String() + ": ")
+	}
+	if d.Path != "" {
+		b.WriteString(d.Path + ": ")
+	}
+	if d.Rule != "" {
+		b.WriteString("in " + d.Rule + ": ")
+	}
+	b.WriteString(d.Summary)
+	if len(d.Stack) > 1 {
+		callers := d.Stack[1:]
+		if len(callers) > 5 {
+			callers = append(callers[:5:5], fmt.Sprintf("… %d more", len(d.Stack)-6))
+		}
+		b.WriteString(" (called from " + strings.Join(callers, ", from ") + ")")
+	}
 	return b.String()
+}
+
+// fatal reports whether the diagnostic is of a state file or a run (see
+// Error): their codes start with "state_" and "run_".
+func (d *Diagnostic) fatal() bool {
+	return d.Severity == Error && (strings.HasPrefix(d.Code, "state_") || strings.HasPrefix(d.Code, "run_"))
+}
+
+// Unwrap returns the cause.
+func (d *Diagnostic) Unwrap() error { return d.Cause }
+
+// Suggest adds "; did you mean x?" to the summary when a candidate is
+// close to name (see Suggestion), and returns d.
+func (d *Diagnostic) Suggest(name string, candidates []string) *Diagnostic {
+	d.Summary = Suggest(d.Summary, name, candidates)
+	return d
 }
 
 // Diagnostics is a list of problems. As an error it reports them all.
@@ -108,6 +178,16 @@ func (ds Diagnostics) Error() string {
 	return strings.Join(lines, "\n")
 }
 
+// Unwrap returns each diagnostic, so errors.As finds one in the list (and
+// errors.As and Is look through to their causes).
+func (ds Diagnostics) Unwrap() []error {
+	out := make([]error, len(ds))
+	for i, d := range ds {
+		out[i] = d
+	}
+	return out
+}
+
 // HasErrors reports whether any diagnostic is an error (not a warning).
 func (ds Diagnostics) HasErrors() bool {
 	for _, d := range ds {
@@ -118,7 +198,7 @@ func (ds Diagnostics) HasErrors() bool {
 	return false
 }
 
-// Errors returns the diagnostics as an error, or nil if there are no errors.
+// Err returns the diagnostics as an error, or nil if there are no errors.
 func (ds Diagnostics) Err() error {
 	if ds.HasErrors() {
 		return ds

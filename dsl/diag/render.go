@@ -13,7 +13,9 @@ import (
 // so a renderer can quote the line at fault.
 type Sources map[string][]byte
 
-// WriteText prints diagnostics for people:
+// WriteText prints diagnostics for people: each as its one line (see
+// Diagnostic.Error), the line of the file at fault with a marker under the
+// subject (when the file is in src), the detail, and a run's rule source:
 //
 //	path:line:col: error: summary
 //	  12 |   31-35 convalescence "Convalescence" {
@@ -22,94 +24,82 @@ type Sources map[string][]byte
 func WriteText(w io.Writer, diags Diagnostics, src Sources) error {
 	var b bytes.Buffer
 	for _, d := range diags {
+		b.WriteString(Printable(d.Error()))
+		b.WriteByte('\n')
 		if d.Subject != nil {
-			fmt.Fprintf(&b, "%s: %s: %s\n", Printable(d.Subject.String()), d.Severity, Printable(d.Summary))
 			writeSnippet(&b, d.Subject, src[d.Subject.Filename])
-		} else {
-			fmt.Fprintf(&b, "%s: %s\n", d.Severity, Printable(d.Summary))
 		}
 		if d.Detail != "" {
 			for _, line := range strings.Split(d.Detail, "\n") {
 				fmt.Fprintf(&b, "  %s\n", Printable(line))
 			}
 		}
+		if d.Source != "" {
+			fmt.Fprintf(&b, "  source: %s\n", Printable(d.Source))
+		}
 	}
 	_, err := w.Write(b.Bytes())
 	return err
 }
 
-// A snippet shows a line whole when it has at most snippetWidth
-// characters; a longer one (a 10 MB line) as a window of that many around
-// the mistake, starting snippetBefore characters before it.
-const (
-	snippetWidth  = 160
-	snippetBefore = 60
-)
+// Snippets show at most this many characters of a line, around the
+// subject: a state file may be JSON on one line of megabytes.
+const snippetWidth = 160
 
+// writeSnippet quotes the subject's first line, with a marker under the
+// subject when its column is known. A line that is not plain text (a
+// binary file's) is not quoted.
 func writeSnippet(b *bytes.Buffer, r *Range, src []byte) {
 	if src == nil || r.Start.Line < 1 {
 		return
 	}
-	line, ok := lineOf(src, r.Start.Line)
-	if !ok {
+	lines := bytes.Split(src, []byte("\n"))
+	if r.Start.Line > len(lines) {
 		return
 	}
-	col := max(r.Start.Column-1, 0) // in characters
+	raw := bytes.TrimRight(lines[r.Start.Line-1], "\r")
+	if !utf8.Valid(raw) {
+		return
+	}
+	line := []rune(string(raw))
+	for i, c := range line {
+		switch {
+		case c == '\t':
+			line[i] = ' '
+		case c < 0x20 || c == 0x7f || c >= 0x80 && c < 0xa0:
+			return
+		}
+	}
+	idx := r.Start.Column - 1 // the subject's first character, 0-based
 	width := 1
 	if r.End.Line == r.Start.Line && r.End.Column > r.Start.Column {
 		width = r.End.Column - r.Start.Column
 	}
-	from, to := 0, snippetWidth
-	if col >= snippetWidth-snippetBefore && utf8.RuneCountInString(line) > snippetWidth {
-		from = col - snippetBefore
-		to = from + snippetWidth
-	}
-	var shown strings.Builder
-	pad, marks := 0, 0
-	if from > 0 {
-		shown.WriteString("…")
-		pad++
-	}
-	i := 0
-	for _, c := range line {
-		if i >= to {
-			shown.WriteString("…")
-			break
+	// A long line is shown around the subject, cut at both ends.
+	prefix, suffix := "", ""
+	if len(line) > snippetWidth {
+		from := 0
+		if idx > snippetWidth/2 {
+			from = min(idx-snippetWidth/2, len(line)-snippetWidth)
 		}
-		if i >= from {
-			text := " "
-			if c != '\t' {
-				text = Printable(string(c))
-			}
-			shown.WriteString(text)
-			n := utf8.RuneCountInString(text)
-			switch {
-			case i < col:
-				pad += n
-			case i < col+width:
-				marks += n
-			}
+		if from > 0 {
+			prefix = "…"
 		}
-		i++
+		if from+snippetWidth < len(line) {
+			suffix = "…"
+		}
+		line = line[from : from+snippetWidth]
+		idx -= from
 	}
 	gutter := fmt.Sprint(r.Start.Line)
-	fmt.Fprintf(b, "  %s | %s\n", gutter, shown.String())
-	fmt.Fprintf(b, "  %s | %s%s\n", strings.Repeat(" ", len(gutter)), strings.Repeat(" ", pad), strings.Repeat("^", max(marks, 1)))
-}
-
-// lineOf returns line n (1-based) of src, without its line break.
-func lineOf(src []byte, n int) (string, bool) {
-	for ; n > 1; n-- {
-		i := bytes.IndexByte(src, '\n')
-		if i < 0 {
-			return "", false
-		}
-		src = src[i+1:]
+	fmt.Fprintf(b, "  %s | %s%s%s\n", gutter, prefix, string(line), suffix)
+	if r.Start.Column < 1 || idx > len(line) {
+		return
 	}
-	if i := bytes.IndexByte(src, '\n'); i >= 0 {
-		src = src[:i]
-	}
-	return strings.TrimRight(string(src), "\r"), true
+	// The marker may stand just past the end (where a file ends too soon).
+	width = max(1, min(width, len(line)-idx))
+	pad := idx + utf8.RuneCountInString(prefix)
+	fmt.Fprintf(b, "  %s | %s%s\n", strings.Repeat(" ", len(gutter)), strings.Repeat(" ", pad), strings.Repeat("^", width))
 }
 
 // WriteJSON prints diagnostics as one JSON document for tools:
@@ -146,13 +136,25 @@ func WriteGitHub(w io.Writer, diags Diagnostics) error {
 		}
 		var props []string
 		if r := d.Subject; r != nil {
-			props = append(props, "file="+ghProperty(r.Filename), fmt.Sprintf("line=%d", r.Start.Line), fmt.Sprintf("col=%d", r.Start.Column))
-			if r.End.Line >= r.Start.Line && r.End.Line > 0 {
-				props = append(props, fmt.Sprintf("endLine=%d", r.End.Line), fmt.Sprintf("endColumn=%d", r.End.Column))
+			props = append(props, "file="+ghProperty(r.Filename))
+			if r.Start.Line > 0 {
+				props = append(props, fmt.Sprintf("line=%d", r.Start.Line))
+				if r.Start.Column > 0 {
+					props = append(props, fmt.Sprintf("col=%d", r.Start.Column))
+				}
+				if r.End.Line >= r.Start.Line && r.End.Column > 0 {
+					props = append(props, fmt.Sprintf("endLine=%d", r.End.Line), fmt.Sprintf("endColumn=%d", r.End.Column))
+				}
 			}
 		}
 		props = append(props, "title="+ghProperty("munda "+d.Code))
 		msg := d.Summary
+		if d.Rule != "" {
+			msg = "in " + d.Rule + ": " + msg
+		}
+		if d.Path != "" {
+			msg = d.Path + ": " + msg
+		}
 		if d.Detail != "" {
 			msg += "\n" + d.Detail
 		}

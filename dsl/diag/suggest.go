@@ -1,5 +1,45 @@
 package diag
 
+import "strings"
+
+// Suggestion is "did you mean x?" for the candidate closest to name (see
+// DidYouMean), or "" when none is close. It is the one wording of a
+// did-you-mean: the rules' checker, the state reader, the interpreter and
+// the command line all suggest through it (or Suggest, which appends it).
+// A name that is not a plain identifier is quoted.
+func Suggestion(name string, candidates []string) string {
+	s := DidYouMean(name, candidates)
+	if s == "" {
+		return ""
+	}
+	return "did you mean " + quoteName(s) + "?"
+}
+
+// Suggest appends "; did you mean x?" to msg when a candidate is close to
+// name, and returns msg as it is otherwise.
+func Suggest(msg, name string, candidates []string) string {
+	if s := Suggestion(name, candidates); s != "" {
+		return msg + "; " + s
+	}
+	return msg
+}
+
+// quoteName quotes a name unless it is a plain identifier (letters,
+// digits, _ - .), as ids, fields and flags are.
+func quoteName(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
+}
+
 // DidYouMean returns the candidate closest to name, or "" when none is close
 // enough to be a typo of it. Close enough is an edit distance of at most
 // about a third of the name's length (at least 2), and less than the name's

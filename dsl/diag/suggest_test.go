@@ -34,3 +34,28 @@ func TestDidYouMean(t *testing.T) {
 		}
 	}
 }
+
+// One wording of a did-you-mean, wherever it is.
+func TestSuggest(t *testing.T) {
+	for _, c := range []struct {
+		msg, name string
+		cands     []string
+		want      string
+	}{
+		{"unknown field", "modles", []string{"models", "name"}, "unknown field; did you mean models?"},
+		{"unknown procedure \"end-phse\"", "end-phse", []string{"end-phase"}, "unknown procedure \"end-phse\"; did you mean end-phase?"},
+		{"no gang has the id \"the gang\"", "the gang", []string{"the gangs"}, "no gang has the id \"the gang\"; did you mean \"the gangs\"?"},
+		{"unknown field", "xyzzy", []string{"models"}, "unknown field"},
+	} {
+		if got := Suggest(c.msg, c.name, c.cands); got != c.want {
+			t.Errorf("Suggest(%q, %q) = %q, want %q", c.msg, c.name, got, c.want)
+		}
+	}
+	if got := Suggestion("stauts", []string{"status"}); got != "did you mean status?" {
+		t.Errorf("Suggestion = %q", got)
+	}
+	d := (&Diagnostic{Summary: "unknown dice d7"}).Suggest("d7", []string{"d6", "d3"})
+	if d.Summary != "unknown dice d7; did you mean d3?" {
+		t.Errorf("Diagnostic.Suggest: %q", d.Summary)
+	}
+}

@@ -1,6 +1,11 @@
 package syntax
 
-import "fmt"
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
 
 // KindOf names a declaration's kind for messages.
 func KindOf(d Decl) string {
@@ -69,4 +74,21 @@ func IDOf(d Decl) *Ident {
 		return d.ID
 	}
 	return nil
+}
+
+// Span is where a node of the tree starts and ends: its Pos and EndPos,
+// or zero positions for a value that has none.
+func Span(n any) (start, end lexer.Position) {
+	v := reflect.ValueOf(n)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return
+	}
+	v = v.Elem()
+	if f := v.FieldByName("Pos"); f.IsValid() {
+		start, _ = f.Interface().(lexer.Position)
+	}
+	if f := v.FieldByName("EndPos"); f.IsValid() {
+		end, _ = f.Interface().(lexer.Position)
+	}
+	return start, end
 }

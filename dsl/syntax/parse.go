@@ -29,7 +29,11 @@ func DeclKinds() []Decl {
 		&Characteristic{}, &Event{}, &ModelKind{}, &Enum{}, &HouseRule{}, &House{}, &Replace{}, &Include{}, &Ruleset{}}
 }
 
-var parser = participle.MustBuild[File](
+var parser = participle.MustBuild[File](parserOptions...)
+
+// parserOptions build the parser; parse errors build parsers of single
+// items with them too (see explain.go).
+var parserOptions = []participle.Option{
 	participle.Lexer(ruleLexer),
 	participle.Elide("Comment", "Whitespace"),
 	participle.Union[Decl](DeclKinds()...),
@@ -53,7 +57,7 @@ var parser = participle.MustBuild[File](
 		&TestStmt{}, &Change{}, &Choose{}, &Remove{}, &Stop{}, &TextItem{}, &SourceItem{}, &Step{}, &Require{},
 		&Signal{}, &TitleItem{}),
 	participle.UseLookahead(2),
-)
+}
 
 // Grammar returns the grammar as EBNF (kept as a golden file).
 func Grammar() string { return parser.String() }
@@ -113,7 +117,7 @@ func Parse(name string, src []byte) (*File, diag.Diagnostics) {
 	defer parsing.Delete(key)
 	parsed, err := parser.ParseFromLexer(peek)
 	if err != nil {
-		d := parseError(name, src, err)
+		d := parseError(name, src, tokens, err)
 		if strings.HasPrefix(d.Summary, "unexpected end of file") && len(unclosed) > 0 {
 			open := unclosed[len(unclosed)-1]
 			d.Detail = fmt.Sprintf("The %q at line %d, column %d is never closed.", open.Value, open.Pos.Line, open.Pos.Column)
@@ -245,31 +249,6 @@ func lexError(name string, src []byte, err error) *diag.Diagnostic {
 			d.Summary = fmt.Sprintf("unexpected character %q", r)
 		}
 	}
-	return d
-}
-
-func parseError(name string, src []byte, err error) *diag.Diagnostic {
-	d := &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeParseError, Summary: err.Error()}
-	perr, ok := err.(participle.Error)
-	if !ok {
-		return d
-	}
-	pos := perr.Position()
-	if pos.Filename == "" {
-		pos.Filename = name
-	}
-	d.Subject = diag.RangeOf(pos, pos)
-	msg := perr.Message()
-	if u, ok := err.(*participle.UnexpectedTokenError); ok {
-		if u.Unexpected.EOF() {
-			msg = "unexpected end of file"
-			if u.Expect != "" {
-				msg += " (expected " + u.Expect + ")"
-			}
-			d.Detail = "A brace or bracket may be missing its closing partner."
-		}
-	}
-	d.Summary = msg
 	return d
 }
 

@@ -32,8 +32,8 @@ func TestParseBadInput(t *testing.T) {
 		{"unterminated comment", "dice d6 \"D6\" {} /* never closed", diag.CodeParseError, 1, 17, "unterminated comment"},
 		{"stray character", "dice d6 \"D6\" { faces 1 } `", diag.CodeParseError, 1, 26, "unterminated raw string"},
 		{"missing brace", "procedure p() \"P\" {\n  stop\n", diag.CodeParseError, 3, 1, "unexpected end of file"},
-		{"unknown keyword", "dise d6 \"D6\" {}", diag.CodeParseError, 1, 1, `unexpected token "dise"`},
-		{"statement outside a block", "let x = 1", diag.CodeParseError, 1, 1, `unexpected token "let"`},
+		{"unknown keyword", "dise d6 \"D6\" {}", diag.CodeParseError, 1, 1, `unknown declaration "dise"; did you mean dice?`},
+		{"statement outside a block", "let x = 1", diag.CodeParseError, 1, 1, `let is a statement, and statements go inside a block`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,54 +25,10 @@ const (
 	MaxProblems   = 50        // problems reported before giving up
 )
 
-// Problem is one thing wrong with a state file. Line and Column are 1-based
-// and 0 when unknown (a state built in memory).
-type Problem struct {
-	Path   string `json:"path,omitempty"` // e.g. gangs[1].models[3].stats.cl
-	Line   int    `json:"line,omitempty"`
-	Column int    `json:"column,omitempty"`
-	Msg    string `json:"message"`
-}
-
-// StateError lists every problem found in a state (up to MaxProblems).
-type StateError struct {
-	Name     string // file name, as given to Decode
-	Problems []Problem
-}
-
-// Error prints one problem a line, as name:line:col: path: msg (leaving
-// out what is unknown: the YAML parser gives lines without columns, and
-// Validate on a state in memory gives neither).
-func (e *StateError) Error() string {
-	var b strings.Builder
-	for i, p := range e.Problems {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(e.format(p))
-	}
-	return b.String()
-}
-
-func (e *StateError) format(p Problem) string {
-	var b strings.Builder
-	b.WriteString(e.Name)
-	if p.Line > 0 {
-		fmt.Fprintf(&b, ":%d", p.Line)
-		if p.Column > 0 {
-			fmt.Fprintf(&b, ":%d", p.Column)
-		}
-	}
-	if b.Len() > 0 {
-		b.WriteString(": ")
-	}
-	if p.Path != "" {
-		b.WriteString(p.Path)
-		b.WriteString(": ")
-	}
-	b.WriteString(p.Msg)
-	return b.String()
-}
+// Problems in a state file are diag.Diagnostics, one a problem, each with
+// a code (diag.CodeState…), the field path at fault (Path, e.g.
+// gangs[1].models[3].stats.cl) and, when the place is known, a Subject in
+// the file; their one-line form is file:line:col: path: message.
 
 // ReadFile reads and decodes a state file (YAML, or JSON for .json).
 func ReadFile(path string) (*State, error) {
@@ -91,45 +47,52 @@ func ReadFile(path string) (*State, error) {
 // Decode reads a battle state from YAML or JSON (one schema: JSON is read
 // as YAML). Field names are the `json` tags of the structs in state.go,
 // unknown fields and wrong types are errors, and the result is checked by
-// Validate. Every error is a *StateError listing each problem with its
-// field path and place in the file. Back-pointers (Gang.State, Model.Gang)
-// are set. No input makes Decode panic.
+// Validate. The error, if any, is a diag.Diagnostics listing each problem
+// (up to MaxProblems) with its code, field path and place in the file.
+// Back-pointers (Gang.State, Model.Gang) are set. No input makes Decode
+// panic.
 func Decode(name string, data []byte) (*State, error) { return DecodeWith(name, data, nil) }
 
 // DecodeWith is Decode for a state that meets rules: it also checks the
 // state's words against the rules' vocabulary (see ValidateWith).
 func DecodeWith(name string, data []byte, voc *Vocabulary) (st *State, err error) {
-	d := &decoder{err: StateError{Name: name}, voc: voc}
+	d := &decoder{name: name, data: data, voc: voc}
 	defer func() {
 		if r := recover(); r != nil { // a bug in a parser must not take the caller down
-			st, err = nil, &StateError{Name: name, Problems: []Problem{{Msg: fmt.Sprintf("internal error reading the state: %v", r)}}}
+			st, err = nil, diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeStateInternal, Subject: &diag.Range{Filename: name},
+				Summary: fmt.Sprintf("internal error reading the state: %v", r)}}
 		}
 	}()
 	if line, col, what := notText(data); what != "" {
-		return nil, &StateError{Name: name, Problems: []Problem{{Line: line, Column: col, Msg: what}}}
+		d.problem(diag.CodeStateSyntax, line, col, "", what)
+		return nil, d.problems
 	}
 	root := d.parse(data)
 	if root == nil {
-		return nil, &d.err
+		if len(d.problems) == 0 { // parse always says why; never return a nil list as an error
+			d.problem(diag.CodeStateInternal, 0, 0, "", "internal error: the state was not read, and no reason was given")
+		}
+		return nil, d.problems
 	}
 	st = new(State)
 	d.decodeStruct(root, reflect.ValueOf(st).Elem(), stateSchema)
-	if len(d.err.Problems) > 0 {
-		return nil, &d.err
+	if len(d.problems) > 0 {
+		return nil, d.problems
 	}
 	st.link()
 	if verr := ValidateWith(st, voc); verr != nil {
-		var se *StateError
-		if !errors.As(verr, &se) {
+		var ds diag.Diagnostics
+		if !errors.As(verr, &ds) {
 			return nil, verr
 		}
-		for _, p := range se.Problems {
+		for _, p := range ds {
+			line, col := 0, 0
 			if p.Path != "" {
-				p.Line, p.Column = locate(root, p.Path)
+				line, col = locate(root, p.Path)
 			}
-			d.err.Problems = append(d.err.Problems, p)
+			d.problem(p.Code, line, col, p.Path, p.Summary)
 		}
-		return nil, &d.err
+		return nil, d.problems
 	}
 	return st, nil
 }
@@ -150,40 +113,76 @@ func (s *State) link() {
 }
 
 type decoder struct {
-	err    StateError
-	voc    *Vocabulary // the rules' words, for hints; nil for none
-	stop   bool        // too many problems, or a limit was hit
-	path   []string    // field names and "[i]" of the node being read
-	models int
+	name     string // the file, as diagnostics show it
+	data     []byte
+	lines    []int       // the offset at which each line starts, once needed
+	voc      *Vocabulary // the rules' words, for hints; nil for none
+	problems diag.Diagnostics
+	stop     bool     // too many problems, or a limit was hit
+	path     []string // field names and "[i]" of the node being read
+	models   int
 }
 
 // add records a problem at node n (nil for none) on the current path plus
 // extra.
-func (d *decoder) add(n *yaml.Node, extra, msg string) {
+func (d *decoder) add(n *yaml.Node, code, extra, msg string) {
 	if d.stop {
 		return
 	}
-	p := Problem{Path: d.pathString(extra), Msg: msg}
+	line, col := 0, 0
 	if n != nil {
-		p.Line, p.Column = n.Line, n.Column
+		line, col = n.Line, n.Column
 	}
-	d.err.Problems = append(d.err.Problems, p)
-	if len(d.err.Problems) >= MaxProblems {
-		d.fatal(nil, "too many problems; stopping here")
+	d.problem(code, line, col, d.pathString(extra), msg)
+	if len(d.problems) >= MaxProblems {
+		d.fatal(nil, diag.CodeStateLimit, "too many problems; stopping here")
 	}
 }
 
 // fatal records a problem and stops reading.
-func (d *decoder) fatal(n *yaml.Node, msg string) {
+func (d *decoder) fatal(n *yaml.Node, code, msg string) {
 	if d.stop {
 		return
 	}
-	p := Problem{Msg: msg}
+	line, col := 0, 0
 	if n != nil {
-		p.Line, p.Column = n.Line, n.Column
+		line, col = n.Line, n.Column
 	}
-	d.err.Problems = append(d.err.Problems, p)
+	d.problem(code, line, col, "", msg)
 	d.stop = true
+}
+
+// problem records a diagnostic at a line and column of the file (0 when
+// unknown).
+func (d *decoder) problem(code string, line, col int, path, msg string) {
+	at := &diag.Range{Filename: d.name}
+	if line > 0 {
+		p := diag.Pos{Line: line, Column: col, Offset: d.offset(line, col)}
+		at.Start, at.End = p, p
+	}
+	d.problems = append(d.problems, &diag.Diagnostic{Severity: diag.Error, Code: code, Summary: msg, Path: path, Subject: at})
+}
+
+// offset is the byte offset of a line and column (in characters), for
+// tools that read the JSON form.
+func (d *decoder) offset(line, col int) int {
+	if d.lines == nil {
+		d.lines = []int{0}
+		for i, c := range d.data {
+			if c == '\n' {
+				d.lines = append(d.lines, i+1)
+			}
+		}
+	}
+	if line > len(d.lines) {
+		return len(d.data)
+	}
+	off := d.lines[line-1]
+	for i := 1; i < col && off < len(d.data) && d.data[off] != '\n'; i++ {
+		_, size := utf8.DecodeRune(d.data[off:])
+		off += size
+	}
+	return off
 }
 
 func (d *decoder) pathString(extra string) string {
@@ -207,11 +206,11 @@ func writeSeg(b *strings.Builder, s string) {
 // parse turns the bytes into the root mapping node, or records why not.
 func (d *decoder) parse(data []byte) *yaml.Node {
 	if len(data) > MaxStateBytes {
-		d.fatal(nil, fmt.Sprintf("file too large: %d bytes, the limit is %d", len(data), MaxStateBytes))
+		d.fatal(nil, diag.CodeStateLimit, fmt.Sprintf("file too large: %d bytes, the limit is %d", len(data), MaxStateBytes))
 		return nil
 	}
 	if n := countIndicators(data); n > MaxStateNodes {
-		d.fatal(nil, fmt.Sprintf("too many entries: a state file may hold at most %d YAML nodes", MaxStateNodes))
+		d.fatal(nil, diag.CodeStateLimit, fmt.Sprintf("too many entries: a state file may hold at most %d YAML nodes", MaxStateNodes))
 		return nil
 	}
 	data = normalizeJSON(data)
@@ -219,7 +218,7 @@ func (d *decoder) parse(data []byte) *yaml.Node {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if err == io.EOF {
-			d.fatal(nil, "empty file: want a mapping with battle and gangs")
+			d.fatal(nil, diag.CodeStateSyntax, "empty file: want a mapping with battle and gangs")
 		} else {
 			d.yamlError(err)
 		}
@@ -232,11 +231,11 @@ func (d *decoder) parse(data []byte) *yaml.Node {
 		d.yamlError(err)
 		return nil
 	default:
-		d.fatal(&more, "more than one YAML document: a state file holds one")
+		d.fatal(&more, diag.CodeStateSyntax, "more than one YAML document: a state file holds one")
 		return nil
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		d.fatal(&doc, "want a mapping with battle and gangs")
+		d.fatal(&doc, diag.CodeStateSyntax, "want a mapping with battle and gangs")
 		return nil
 	}
 	if !d.checkNodes(&doc) {
@@ -256,7 +255,7 @@ func (d *decoder) yamlError(err error) {
 			}
 		}
 	}
-	d.err.Problems = append(d.err.Problems, Problem{Line: yamlLine(line, msg), Msg: "invalid YAML: " + msg})
+	d.problem(diag.CodeStateSyntax, yamlLine(line, msg), 0, "", "invalid YAML: "+msg)
 	d.stop = true
 }
 
@@ -334,11 +333,11 @@ func (d *decoder) checkNodes(doc *yaml.Node) bool {
 		stack = stack[:len(stack)-1]
 		count++
 		if count > MaxStateNodes {
-			d.fatal(nil, fmt.Sprintf("too many entries: a state file may hold at most %d YAML nodes", MaxStateNodes))
+			d.fatal(nil, diag.CodeStateLimit, fmt.Sprintf("too many entries: a state file may hold at most %d YAML nodes", MaxStateNodes))
 			return false
 		}
 		if n.Kind == yaml.AliasNode {
-			d.fatal(n, fmt.Sprintf("aliases (*%s) are not allowed in state files; write the value out", n.Value))
+			d.fatal(n, diag.CodeStateSyntax, fmt.Sprintf("aliases (*%s) are not allowed in state files; write the value out", n.Value))
 			return false
 		}
 		for i := len(n.Content) - 1; i >= 0; i-- { // so the first alias in the file is the one reported
@@ -476,7 +475,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, si *structInfo) {
 		return
 	}
 	if n.Kind != yaml.MappingNode {
-		d.add(n, "", "want a mapping of fields, got "+describe(n))
+		d.add(n, diag.CodeStateType, "", "want a mapping of fields, got "+describe(n))
 		return
 	}
 	var seen [maxFields / 64]uint64
@@ -484,20 +483,16 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, si *structInfo) {
 		k, val := n.Content[i], n.Content[i+1]
 		if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" {
 			if k.ShortTag() == "!!merge" {
-				d.add(k, "", "merge keys (<<) are not allowed in state files")
+				d.add(k, diag.CodeStateSyntax, "", "merge keys (<<) are not allowed in state files")
 			} else {
-				d.add(k, "", "want a field name, got "+describe(k))
+				d.add(k, diag.CodeStateUnknownField, "", "want a field name, got "+describe(k))
 			}
 			continue
 		}
 		name := k.Value
 		j, ok := si.byName[name]
 		if !ok {
-			msg := "unknown field"
-			if s := diag.DidYouMean(name, si.names); s != "" {
-				msg += "; did you mean " + s + "?"
-			}
-			d.add(k, safeSeg(name), msg)
+			d.add(k, diag.CodeStateUnknownField, safeSeg(name), diag.Suggest("unknown field", name, si.names))
 			continue
 		}
 		if seen[j/64]&(1<<(j%64)) != 0 {
@@ -508,7 +503,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, si *structInfo) {
 					break
 				}
 			}
-			d.add(k, name, fmt.Sprintf("duplicate field (first given on line %d)", first))
+			d.add(k, diag.CodeStateDuplicateField, name, fmt.Sprintf("duplicate field (first given on line %d)", first))
 			continue
 		}
 		f := &si.fields[j]
@@ -526,7 +521,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, si *structInfo) {
 			if h := d.hint(f.name); h != "" {
 				msg += " (" + h + ")"
 			}
-			d.add(n, f.name, msg)
+			d.add(n, diag.CodeStateMissingField, f.name, msg)
 		}
 	}
 }
@@ -584,14 +579,14 @@ func (d *decoder) decodeField(n *yaml.Node, parent reflect.Value, si *structInfo
 				return
 			}
 		}
-		d.add(n, "", "want true or false, got "+describe(n))
+		d.add(n, diag.CodeStateType, "", "want true or false, got "+describe(n))
 	case kindInt:
 		x, flag, ok := d.number(n, f.format)
 		if !ok {
 			return
 		}
 		if v.OverflowInt(x) {
-			d.add(n, "", "want a whole number, got "+describe(n)+" (out of range)")
+			d.add(n, diag.CodeStateType, "", "want a whole number, got "+describe(n)+" (out of range)")
 			return
 		}
 		v.SetInt(x)
@@ -605,10 +600,10 @@ func (d *decoder) decodeField(n *yaml.Node, parent reflect.Value, si *structInfo
 				return
 			}
 		}
-		d.add(n, "", "want a finite number, got "+describe(n))
+		d.add(n, diag.CodeStateType, "", "want a finite number, got "+describe(n))
 	case kindStrings:
 		if n.Kind != yaml.SequenceNode {
-			d.add(n, "", "want a list of strings like [a, b], got "+describe(n))
+			d.add(n, diag.CodeStateType, "", "want a list of strings like [a, b], got "+describe(n))
 			return
 		}
 		if len(n.Content) == 0 {
@@ -625,13 +620,13 @@ func (d *decoder) decodeField(n *yaml.Node, parent reflect.Value, si *structInfo
 		v.Set(reflect.ValueOf(list))
 	case kindStructs:
 		if n.Kind != yaml.SequenceNode {
-			d.add(n, "", "want a list, got "+describe(n))
+			d.add(n, diag.CodeStateType, "", "want a list, got "+describe(n))
 			return
 		}
 		if f.elem == modelSchema {
 			d.models += len(n.Content)
 			if d.models > MaxModels {
-				d.fatal(n, fmt.Sprintf("too many models: a state may hold at most %d", MaxModels))
+				d.fatal(n, diag.CodeStateLimit, fmt.Sprintf("too many models: a state may hold at most %d", MaxModels))
 				return
 			}
 		}
@@ -654,7 +649,7 @@ func (d *decoder) decodeField(n *yaml.Node, parent reflect.Value, si *structInfo
 	case kindStruct:
 		d.decodeStruct(n, v, f.elem)
 	default:
-		d.add(n, "", "this field cannot be read from a state file")
+		d.add(n, diag.CodeStateInternal, "", "this field cannot be read from a state file")
 	}
 }
 
@@ -667,7 +662,7 @@ func (d *decoder) str(n *yaml.Node) (string, bool) {
 	if n.Kind == yaml.ScalarNode && n.ShortTag() != "!!null" && n.Style == 0 {
 		msg += fmt.Sprintf(`; write "%s" in quotes if you mean the text`, n.Value)
 	}
-	d.add(n, "", msg)
+	d.add(n, diag.CodeStateType, "", msg)
 	return "", false
 }
 
@@ -690,7 +685,7 @@ func (d *decoder) number(n *yaml.Node, format fieldFormat) (x int64, flag, ok bo
 			if x, ok := parseInt(n.Value); ok {
 				return x, false, true
 			}
-			d.add(n, "", wants[format]+", got "+describe(n)+" (not a whole number in range)")
+			d.add(n, diag.CodeStateType, "", wants[format]+", got "+describe(n)+" (not a whole number in range)")
 			return 0, false, false
 		case "!!str":
 			if x, flag, ok := parseNumberString(n.Value, format); ok {
@@ -700,11 +695,11 @@ func (d *decoder) number(n *yaml.Node, format fieldFormat) (x int64, flag, ok bo
 			if format == formatDamage && strings.HasPrefix(strings.ToUpper(strings.TrimSpace(n.Value)), "D") {
 				msg += " (random Damage is not supported)"
 			}
-			d.add(n, "", msg)
+			d.add(n, diag.CodeStateType, "", msg)
 			return 0, false, false
 		}
 	}
-	d.add(n, "", wants[format]+", got "+describe(n))
+	d.add(n, diag.CodeStateType, "", wants[format]+", got "+describe(n))
 	return 0, false, false
 }
 

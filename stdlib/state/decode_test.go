@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/munda-rules/munda/dsl/diag"
 	"testing"
 
 	"gopkg.in/yaml.v3"
@@ -288,13 +290,18 @@ func TestDecodeErrors(t *testing.T) {
 			if st != nil {
 				t.Errorf("want no state with an error")
 			}
-			var se *StateError
-			if !errors.As(err, &se) {
-				t.Fatalf("want a *StateError, got %T: %v", err, err)
+			var ds diag.Diagnostics
+			if !errors.As(err, &ds) {
+				t.Fatalf("want diag.Diagnostics, got %T: %v", err, err)
+			}
+			for _, d := range ds {
+				if !strings.HasPrefix(d.Code, "state_") || d.Code == diag.CodeStateInternal || d.Severity != diag.Error {
+					t.Errorf("%v: code %q", d, d.Code)
+				}
 			}
 			if c.name == "too many problems" {
-				if len(se.Problems) != MaxProblems+1 || se.Problems[MaxProblems].Msg != "too many problems; stopping here" {
-					t.Fatalf("want %d problems and a last line; got %d:\n%v", MaxProblems, len(se.Problems), err)
+				if len(ds) != MaxProblems+1 || ds[MaxProblems].Summary != "too many problems; stopping here" || ds[MaxProblems].Code != diag.CodeStateLimit {
+					t.Fatalf("want %d problems and a last line; got %d:\n%v", MaxProblems, len(ds), err)
 				}
 				return
 			}
@@ -346,20 +353,66 @@ func TestDecodeWithoutVocabulary(t *testing.T) {
 	}
 }
 
+
+// Each problem reads file:line:col: path: message, leaving out what is
+// not known; its subject points into the file.
 func TestStateErrorFormat(t *testing.T) {
-	e := &StateError{Name: "states/x.yaml", Problems: []Problem{
-		{Path: "gangs[1].models[3].stats.cl", Line: 14, Column: 9, Msg: "want a target number"},
-		{Path: "battle.priority", Msg: "no gang"},
-		{Line: 2, Msg: "invalid YAML"},
-	}}
-	want := "states/x.yaml:14:9: gangs[1].models[3].stats.cl: want a target number\n" +
-		"states/x.yaml: battle.priority: no gang\n" +
-		"states/x.yaml:2: invalid YAML"
-	if e.Error() != want {
-		t.Errorf("got\n%s\nwant\n%s", e.Error(), want)
+	src := "battle:\n  round: 1\ngangs:\n  - id: g\n    modles: []\n"
+	_, err := Decode("states/x.yaml", []byte(src))
+	var ds diag.Diagnostics
+	if !errors.As(err, &ds) || len(ds) != 1 {
+		t.Fatalf("want 1 problem, got %v", err)
 	}
-	if got := (&StateError{Problems: []Problem{{Path: "p", Msg: "m"}}}).Error(); got != "p: m" {
-		t.Errorf("no name: got %q", got)
+	if got := ds[0].Error(); got != "states/x.yaml:5:5: gangs[0].modles: unknown field; did you mean models?" {
+		t.Errorf("got %q", got)
+	}
+	if d := ds[0]; d.Code != diag.CodeStateUnknownField || d.Path != "gangs[0].modles" || d.Summary != "unknown field; did you mean models?" ||
+		d.Subject.Start.Offset != strings.Index(src, "modles") {
+		t.Errorf("got %+v %+v", d, d.Subject)
+	}
+	// A problem Validate finds is placed in the file too.
+	_, err = Decode("states/x.yaml", []byte("battle:\n  round: 1\n  priority: nobody\ngangs: []\n"))
+	if err == nil || err.Error() != `states/x.yaml:3:3: battle.priority: no gang has the id "nobody"` {
+		t.Errorf("got %v", err)
+	}
+	_, err = Decode("states/y.yaml", []byte("battle: {round: 1}\ngangs: [{id: g\n"))
+	if err == nil || err.Error() != "states/y.yaml:2: invalid YAML: did not find expected ',' or '}'" {
+		t.Errorf("a line without a column: got %v", err)
+	}
+	if got := Validate(&State{Battle: Battle{Round: -1}}).Error(); got != "battle.round: want 0 to 1000000, got -1" {
+		t.Errorf("no file: got %q", got)
+	}
+}
+
+// Each kind of problem has a code of its own.
+func TestStateErrorCodes(t *testing.T) {
+	for _, c := range []struct {
+		src, code string
+	}{
+		{"battle: {round: 1}\ngangs: [{id: g\n", diag.CodeStateSyntax},
+		{"", diag.CodeStateSyntax},
+		{"battle: {round: 1}\ngangs: []\nweather: rain\n", diag.CodeStateUnknownField},
+		{"battle: {round: 1}\ngangs: [{name: G}]\n", diag.CodeStateMissingField},
+		{"battle: {round: 1, round: 2}\ngangs: []\n", diag.CodeStateDuplicateField},
+		{"battle: {round: one}\ngangs: []\n", diag.CodeStateType},
+		{"battle: {round: -1}\ngangs: []\n", diag.CodeStateValue},
+		{"battle: {round: 1, priority: x}\ngangs: []\n", diag.CodeStateReference},
+		{"battle: {round: 1}\ngangs: [{id: g}, {id: g}]\n", diag.CodeStateDuplicateID},
+		{manyProblems(200), diag.CodeStateLimit},
+	} {
+		_, err := Decode("s.yaml", []byte(c.src))
+		var ds diag.Diagnostics
+		if !errors.As(err, &ds) {
+			t.Errorf("%q: want diagnostics, got %v", c.src, err)
+			continue
+		}
+		found := false
+		for _, d := range ds {
+			found = found || d.Code == c.code
+		}
+		if !found {
+			t.Errorf("%q: want a %s problem, got %v", c.src, c.code, err)
+		}
 	}
 }
 
@@ -670,13 +723,13 @@ func TestYAMLErrorLines(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Decode("s.yaml", []byte(c.src))
-			var se *StateError
-			if !errors.As(err, &se) || len(se.Problems) != 1 {
+			var ds diag.Diagnostics
+			if !errors.As(err, &ds) || len(ds) != 1 {
 				t.Fatalf("got %v, want one problem", err)
 			}
-			p := se.Problems[0]
-			if p.Line != c.line || p.Msg != "invalid YAML: "+c.msg {
-				t.Errorf("got line %d %q, want line %d %q", p.Line, p.Msg, c.line, "invalid YAML: "+c.msg)
+			p := ds[0]
+			if p.Subject.Start.Line != c.line || p.Summary != "invalid YAML: "+c.msg || p.Code != diag.CodeStateSyntax {
+				t.Errorf("got line %d %q, want line %d %q", p.Subject.Start.Line, p.Summary, c.line, "invalid YAML: "+c.msg)
 			}
 		})
 	}

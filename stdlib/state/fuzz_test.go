@@ -3,13 +3,14 @@ package state
 import (
 	"bytes"
 	"errors"
+	"github.com/munda-rules/munda/dsl/diag"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
 )
 
-// FuzzDecode checks Decode never panics, fails only with a *StateError, and
+// FuzzDecode checks Decode never panics, fails only with diag.Diagnostics, and
 // that what it reads survives Encode and Decode again, in both formats.
 // Crashers found are kept in testdata/fuzz/FuzzDecode.
 func FuzzDecode(f *testing.F) {
@@ -43,16 +44,16 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		st, err := Decode("fuzz.yaml", data)
 		if err != nil {
-			var se *StateError
-			if !errors.As(err, &se) || len(se.Problems) == 0 || len(se.Problems) > MaxProblems+1 {
-				t.Fatalf("want a *StateError with 1 to %d problems, got %T: %v", MaxProblems+1, err, err)
+			var ds diag.Diagnostics
+			if !errors.As(err, &ds) || len(ds) == 0 || len(ds) > MaxProblems+1 {
+				t.Fatalf("want diag.Diagnostics with 1 to %d problems, got %T: %v", MaxProblems+1, err, err)
 			}
 			if st != nil {
 				t.Fatal("a state with an error")
 			}
-			for _, p := range se.Problems {
-				if strings.HasPrefix(p.Msg, "internal error") {
-					t.Fatalf("Decode recovered from a panic: %v", err)
+			for _, p := range ds {
+				if p.Code == diag.CodeStateInternal || !strings.HasPrefix(p.Code, "state_") {
+					t.Fatalf("Decode recovered from a panic, or a problem has no state code: %v", err)
 				}
 			}
 			return

@@ -13,8 +13,9 @@ import (
 // (battle.priority, battle.winner, aboard) name what they should and
 // numbers are within sane bounds. The words of the game (kinds, statuses)
 // are the rules' to say: ValidateWith checks them too. Decode calls
-// Validate; call it on states built in memory. The error is a *StateError
-// whose problems have paths but no lines.
+// Validate; call it on states built in memory. The error is a
+// diag.Diagnostics whose problems have codes and paths, but no places in
+// a file.
 func Validate(st *State) error { return ValidateWith(st, nil) }
 
 // ValidateWith is Validate, and checks the state's words against the
@@ -29,7 +30,7 @@ func ValidateWith(st *State, voc *Vocabulary) error {
 	if len(v.problems) == 0 {
 		return nil
 	}
-	return &StateError{Problems: v.problems}
+	return v.problems
 }
 
 // Bounds on numbers. Target numbers are 1+ to 12+ (0 for a characteristic
@@ -50,24 +51,24 @@ type validator struct {
 	voc      *Vocabulary // nil: the schema only
 	st       *State
 	models   map[string]modelRef // id → the first model with it
-	problems []Problem
+	problems diag.Diagnostics
 	stop     bool
 }
 
-func (v *validator) add(path, format string, args ...any) {
+func (v *validator) add(code, path, format string, args ...any) {
 	if v.stop {
 		return
 	}
-	v.problems = append(v.problems, Problem{Path: path, Msg: fmt.Sprintf(format, args...)})
+	v.problems = append(v.problems, &diag.Diagnostic{Severity: diag.Error, Code: code, Path: path, Summary: fmt.Sprintf(format, args...)})
 	if len(v.problems) >= MaxProblems {
-		v.problems = append(v.problems, Problem{Msg: "too many problems; stopping here"})
+		v.problems = append(v.problems, &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeStateLimit, Summary: "too many problems; stopping here"})
 		v.stop = true
 	}
 }
 
 func (v *validator) state(st *State) {
 	if st == nil {
-		v.add("", "no state")
+		v.add(diag.CodeStateValue, "", "no state")
 		return
 	}
 	v.st = st
@@ -96,25 +97,25 @@ func (v *validator) state(st *State) {
 	for gi, g := range st.Gangs {
 		gw := where{g: gi, m: -1}
 		if g == nil {
-			v.add(gw.at(""), "want a gang, got null")
+			v.add(diag.CodeStateType, gw.at(""), "want a gang, got null")
 			continue
 		}
 		if g.ID == "" {
-			v.add(gw.at("id"), "required field is missing")
+			v.add(diag.CodeStateMissingField, gw.at("id"), "required field is missing")
 		} else if first := gangs[g.ID]; first != gi {
-			v.add(gw.at("id"), "duplicate gang id %q (also gangs[%d])", g.ID, first)
+			v.add(diag.CodeStateDuplicateID, gw.at("id"), "duplicate gang id %q (also gangs[%d])", g.ID, first)
 		}
 		if g.StartingCrew < 0 || g.StartingCrew > MaxModels {
-			v.add(gw.at("starting_crew"), "want 0 to %d, got %d", MaxModels, g.StartingCrew)
+			v.add(diag.CodeStateValue, gw.at("starting_crew"), "want 0 to %d, got %d", MaxModels, g.StartingCrew)
 		}
 		if g.EligibleModels < 0 || g.EligibleModels > MaxModels {
-			v.add(gw.at("eligible_models"), "want 0 to %d, got %d", MaxModels, g.EligibleModels)
+			v.add(diag.CodeStateValue, gw.at("eligible_models"), "want 0 to %d, got %d", MaxModels, g.EligibleModels)
 		}
 		if g.Reputation < -maxCount || g.Reputation > maxCount {
-			v.add(gw.at("reputation"), "want -%d to %d, got %d", maxCount, maxCount, g.Reputation)
+			v.add(diag.CodeStateValue, gw.at("reputation"), "want -%d to %d, got %d", maxCount, maxCount, g.Reputation)
 		}
 		if g.Credits < -maxCount || g.Credits > maxCount {
-			v.add(gw.at("credits"), "want -%d to %d, got %d", maxCount, maxCount, g.Credits)
+			v.add(diag.CodeStateValue, gw.at("credits"), "want -%d to %d, got %d", maxCount, maxCount, g.Credits)
 		}
 		for mi, m := range g.Models {
 			v.model(where{g: gi, m: mi}, m, g)
@@ -124,13 +125,13 @@ func (v *validator) state(st *State) {
 
 func (v *validator) battle(b *Battle, gangs map[string]int) {
 	if b.Round < 0 || b.Round > maxCount {
-		v.add("battle.round", "want 0 to %d, got %d", maxCount, b.Round)
+		v.add(diag.CodeStateValue, "battle.round", "want 0 to %d, got %d", maxCount, b.Round)
 	}
 	if _, ok := gangs[b.Priority]; b.Priority != "" && !ok {
-		v.add("battle.priority", "no gang has the id %q%s", b.Priority, suggestKey(b.Priority, gangs))
+		v.add(diag.CodeStateReference, "battle.priority", "%s", suggestKey(fmt.Sprintf("no gang has the id %q", b.Priority), b.Priority, gangs))
 	}
 	if _, ok := gangs[b.Winner]; b.Winner != "" && !ok {
-		v.add("battle.winner", "no gang has the id %q%s", b.Winner, suggestKey(b.Winner, gangs))
+		v.add(diag.CodeStateReference, "battle.winner", "%s", suggestKey(fmt.Sprintf("no gang has the id %q", b.Winner), b.Winner, gangs))
 	}
 	var ids map[string]int
 	if len(b.Markers) > 0 {
@@ -139,30 +140,30 @@ func (v *validator) battle(b *Battle, gangs map[string]int) {
 	for i, mk := range b.Markers {
 		w := where{g: -1, m: -1, list: "battle.markers", i: i}
 		if mk == nil {
-			v.add(w.at(""), "want a marker, got null")
+			v.add(diag.CodeStateType, w.at(""), "want a marker, got null")
 			continue
 		}
 		if first, dup := ids[mk.ID]; dup && mk.ID != "" {
-			v.add(w.at("id"), "duplicate marker id %q (also battle.markers[%d])", mk.ID, first)
+			v.add(diag.CodeStateDuplicateID, w.at("id"), "duplicate marker id %q (also battle.markers[%d])", mk.ID, first)
 		} else {
 			ids[mk.ID] = i
 		}
 		v.position(w, mk.X, mk.Y)
 		if !finite(mk.Radius) || mk.Radius < 0 || mk.Radius > maxPosition {
-			v.add(w.at("radius"), "want a radius in inches, 0 or more, got %v", mk.Radius)
+			v.add(diag.CodeStateValue, w.at("radius"), "want a radius in inches, 0 or more, got %v", mk.Radius)
 		}
 	}
 }
 
 func (v *validator) model(w where, m *Model, g *Gang) {
 	if m == nil {
-		v.add(w.at(""), "want a model, got null")
+		v.add(diag.CodeStateType, w.at(""), "want a model, got null")
 		return
 	}
 	if m.ID == "" {
-		v.add(w.at("id"), "required field is missing")
+		v.add(diag.CodeStateMissingField, w.at("id"), "required field is missing")
 	} else if first := v.models[m.ID]; first.w != w {
-		v.add(w.at("id"), "duplicate model id %q (also %s)", m.ID, first.w.at(""))
+		v.add(diag.CodeStateDuplicateID, w.at("id"), "duplicate model id %q (also %s)", m.ID, first.w.at(""))
 	}
 	if v.voc != nil {
 		v.status(w, m)
@@ -173,12 +174,12 @@ func (v *validator) model(w where, m *Model, g *Gang) {
 		n    int
 	}{{"cost", m.Cost}, {"wounds_lost", m.WoundsLost}, {"flesh_wounds", m.FleshWounds}, {"hull_points_lost", m.HullPointsLost}, {"xp", m.XP}, {"advancements", m.Advancements}} {
 		if c.n < 0 || c.n > maxCount {
-			v.add(w.at(c.name), "want 0 to %d, got %d", maxCount, c.n)
+			v.add(diag.CodeStateValue, w.at(c.name), "want 0 to %d, got %d", maxCount, c.n)
 		}
 	}
 	v.position(w, m.X, m.Y)
 	if !finite(m.Base) || m.Base <= 0 || m.Base > maxBase {
-		v.add(w.at("base"), "want a base diameter in millimetres, more than 0 and at most %d, got %v", maxBase, m.Base)
+		v.add(diag.CodeStateValue, w.at("base"), "want a base diameter in millimetres, more than 0 and at most %d, got %v", maxBase, m.Base)
 	}
 	if m.Aboard != "" {
 		v.aboard(w, m, g)
@@ -189,7 +190,7 @@ func (v *validator) model(w where, m *Model, g *Gang) {
 	for i, a := range m.Armour {
 		aw := where{g: w.g, m: w.m, list: "armour", i: i}
 		if a == nil {
-			v.add(aw.at(""), "want armour, got null")
+			v.add(diag.CodeStateType, aw.at(""), "want armour, got null")
 		} else if a.Save < 0 || a.Save > maxTarget {
 			v.target(aw, "save", a.Save)
 		}
@@ -201,12 +202,12 @@ func (v *validator) model(w where, m *Model, g *Gang) {
 func (v *validator) status(w where, m *Model) {
 	k := v.voc.Kind(m.Kind)
 	if k == nil {
-		v.add(w.at("kind"), "want %s, got %q", orList(v.voc.KindIDs()), m.Kind)
+		v.add(diag.CodeStateValue, w.at("kind"), "want %s, got %q", orList(v.voc.KindIDs()), m.Kind)
 		return
 	}
 	s := k.Status(m.Status)
 	if s == nil {
-		v.add(w.at("status"), "a %s's status is %s, got %q", m.Kind, orList(k.StatusIDs()), m.Status)
+		v.add(diag.CodeStateValue, w.at("status"), "a %s's status is %s, got %q", m.Kind, orList(k.StatusIDs()), m.Status)
 		return
 	}
 	if slices.Contains(s.Secondaries, m.Secondary) || len(s.Secondaries) == 0 && m.Secondary == "" {
@@ -214,11 +215,11 @@ func (v *validator) status(w where, m *Model) {
 	}
 	switch {
 	case len(s.Secondaries) == 0:
-		v.add(w.at("secondary"), "a %s that is %s has no secondary status, got %q", m.Kind, statusWord(m.Status), m.Secondary)
+		v.add(diag.CodeStateValue, w.at("secondary"), "a %s that is %s has no secondary status, got %q", m.Kind, statusWord(m.Status), m.Secondary)
 	case m.Secondary == "":
-		v.add(w.at("secondary"), "a %s that is %s needs a secondary status: %s", m.Kind, statusWord(m.Status), orList(s.Secondaries))
+		v.add(diag.CodeStateValue, w.at("secondary"), "a %s that is %s needs a secondary status: %s", m.Kind, statusWord(m.Status), orList(s.Secondaries))
 	default:
-		v.add(w.at("secondary"), "a %s that is %s is %s, got %q", m.Kind, statusWord(m.Status), orList(s.Secondaries), m.Secondary)
+		v.add(diag.CodeStateValue, w.at("secondary"), "a %s that is %s is %s, got %q", m.Kind, statusWord(m.Status), orList(s.Secondaries), m.Secondary)
 	}
 }
 
@@ -229,24 +230,28 @@ func (v *validator) aboard(w where, m *Model, g *Gang) {
 	carriers := v.voc.Carriers(m.Kind)
 	switch {
 	case known && len(carriers) == 0:
-		v.add(w.at("aboard"), "a %s cannot be aboard another", m.Kind)
+		v.add(diag.CodeStateReference, w.at("aboard"), "a %s cannot be aboard another", m.Kind)
 		return
 	case m.Aboard == m.ID:
-		v.add(w.at("aboard"), "a model cannot be aboard itself")
+		v.add(diag.CodeStateReference, w.at("aboard"), "a model cannot be aboard itself")
 		return
 	}
 	if o, ok := v.models[m.Aboard]; ok {
 		switch {
 		case !known:
 		case o.g != g:
-			v.add(w.at("aboard"), "%q belongs to gang %q; %s ride only their own gang's %s", m.Aboard, o.g.ID, plural(m.Kind), orList(plurals(carriers)))
+			v.add(diag.CodeStateReference, w.at("aboard"), "%q belongs to gang %q; %s ride only their own gang's %s", m.Aboard, o.g.ID, plural(m.Kind), orList(plurals(carriers)))
 		case !slices.Contains(carriers, o.m.Kind):
-			v.add(w.at("aboard"), "%q is a %s, not a %s", m.Aboard, o.m.Kind, orList(carriers))
+			v.add(diag.CodeStateReference, w.at("aboard"), "%q is a %s, not a %s", m.Aboard, o.m.Kind, orList(carriers))
 		}
 		return
 	}
 	if !known {
-		v.add(w.at("aboard"), "no model has the id %q%s", m.Aboard, suggestModel(m.Aboard, v.models))
+		ids := make([]string, 0, len(v.models))
+		for id := range v.models {
+			ids = append(ids, id)
+		}
+		v.add(diag.CodeStateReference, w.at("aboard"), "%s", diag.Suggest(fmt.Sprintf("no model has the id %q", m.Aboard), m.Aboard, ids))
 		return
 	}
 	var ids []string
@@ -255,11 +260,7 @@ func (v *validator) aboard(w where, m *Model, g *Gang) {
 			ids = append(ids, o.ID)
 		}
 	}
-	msg := fmt.Sprintf("gang %q has no %s with the id %q", g.ID, orList(carriers), m.Aboard)
-	if s := diag.DidYouMean(m.Aboard, ids); s != "" {
-		msg += "; did you mean " + s + "?"
-	}
-	v.add(w.at("aboard"), "%s", msg)
+	v.add(diag.CodeStateReference, w.at("aboard"), "%s", diag.Suggest(fmt.Sprintf("gang %q has no %s with the id %q", g.ID, orList(carriers), m.Aboard), m.Aboard, ids))
 }
 
 func (v *validator) stats(w where, s *Stats) {
@@ -275,7 +276,7 @@ func (v *validator) stats(w where, s *Stats) {
 				v.target(w, "stats."+f.name, x)
 			}
 		} else if x < 0 || x > maxStat {
-			v.add(w.at("stats."+f.name), "want 0 to %d, got %d", maxStat, x)
+			v.add(diag.CodeStateValue, w.at("stats."+f.name), "want 0 to %d, got %d", maxStat, x)
 		}
 	}
 }
@@ -283,41 +284,41 @@ func (v *validator) stats(w where, s *Stats) {
 // target reports a target number out of bounds: they are 0 (none) or 1+
 // to 12+.
 func (v *validator) target(w where, field string, x int) {
-	v.add(w.at(field), "want a target number from 1+ to %d+ (or 0 for none), got %d", maxTarget, x)
+	v.add(diag.CodeStateValue, w.at(field), "want a target number from 1+ to %d+ (or 0 for none), got %d", maxTarget, x)
 }
 
 func (v *validator) weapon(w where, wp *Weapon) {
 	if wp == nil {
-		v.add(w.at(""), "want a weapon, got null")
+		v.add(diag.CodeStateType, w.at(""), "want a weapon, got null")
 		return
 	}
 	if wp.RangeShort < 0 || wp.RangeShort > maxRange {
-		v.add(w.at("range_short"), "want a range from 0 to %d inches, got %d", maxRange, wp.RangeShort)
+		v.add(diag.CodeStateValue, w.at("range_short"), "want a range from 0 to %d inches, got %d", maxRange, wp.RangeShort)
 	}
 	if wp.RangeLong < 0 || wp.RangeLong > maxRange {
-		v.add(w.at("range_long"), "want a range from 0 to %d inches, got %d", maxRange, wp.RangeLong)
+		v.add(diag.CodeStateValue, w.at("range_long"), "want a range from 0 to %d inches, got %d", maxRange, wp.RangeLong)
 	}
 	if wp.AccShort < -maxAcc || wp.AccShort > maxAcc {
-		v.add(w.at("acc_short"), "want an accuracy modifier from -%d to +%d, got %d", maxAcc, maxAcc, wp.AccShort)
+		v.add(diag.CodeStateValue, w.at("acc_short"), "want an accuracy modifier from -%d to +%d, got %d", maxAcc, maxAcc, wp.AccShort)
 	}
 	if wp.AccLong < -maxAcc || wp.AccLong > maxAcc {
-		v.add(w.at("acc_long"), "want an accuracy modifier from -%d to +%d, got %d", maxAcc, maxAcc, wp.AccLong)
+		v.add(diag.CodeStateValue, w.at("acc_long"), "want an accuracy modifier from -%d to +%d, got %d", maxAcc, maxAcc, wp.AccLong)
 	}
 	if wp.UserStrength {
 		if wp.S < -maxStat/2 || wp.S > maxStat/2 {
-			v.add(w.at("s"), "want a Strength bonus from S-%d to S+%d, got %d", maxStat/2, maxStat/2, wp.S)
+			v.add(diag.CodeStateValue, w.at("s"), "want a Strength bonus from S-%d to S+%d, got %d", maxStat/2, maxStat/2, wp.S)
 		}
 	} else if wp.S < 0 || wp.S > maxStat {
-		v.add(w.at("s"), "want a Strength from 0 to %d, got %d", maxStat, wp.S)
+		v.add(diag.CodeStateValue, w.at("s"), "want a Strength from 0 to %d, got %d", maxStat, wp.S)
 	}
 	if wp.AP > 0 || wp.AP < -maxAP {
-		v.add(w.at("ap"), "want 0 or a negative AP down to -%d, got %d", maxAP, wp.AP)
+		v.add(diag.CodeStateValue, w.at("ap"), "want 0 or a negative AP down to -%d, got %d", maxAP, wp.AP)
 	}
 	switch {
 	case wp.NoDamage && wp.D != 0:
-		v.add(w.at("d"), "a weapon with no Damage (no_damage, written \"-\") has d 0, got %d", wp.D)
+		v.add(diag.CodeStateValue, w.at("d"), "a weapon with no Damage (no_damage, written \"-\") has d 0, got %d", wp.D)
 	case wp.D < 0 || wp.D > maxDamage:
-		v.add(w.at("d"), "want a Damage from 0 to %d, got %d", maxDamage, wp.D)
+		v.add(diag.CodeStateValue, w.at("d"), "want a Damage from 0 to %d, got %d", maxDamage, wp.D)
 	}
 	if wp.Am < 0 || wp.Am > maxTarget {
 		v.target(w, "am", wp.Am)
@@ -326,10 +327,10 @@ func (v *validator) weapon(w where, wp *Weapon) {
 
 func (v *validator) position(w where, x, y float64) {
 	if !finite(x) || math.Abs(x) > maxPosition {
-		v.add(w.at("x"), "want a position in inches, got %v", x)
+		v.add(diag.CodeStateValue, w.at("x"), "want a position in inches, got %v", x)
 	}
 	if !finite(y) || math.Abs(y) > maxPosition {
-		v.add(w.at("y"), "want a position in inches, got %v", y)
+		v.add(diag.CodeStateValue, w.at("y"), "want a position in inches, got %v", y)
 	}
 }
 
@@ -396,26 +397,11 @@ func plurals(ids []string) []string {
 	return out
 }
 
-// suggestModel is "; did you mean x?" for the closest model id, or "".
-func suggestModel(name string, models map[string]modelRef) string {
-	ids := make([]string, 0, len(models))
-	for id := range models {
-		ids = append(ids, id)
-	}
-	if s := diag.DidYouMean(name, ids); s != "" {
-		return "; did you mean " + s + "?"
-	}
-	return ""
-}
-
-// suggestKey is "; did you mean x?" for the closest key of m, or "".
-func suggestKey(name string, m map[string]int) string {
+// suggestKey is msg with a did-you-mean of the closest key of m.
+func suggestKey(msg, name string, m map[string]int) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
-	if s := diag.DidYouMean(name, keys); s != "" {
-		return "; did you mean " + s + "?"
-	}
-	return ""
+	return diag.Suggest(msg, name, keys)
 }
