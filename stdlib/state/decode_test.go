@@ -353,7 +353,6 @@ func TestDecodeWithoutVocabulary(t *testing.T) {
 	}
 }
 
-
 // Each problem reads file:line:col: path: message, leaving out what is
 // not known; its subject points into the file.
 func TestStateErrorFormat(t *testing.T) {
