@@ -100,6 +100,7 @@ func Check(rules *Rules) diag.Diagnostics {
 	c.prepareTables()
 	c.prepareProcedures()
 	c.checkCallables()
+	c.checkKindWarnings()
 	c.checkDefaults()
 	c.checkTableBodies()
 	c.checkReplacedRows()

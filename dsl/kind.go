@@ -5,6 +5,7 @@ package dsl
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -27,6 +28,41 @@ type KindInfo struct {
 	Title    string
 	Statuses []*syntax.Status
 	Carries  []string // the kinds that may be aboard one
+	// Warns are what the rules expect of every model of the kind, checked
+	// when a state meets the rules (interpreter.Program.StateWarnings).
+	Warns []*KindWarn
+}
+
+// KindWarn is a checked `warn`: its condition (on `model`) and message.
+type KindWarn struct {
+	Decl  *syntax.Warn
+	Parts []*syntax.TemplatePart
+}
+
+// WarnedModel is the name a kind's `warn` calls the model it looks at.
+const WarnedModel = "model"
+
+// checkKindWarnings compiles every kind's warnings: after the functions,
+// which they call.
+func (c *checker) checkKindWarnings() {
+	for _, k := range c.idx.Kinds {
+		for _, it := range k.Decl.Items {
+			w, ok := it.(*syntax.Warn)
+			if !ok {
+				continue
+			}
+			sc := newScope(c.globals)
+			sc.define(&symbol{name: WarnedModel, kind: symParam, typ: typeModel, used: true})
+			c.compile(w.When, sc, typeBool, "a warning's condition")
+			kw := &KindWarn{Decl: w, Parts: c.parseTemplate(w.Message)}
+			for _, p := range kw.Parts {
+				if p.Expr != nil && strings.TrimSpace(p.Expr.Text) != "" {
+					c.compile(p.Expr, sc, nil, "")
+				}
+			}
+			k.Warns = append(k.Warns, kw)
+		}
+	}
 }
 
 // EnumInfo is a checked enum.
@@ -78,6 +114,12 @@ func (c *checker) checkKinds() {
 			mk.Statuses = append(mk.Statuses, st)
 		}
 		voc.Kinds = append(voc.Kinds, mk)
+	}
+	// The ids a state's lists name, by what they are (the kinds of
+	// feature, as the state's `munda` tags call them).
+	voc.IDs = map[string][]string{}
+	for kind, features := range c.idx.Features {
+		voc.IDs[kind] = slices.Sorted(maps.Keys(features))
 	}
 	c.idx.Vocabulary = voc
 }

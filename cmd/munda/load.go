@@ -251,9 +251,13 @@ func readInput(path string, limit int64) ([]byte, error) {
 	return data, err
 }
 
-// readState reads a state file and checks it against the rules'
-// vocabulary.
-func readState(path string, voc *state.Vocabulary) (*state.State, error) {
+// readState reads a state file for a verb that runs rules: checked
+// against the rules' vocabulary (kinds, statuses, the ids of skills,
+// powers, conditions and traits; with allowUnknown, ids the rules lack
+// are warnings, not errors), and with a warning for each model that
+// breaks what the rules expect of its kind. Warnings go to stderr with the
+// line of the state file; errors fail the verb.
+func readState(cmd *cobra.Command, path string, prog *interpreter.Program, allowUnknown bool) (*state.State, error) {
 	if path == "" {
 		return nil, usagef("--state FILE is required")
 	}
@@ -261,11 +265,33 @@ func readState(path string, voc *state.Vocabulary) (*state.State, error) {
 	if err != nil {
 		return nil, failed("%v", err)
 	}
+	voc := stateVocabulary(prog, allowUnknown)
 	st, err := state.DecodeWith(path, data, voc)
 	if err != nil {
-		return nil, failed("%v", err)
+		return nil, failedWith("", err, diag.Sources{path: data})
+	}
+	var warns diag.Diagnostics
+	if allowUnknown {
+		warns = append(warns, state.UnknownIDs(st, voc)...)
+	}
+	warns = append(warns, prog.StateWarnings(st)...)
+	if len(warns) > 0 {
+		state.Locate(path, data, warns)
+		_ = diag.WriteText(cmd.ErrOrStderr(), warns, diag.Sources{path: data})
 	}
 	return st, nil
+}
+
+// stateVocabulary is the rules' vocabulary, accepting unknown ids when
+// asked (a copy: the rules may be shared).
+func stateVocabulary(prog *interpreter.Program, allowUnknown bool) *state.Vocabulary {
+	voc := prog.Index().Vocabulary
+	if voc != nil && allowUnknown {
+		v := *voc
+		v.AllowUnknown = true
+		voc = &v
+	}
+	return voc
 }
 
 // unknownName fails a verb whose argument names nothing in the rules, and

@@ -32,6 +32,8 @@ type oddsFlags struct {
 	maxPaths int
 	compare  string
 	jsonOut  bool
+	// allowUnknown: as for run.
+	allowUnknown bool
 }
 
 func newOddsCmd() *cobra.Command {
@@ -76,6 +78,7 @@ as for munda rules diff) and prints them side by side.`,
 	fl.IntVar(&f.maxPaths, "max-paths", odds.DefaultMaxPaths, "the most branches of the dice to enumerate")
 	fl.StringVar(&f.compare, "compare", "", "variant stacks to compare, e.g. core-2023,core-2023+aa")
 	fl.BoolVar(&f.jsonOut, "json", false, "print JSON")
+	fl.BoolVar(&f.allowUnknown, "allow-unknown", false, "accept skills, conditions and traits the rules do not declare, with a warning")
 	cmd.ValidArgsFunction = completeProcedures(&f.rf)
 	registerRunCompletions(cmd, &f.rf, &f.state, procedureParams)
 	return cmd
@@ -119,7 +122,7 @@ func (f *oddsFlags) run(cmd *cobra.Command, proc string) error {
 			return err
 		}
 		// Each variant's rules say what the state's words may be.
-		st, err := readState(f.state, prog.Index().Vocabulary)
+		st, err := readState(cmd, f.state, prog, f.allowUnknown)
 		if err != nil {
 			return err
 		}

@@ -66,7 +66,7 @@ rolling.`,
 			var st *state.State
 			switch {
 			case f.state != "":
-				if st, err = readState(f.state, f.vocabulary); err != nil {
+				if st, err = readState(cmd, f.state, prog, f.allowUnknown); err != nil {
 					return err
 				}
 				if modelParam != "" && model == "" {

@@ -32,6 +32,9 @@ type runFlags struct {
 	jsonOut  bool
 	lang     string
 	maxSteps int
+	// allowUnknown demotes ids of the state the rules do not declare
+	// (skills, conditions, traits) from errors to warnings.
+	allowUnknown bool
 
 	// vocabulary is the loaded rules' (set by program), which the states
 	// read and written are checked against.
@@ -50,6 +53,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.jsonOut, "json", false, "print events as JSON lines instead of a narration")
 	cmd.Flags().StringVar(&f.lang, "lang", "", `narrate with the rules' titles in this language where they have one (e.g. "cs")`)
 	cmd.Flags().IntVar(&f.maxSteps, "max-steps", interpreter.DefaultLimits.Steps, "stop a run after this many statements")
+	cmd.Flags().BoolVar(&f.allowUnknown, "allow-unknown", false, "accept skills, conditions and traits the rules do not declare, with a warning")
 }
 
 // parseArgs reads --arg name=value pairs.
@@ -78,7 +82,7 @@ func (f *runFlags) program(cmd *cobra.Command) (*interpreter.Program, error) {
 	if err := f.checkFlags(prog); err != nil {
 		return nil, err
 	}
-	f.vocabulary = prog.Index().Vocabulary
+	f.vocabulary = stateVocabulary(prog, f.allowUnknown)
 	return prog, nil
 }
 
@@ -183,7 +187,7 @@ if the run fails.`,
 			if err != nil {
 				return unknownName(err, "procedures")
 			}
-			st, err := readState(f.state, f.vocabulary)
+			st, err := readState(cmd, f.state, prog, f.allowUnknown)
 			if err != nil {
 				return err
 			}

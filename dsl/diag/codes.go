@@ -54,6 +54,8 @@ const (
 	CodeStateReference      = "state_reference"       // an id naming no gang or model, or the wrong kind
 	CodeStateDuplicateID    = "state_duplicate_id"    // two gangs, models or markers with one id
 	CodeStateInternal       = "state_internal"        // a bug in munda's reader
+	CodeStateInvariant      = "state_invariant"       // a model that breaks what the rules expect of its kind (a warning)
+	CodeStateUnknownID      = "state_unknown_id"      // a skill, power, condition or trait the rules do not have
 )
 
 // Running rules.

@@ -416,6 +416,8 @@ func itemKey(it any) (what, id string) {
 		return "status", it.ID.Name
 	case *syntax.Carries:
 		return "carries", ""
+	case *syntax.Warn:
+		return "warn", it.Message.Value()
 	case *syntax.Member:
 		return "member", it.ID.Name
 	case *syntax.Faces:

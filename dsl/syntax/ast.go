@@ -356,7 +356,7 @@ type ModelKind struct {
 	EndPos lexer.Position
 }
 
-// KindItem is metadata, a status or a carries clause.
+// KindItem is metadata, a status, a carries clause or a warning.
 type KindItem interface{ node() }
 
 // Status is a status of a kind of model and the secondary statuses that go
@@ -376,6 +376,17 @@ type Carries struct {
 	Pos    lexer.Position
 	Kinds  []*Ident `parser:"'carries' @@ ( ',' @@ )*"`
 	EndPos lexer.Position
+}
+
+// Warn is something the rules expect of every model of a kind, said when
+// a state breaks it: `warn "{model.name} has no Toughness left" when …`.
+// A state that breaks it is still read (a battle may be mid-way and odd),
+// with a warning.
+type Warn struct {
+	Pos     lexer.Position
+	Message *Str  `parser:"'warn' @@"`
+	When    *Expr `parser:"'when' @@"`
+	EndPos  lexer.Position
 }
 
 // Enum declares a closed set of names: `enum type "Action type" { basic
@@ -938,6 +949,7 @@ func (*CharLimits) node()      {}
 func (*ModelKind) node()       {}
 func (*Status) node()          {}
 func (*Carries) node()         {}
+func (*Warn) node()            {}
 func (*Enum) node()            {}
 func (*Member) node()          {}
 func (*StandIn) node()         {}

@@ -713,6 +713,10 @@ func (p *printer) node(n any) {
 	case *Carries:
 		p.kw("carries")
 		p.idents(n.Kinds)
+	case *Warn:
+		p.kw("warn")
+		p.str(n.Message)
+		p.when(n.When)
 	case *Member:
 		p.ident(n.ID, true)
 		p.str(n.Title)

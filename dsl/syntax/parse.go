@@ -41,7 +41,7 @@ var parserOptions = []participle.Option{
 	participle.Union[DiceItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Faces{}, &Face{}, &Sum{}, &Digits{}),
 	participle.Union[CharItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &CharCheck{}, &CharNatural{},
 		&CharTarget{}, &CharField{}, &CharLimits{}),
-	participle.Union[KindItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Status{}, &Carries{}),
+	participle.Union[KindItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Status{}, &Carries{}, &Warn{}),
 	// Metadata before members, as for table rows.
 	participle.Union[EnumItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Member{}),
 	// Metadata before rows: `source "…"` would also read as a row keyed "source".

@@ -154,6 +154,27 @@ func (d *decoder) fatal(n *yaml.Node, code, msg string) {
 
 // problem records a diagnostic at a line and column of the file (0 when
 // unknown).
+// Locate gives diagnostics that carry only a field path (problems found
+// once a state was read, such as a model breaking what the rules expect
+// of its kind) the place in the file where that field is written.
+func Locate(name string, data []byte, ds diag.Diagnostics) {
+	d := &decoder{name: name, data: data}
+	root := d.parse(data)
+	if root == nil {
+		return
+	}
+	for _, p := range ds {
+		if p.Path == "" || p.Subject != nil {
+			continue
+		}
+		p.Subject = &diag.Range{Filename: name}
+		if line, col := locate(root, p.Path); line > 0 {
+			pos := diag.Pos{Line: line, Column: col, Offset: d.offset(line, col)}
+			p.Subject.Start, p.Subject.End = pos, pos
+		}
+	}
+}
+
 func (d *decoder) problem(code string, line, col int, path, msg string) {
 	at := &diag.Range{Filename: d.name}
 	if line > 0 {

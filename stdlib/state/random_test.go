@@ -38,6 +38,26 @@ func randStrings(r *rand.Rand) []string {
 	return out
 }
 
+// randID is a random id, or "": gang ids of a campaign are ids, not any text.
+func randID(r *rand.Rand) string {
+	const chars = "abcxyzAZ019_-"
+	b := make([]byte, r.IntN(6))
+	for i := range b {
+		b[i] = chars[r.IntN(len(chars))]
+	}
+	return string(b)
+}
+
+func randIDs(r *rand.Rand) []string {
+	var out []string
+	for range r.IntN(3) {
+		if id := randID(r); id != "" {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
 func randFloat(r *rand.Rand) float64 {
 	switch r.IntN(5) {
 	case 0:
@@ -69,7 +89,7 @@ func randState(r *rand.Rand) *State {
 			m := &Model{ID: next(), Name: randString(r), Kind: "fighter", Category: randString(r), Type: randString(r), Group: randString(r),
 				Cost: r.IntN(300), Joined: r.IntN(2) == 0, Conditions: randStrings(r), Skills: randStrings(r), Rules: randStrings(r),
 				Marks: randStrings(r), Terrain: randStrings(r), X: randFloat(r), Y: randFloat(r), Base: 25 + float64(r.IntN(4))*7.5,
-				XP: r.IntN(30), LastingInjuries: randStrings(r), Enmities: randStrings(r), Dead: r.IntN(5) == 0, CapturedBy: randString(r)}
+				XP: r.IntN(30), LastingInjuries: randStrings(r), Enmities: randIDs(r), Dead: r.IntN(5) == 0, CapturedBy: randID(r)}
 			m.Stats = Stats{M: r.IntN(9), WS: r.IntN(13), BS: r.IntN(13), S: r.IntN(7), T: r.IntN(7), W: r.IntN(4), I: r.IntN(13), A: r.IntN(4),
 				Ld: r.IntN(13), Cl: r.IntN(13), Wil: r.IntN(13), Int: r.IntN(13)}
 			switch r.IntN(4) {

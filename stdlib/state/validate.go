@@ -27,6 +27,9 @@ func ValidateWith(st *State, voc *Vocabulary) error {
 		v.voc = nil // rules that declare no kinds say nothing about them
 	}
 	v.state(st)
+	if voc != nil && !voc.AllowUnknown {
+		v.problems = append(v.problems, UnknownIDs(st, voc)...)
+	}
 	if len(v.problems) == 0 {
 		return nil
 	}
@@ -175,6 +178,16 @@ func (v *validator) model(w where, m *Model, g *Gang) {
 	}{{"cost", m.Cost}, {"wounds_lost", m.WoundsLost}, {"flesh_wounds", m.FleshWounds}, {"hull_points_lost", m.HullPointsLost}, {"xp", m.XP}, {"advancements", m.Advancements}} {
 		if c.n < 0 || c.n > maxCount {
 			v.add(diag.CodeStateValue, w.at(c.name), "want 0 to %d, got %d", maxCount, c.n)
+		}
+	}
+	// A campaign's gangs need not be in this battle, so these are checked
+	// as ids, not as references (docs/state-format.md).
+	if m.CapturedBy != "" && !isID(m.CapturedBy) {
+		v.add(diag.CodeStateValue, w.at("captured_by"), "want a gang id (letters, digits, _ and -), got %q", m.CapturedBy)
+	}
+	for i, g := range m.Enmities {
+		if !isID(g) {
+			v.add(diag.CodeStateValue, w.at(fmt.Sprintf("enmities[%d]", i)), "want a gang id (letters, digits, _ and -), got %q", g)
 		}
 	}
 	v.position(w, m.X, m.Y)
@@ -404,4 +417,17 @@ func suggestKey(msg, name string, m map[string]int) string {
 		keys = append(keys, k)
 	}
 	return diag.Suggest(msg, name, keys)
+}
+
+// isID reports whether s is written as an id: letters, digits, _ and -.
+func isID(s string) bool {
+	if s == "" || len(s) > 200 {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }

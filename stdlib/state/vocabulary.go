@@ -1,6 +1,13 @@
 package state
 
-import "strings"
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/munda-rules/munda/dsl/diag"
+)
 
 // Vocabulary is the part of a state's words that the rules declare, not
 // Go: the kinds of model, the statuses a model of each kind may have with
@@ -10,6 +17,14 @@ import "strings"
 // against it. A nil Vocabulary checks nothing beyond the schema.
 type Vocabulary struct {
 	Kinds []ModelKind // in the order the rules declare them
+	// IDs are the ids the rules declare for the state's lists of them, by
+	// what the list's field names in its `munda` tag (skill, power,
+	// condition, trait): a misspelt `unstopable` in a model's skills would
+	// otherwise switch a rule off without a word.
+	IDs map[string][]string
+	// AllowUnknown accepts ids the rules do not declare (a state written for
+	// other rules, a mod not loaded); UnknownIDs still lists them.
+	AllowUnknown bool
 }
 
 // ModelKind is one kind of model and its statuses.
@@ -110,3 +125,71 @@ func (v *Vocabulary) hint(field string) string {
 
 // plural writes a kind's id as a plural for messages: fighter → fighters.
 func plural(id string) string { return id + "s" }
+
+// UnknownIDs lists every id in the state's lists of declared things
+// (skills, powers, conditions, traits) that the vocabulary does not know,
+// with the field's path and a did-you-mean, as errors, or as warnings
+// when AllowUnknown is set. A trait's value, rapid_fire(2), is read as its
+// id.
+func UnknownIDs(st *State, voc *Vocabulary) diag.Diagnostics {
+	if st == nil || voc == nil || voc.IDs == nil {
+		return nil
+	}
+	sev := diag.Error
+	if voc.AllowUnknown {
+		sev = diag.Warning
+	}
+	var out diag.Diagnostics
+	walkIDLists(reflect.ValueOf(st).Elem(), "", func(path, what string, ids []string) {
+		known, declared := voc.IDs[what]
+		if !declared {
+			return
+		}
+		for i, id := range ids {
+			name, _, _ := strings.Cut(id, "(")
+			name = strings.TrimSpace(name)
+			if slices.Contains(known, name) {
+				continue
+			}
+			msg := diag.Suggest(fmt.Sprintf("the rules have no %s %q", what, name), name, known)
+			out = append(out, &diag.Diagnostic{Severity: sev, Code: diag.CodeStateUnknownID,
+				Path: fmt.Sprintf("%s[%d]", path, i), Summary: msg})
+			if len(out) >= MaxProblems {
+				return
+			}
+		}
+	})
+	return out
+}
+
+// walkIDLists calls fn for every list of ids in v whose field's `munda`
+// tag names what they are (skill, power, condition, trait), with its path.
+func walkIDLists(v reflect.Value, path string, fn func(path, what string, ids []string)) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "" || name == "-" {
+			continue
+		}
+		p := name
+		if path != "" {
+			p = path + "." + name
+		}
+		fv := v.Field(i)
+		switch {
+		case f.Type.Kind() == reflect.Struct:
+			walkIDLists(fv, p, fn)
+		case f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.String:
+			if what := f.Tag.Get("munda"); what != "" && what != "row" {
+				fn(p, what, fv.Interface().([]string))
+			}
+		case f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Pointer && f.Type.Elem().Elem().Kind() == reflect.Struct:
+			for j := 0; j < fv.Len(); j++ {
+				if e := fv.Index(j); !e.IsNil() {
+					walkIDLists(e.Elem(), fmt.Sprintf("%s[%d]", p, j), fn)
+				}
+			}
+		}
+	}
+}
