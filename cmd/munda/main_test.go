@@ -13,7 +13,8 @@ import (
 // their output and exit codes.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"munda": func() { os.Exit(Main()) },
+		"munda":    func() { os.Exit(Main()) },
+		"memlimit": func() { os.Exit(maxrssMain()) },
 	})
 }
 

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+)
+
+var isDarwin = runtime.GOOS == "darwin"
+
+// maxrssMain is the script command `memlimit MB PROGRAM ARGS...`: it runs
+// the program with the same input and output, exits as it does, and
+// reports on stderr `memlimit: PROGRAM used N MB, more than MB` (exit
+// 98) when the program's peak resident memory passed MB megabytes.
+// Hostile inputs that once ran munda to gigabytes (/dev/zero, strings
+// that double) are held to it.
+//
+// It is a process of its own, started afresh, because a process's peak
+// memory counts the memory of whatever forked it, until it execs: the test
+// process, which holds every script's output, would be measured too.
+// Measuring beats a limit on virtual memory, which Go's runtime reserves
+// freely.
+func maxrssMain() int {
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "usage: memlimit MB program [args...]")
+		return 2
+	}
+	mb, err := strconv.Atoi(os.Args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "memlimit:", err)
+		return 2
+	}
+	cmd := exec.Command(os.Args[2], os.Args[3:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	runErr := cmd.Run()
+	if cmd.ProcessState == nil {
+		fmt.Fprintln(os.Stderr, "memlimit:", runErr)
+		return 2
+	}
+	if kb, ok := peakKB(cmd.ProcessState); ok && kb > int64(mb)*1024 {
+		fmt.Fprintf(os.Stderr, "memlimit: %s used %d MB, more than %d MB\n", os.Args[2], kb/1024, mb)
+		return 98
+	}
+	return cmd.ProcessState.ExitCode()
+}
