@@ -9,6 +9,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -183,7 +184,8 @@ func (f *oddsFlags) ask(cmd *cobra.Command, prog *interpreter.Program, st *state
 	if _, err := interpreter.BindArgs(st.Clone(), p.Params, "procedure "+p.ID, given); err != nil {
 		return nil, failed("%v", err)
 	}
-	q := odds.Question{Program: prog, State: st, Procedure: p.ID, Args: given, Choices: choices}
+	q := odds.Question{Program: prog, State: st, Procedure: p.ID, Args: given, Choices: choices,
+		Focus: focusModels(p, given), Progress: exactProgress(cmd.ErrOrStderr())}
 	if f.of != "" {
 		of, diags := prog.Rules.Index.CompileQuery("--of", f.of)
 		if diags.HasErrors() {
@@ -199,6 +201,9 @@ func (f *oddsFlags) ask(cmd *cobra.Command, prog *interpreter.Program, st *state
 	note, samples := "", f.samples
 	if samples == 0 {
 		res, err := odds.Exact(ctx, q, f.maxPaths)
+		if q.Progress != nil {
+			fmt.Fprint(cmd.ErrOrStderr(), "\r\033[K") // the progress line goes
+		}
 		if err == nil {
 			return res, nil
 		}
@@ -219,14 +224,68 @@ func (f *oddsFlags) ask(cmd *cobra.Command, prog *interpreter.Program, st *state
 	return res, nil
 }
 
+// writeRest sums up the outcomes a listing does not show.
+func writeRest(w io.Writer, rest []odds.Outcome) {
+	total := new(big.Rat)
+	for _, o := range rest {
+		if o.P != nil {
+			total.Add(total, o.P)
+		}
+	}
+	fmt.Fprintf(w, "  %s  … %d more outcomes, less likely (--json lists them all)\n", percent(odds.Float(total)), len(rest))
+}
+
+// focusModels are the models a question names (its model parameters):
+// what befalls them is the outcome, not every change of the battle (an
+// attacker's experience, a rule's bookkeeping).
+func focusModels(p *dsl.ProcInfo, given map[string]string) []string {
+	var out []string
+	for _, prm := range p.Params {
+		if v, ok := given[prm.Name]; ok && dsl.TypeName(prm.Type) == "model" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// exactProgress reports how far an exact enumeration has got, on stderr
+// when it is a terminal: the branches run, the share of the odds they
+// cover, and from that the time left.
+func exactProgress(w io.Writer) func(int, float64) {
+	if !isTerminal(w) {
+		return nil
+	}
+	start := time.Now()
+	last := time.Time{}
+	return func(branches int, covered float64) {
+		now := time.Now()
+		if now.Sub(last) < 200*time.Millisecond || covered <= 0 {
+			return
+		}
+		last = now
+		elapsed := now.Sub(start)
+		left := time.Duration(float64(elapsed) * (1 - covered) / covered).Round(time.Second)
+		fmt.Fprintf(w, "\r\033[Kexact: %d branches, %.1f%% of the odds covered, about %v left", branches, 100*covered, left)
+		if covered >= 1 {
+			fmt.Fprint(w, "\r\033[K")
+		}
+	}
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	file, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := file.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
 // progressBar reports Monte Carlo progress on stderr when it is a
 // terminal; nil otherwise.
 func progressBar(w io.Writer, total int) func(int) {
-	file, ok := w.(*os.File)
-	if !ok {
-		return nil
-	}
-	if info, err := file.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
+	if !isTerminal(w) {
 		return nil
 	}
 	last := -1
@@ -293,10 +352,18 @@ func method(r *odds.Result) string {
 	return fmt.Sprintf("Monte Carlo, %d runs (seed %d), 95%% intervals", r.Samples, r.Seed)
 }
 
+// maxShown is how many outcomes a listing shows before it sums up the
+// rest (a number's distribution is shown whole; --json lists everything).
+const maxShown = 20
+
 func writeDistribution(w io.Writer, r *odds.Result) {
 	cum := r.Cumulative()
 	fmt.Fprintln(w)
 	for i, o := range r.Outcomes {
+		if !r.Numeric && i == maxShown {
+			writeRest(w, r.Outcomes[i:])
+			break
+		}
 		p := odds.Float(o.P)
 		line := "  " + percent(p)
 		if r.Exact {
@@ -341,7 +408,23 @@ func writeComparison(w io.Writer, answers []oddsAnswer) {
 		}
 	}
 	fmt.Fprintln(w, strings.TrimRight(header, " ")+"  outcome")
-	for _, k := range keys {
+	// The likeliest outcomes first (by their most likely variant), the rest
+	// summed up: a comparison of two stacks must stay readable.
+	if !answers[0].Result.Numeric {
+		top := func(k string) float64 {
+			best := 0.0
+			for _, a := range answers {
+				best = max(best, odds.Float(probOf(a.Result, k)))
+			}
+			return best
+		}
+		sort.SliceStable(keys, func(i, j int) bool { return top(keys[i]) > top(keys[j]) })
+	}
+	for n, k := range keys {
+		if !answers[0].Result.Numeric && n == maxShown {
+			fmt.Fprintf(w, "  … %d more outcomes, less likely (--json lists them all)\n", len(keys)-n)
+			break
+		}
 		line := "  "
 		var first float64
 		for i, a := range answers {

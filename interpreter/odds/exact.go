@@ -33,6 +33,7 @@ func Exact(ctx context.Context, q Question, maxPaths int) (*Result, error) {
 	w := &walker{}
 	acc := newAccumulator()
 	paths := 0
+	covered := new(big.Rat)
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -47,6 +48,13 @@ func Exact(ctx context.Context, q Question, maxPaths int) (*Result, error) {
 		}
 		paths++
 		acc.add(key, value, w.p)
+		if q.Progress != nil {
+			covered.Add(covered, w.p)
+			if paths%64 == 0 {
+				f, _ := covered.Float64()
+				q.Progress(paths, f)
+			}
+		}
 		if !w.next() {
 			break
 		}

@@ -30,6 +30,11 @@ type Question struct {
 	Focus []string
 	// Limits bound each run (zero: interpreter.DefaultLimits).
 	Limits interpreter.Limits
+	// Progress, if set, is told now and then how far Exact has got: the
+	// branches run, and the share of all probability they cover, which is
+	// known exactly as each branch ends (so the time left can be
+	// estimated from it).
+	Progress func(branches int, covered float64)
 }
 
 // Outcome is one answer and how likely it is.
