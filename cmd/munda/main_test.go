@@ -15,6 +15,7 @@ func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"munda":    func() { os.Exit(Main()) },
 		"memlimit": func() { os.Exit(maxrssMain()) },
+		"exitcode": func() { os.Exit(exitcodeMain()) },
 	})
 }
 

@@ -45,3 +45,31 @@ func maxrssMain() int {
 	}
 	return cmd.ProcessState.ExitCode()
 }
+
+// exitcodeMain is the script command `exitcode N PROGRAM ARGS...`: it runs
+// the program with the same input and output and succeeds only if it
+// exits with N (testscript's `! exec` tells failure from success, not 1
+// from 2: the exit codes are part of munda's interface).
+func exitcodeMain() int {
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "usage: exitcode N program [args...]")
+		return 2
+	}
+	want, err := strconv.Atoi(os.Args[1])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "exitcode:", err)
+		return 2
+	}
+	cmd := exec.Command(os.Args[2], os.Args[3:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	runErr := cmd.Run()
+	if cmd.ProcessState == nil {
+		fmt.Fprintln(os.Stderr, "exitcode:", runErr)
+		return 2
+	}
+	if got := cmd.ProcessState.ExitCode(); got != want {
+		fmt.Fprintf(os.Stderr, "exitcode: %s exited %d, want %d\n", os.Args[2], got, want)
+		return 97
+	}
+	return 0
+}
