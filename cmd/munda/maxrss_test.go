@@ -32,18 +32,27 @@ func maxrssMain() int {
 		fmt.Fprintln(os.Stderr, "memlimit:", err)
 		return 2
 	}
-	cmd := exec.Command(os.Args[2], os.Args[3:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	runErr := cmd.Run()
-	if cmd.ProcessState == nil {
-		fmt.Fprintln(os.Stderr, "memlimit:", runErr)
+	ps := runChild("memlimit", os.Args[2:])
+	if ps == nil {
 		return 2
 	}
-	if kb, ok := peakKB(cmd.ProcessState); ok && kb > int64(mb)*1024 {
+	if kb, ok := peakKB(ps); ok && kb > int64(mb)*1024 {
 		fmt.Fprintf(os.Stderr, "memlimit: %s used %d MB, more than %d MB\n", os.Args[2], kb/1024, mb)
 		return 98
 	}
-	return cmd.ProcessState.ExitCode()
+	return ps.ExitCode()
+}
+
+// runChild runs a program with this process's input and output, and
+// returns how it ended (nil, said on stderr, if it could not start).
+func runChild(name string, args []string) *os.ProcessState {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	err := cmd.Run()
+	if cmd.ProcessState == nil {
+		fmt.Fprintln(os.Stderr, name+":", err)
+	}
+	return cmd.ProcessState
 }
 
 // exitcodeMain is the script command `exitcode N PROGRAM ARGS...`: it runs
@@ -60,14 +69,11 @@ func exitcodeMain() int {
 		fmt.Fprintln(os.Stderr, "exitcode:", err)
 		return 2
 	}
-	cmd := exec.Command(os.Args[2], os.Args[3:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	runErr := cmd.Run()
-	if cmd.ProcessState == nil {
-		fmt.Fprintln(os.Stderr, "exitcode:", runErr)
+	ps := runChild("exitcode", os.Args[2:])
+	if ps == nil {
 		return 2
 	}
-	if got := cmd.ProcessState.ExitCode(); got != want {
+	if got := ps.ExitCode(); got != want {
 		fmt.Fprintf(os.Stderr, "exitcode: %s exited %d, want %d\n", os.Args[2], got, want)
 		return 97
 	}
