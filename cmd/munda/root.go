@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,8 +22,25 @@ const (
 
 // Main runs munda with os.Args and returns the exit code.
 func Main() int {
+	tuneGC()
 	return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
+
+// tuneGC lets the heap grow to gcHeap before the garbage collector runs:
+// a munda command lives a second or less and makes most of its garbage
+// checking rules, so collecting early is work thrown away (a run of the
+// End Phase takes about a third less time). Past gcHeap it collects as
+// usual, so memory stays bounded. GOGC or GOMEMLIMIT in the environment
+// are left to rule.
+func tuneGC() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(gcHeap)
+}
+
+const gcHeap = 128 << 20
 
 // run is Main with its inputs and outputs given, for tests.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
