@@ -60,7 +60,7 @@ as for munda rules diff) and prints them side by side.`,
 		Example: `  munda odds bottle-check --state battle.yaml --arg gang=goliaths --of 'gang("goliaths").bottled'
   munda odds end-phase --state battle.yaml --of 'count(gang("goliaths").models, .status == "out_of_action")'
   munda odds resolve-hit --state battle.yaml --arg attacker=grukk --arg target=sabine --arg weapon=power_hammer
-  munda odds end-phase --state battle.yaml --samples 100000 --seed 7
+  munda odds end-phase --state battle.yaml --samples 20000 --seed 7
   munda odds go-out-of-action --state battle.yaml --arg fighter=vex --arg attacker=vorst --compare core-2023,core-2023+aa`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
