@@ -12,7 +12,7 @@ var codes = Codes{Syntax: diag.CodeCatalogueSyntax, Entry: diag.CodeCatalogueEnt
 // TestParse: what a data file may not be, each a problem at its line.
 func TestParse(t *testing.T) {
 	cases := []struct{ src, want string }{
-		{"a: [1, 2\nb: 3\n", "f.yaml:1: invalid YAML: did not find expected ',' or ']'"},
+		{"a: [1, 2\nb: 3\n", "f.yaml:2: invalid YAML: did not find expected ',' or ']'"},
 		{"a: \"open\n", "f.yaml:2: invalid YAML: found unexpected end of stream"},
 		{"a: 1\n---\nb: 2\n", "f.yaml:2:1: more than one YAML document"},
 		{"a: &x [1]\nb: *x\n", "f.yaml:2:4: aliases (*x) are not allowed"},
