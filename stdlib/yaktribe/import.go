@@ -262,7 +262,7 @@ func (im *importer) id(v *value, path string) (string, bool) {
 	case jsonString:
 		s = strings.TrimSpace(v.text)
 	case jsonNumber:
-		if _, ok := wholeNumber(v.text); !ok {
+		if strings.Trim(v.text, "0123456789") != "" { // digits only: ids are not numbers to round
 			im.fail(v.off, diag.CodeImportType, path, "want an id (text or a whole number), got %s", v.text)
 			return "", false
 		}
