@@ -157,6 +157,8 @@ value that does not parse, the wrong number of arguments).`),
 		newTestCmd(),
 		newRulesCmd(),
 		newOddsCmd(),
+		newImportCmd(),
+		newBattleCmd(),
 	)
 	return root
 }

@@ -71,3 +71,25 @@ const (
 	CodeRunArgument      = "run_argument"       // a procedure or table run without what it needs
 	CodeRunInternal      = "run_internal"       // a bug in munda's interpreter
 )
+
+// Reading equipment catalogues (stdlib/catalogue).
+const (
+	CodeCatalogueSyntax    = "catalogue_syntax"    // not YAML munda reads: invalid, binary, too large, aliases
+	CodeCatalogueEntry     = "catalogue_entry"     // an entry or field of the wrong name, shape or value
+	CodeCatalogueDuplicate = "catalogue_duplicate" // two items with one id, or one name given to two things
+	CodeCatalogueReference = "catalogue_reference" // an alias naming no item or profile
+)
+
+// Importing rosters (stdlib/yaktribe).
+const (
+	CodeImportSyntax       = "import_syntax"        // not JSON text, or cut short
+	CodeImportShape        = "import_shape"         // JSON of another shape: a campaign file, not a gang
+	CodeImportMissingField = "import_missing_field" // a field the import needs is left out
+	CodeImportType         = "import_type"          // a value of the wrong type: a characteristic as text
+	CodeImportValue        = "import_value"         // a value out of bounds: a negative XP, an unknown status
+	CodeImportLimit        = "import_limit"         // a file too large or too deep, too many gangers
+	CodeImportDuplicate    = "import_duplicate"     // two gangers with one id, a key given twice
+	CodeImportUnknownItem  = "import_unknown_item"  // (warning) equipment no catalogue knows
+	CodeImportUnknownName  = "import_unknown_name"  // (warning) a skill or injury the rules do not know
+	CodeImportMapping      = "import_mapping"       // an import mapping file that cannot be used
+)

@@ -120,10 +120,10 @@ type Diagnostic struct {
 //	file:line:col: gangs[0].id: summary            (a state file)
 //	file:line:col: in procedure p: summary (called from …)   (a run)
 //
-// Problems in state files and runs are always errors that stop what was
-// asked, so their line leaves the severity out, as the error of a Go
-// function would; the rules' diagnostics mix errors and warnings, and say
-// which.
+// Errors in state files, runs, catalogues and imports stop what was asked,
+// so their line leaves the severity out, as the error of a Go function
+// would; the rules' diagnostics (and an import's warnings) mix errors and
+// warnings, and say which.
 func (d *Diagnostic) Error() string {
 	var b strings.Builder
 	if d.Subject != nil {
@@ -151,10 +151,19 @@ func (d *Diagnostic) Error() string {
 	return b.String()
 }
 
-// fatal reports whether the diagnostic is of a state file or a run (see
-// Error): their codes start with "state_" and "run_".
+// fatal reports whether the diagnostic is an error of a state file, a
+// run, a catalogue or an import (see Error): their codes start with
+// "state_", "run_", "catalogue_" and "import_".
 func (d *Diagnostic) fatal() bool {
-	return d.Severity == Error && (strings.HasPrefix(d.Code, "state_") || strings.HasPrefix(d.Code, "run_"))
+	if d.Severity != Error {
+		return false
+	}
+	for _, family := range []string{"state_", "run_", "catalogue_", "import_"} {
+		if strings.HasPrefix(d.Code, family) {
+			return true
+		}
+	}
+	return false
 }
 
 // Unwrap returns the cause.

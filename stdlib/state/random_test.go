@@ -89,7 +89,7 @@ func randState(r *rand.Rand) *State {
 			m := &Model{ID: next(), Name: randString(r), Kind: "fighter", Category: randString(r), Type: randString(r), Group: randString(r),
 				Cost: r.IntN(300), Joined: r.IntN(2) == 0, Conditions: randStrings(r), Skills: randStrings(r), Rules: randStrings(r),
 				Marks: randStrings(r), Terrain: randStrings(r), X: randFloat(r), Y: randFloat(r), Base: 25 + float64(r.IntN(4))*7.5,
-				XP: r.IntN(30), LastingInjuries: randStrings(r), Enmities: randIDs(r), Dead: r.IntN(5) == 0, CapturedBy: randID(r)}
+				XP: r.IntN(30), Kills: r.IntN(9), LastingInjuries: randStrings(r), Enmities: randIDs(r), Dead: r.IntN(5) == 0, CapturedBy: randID(r)}
 			m.Stats = Stats{M: r.IntN(9), WS: r.IntN(13), BS: r.IntN(13), S: r.IntN(7), T: r.IntN(7), W: r.IntN(4), I: r.IntN(13), A: r.IntN(4),
 				Ld: r.IntN(13), Cl: r.IntN(13), Wil: r.IntN(13), Int: r.IntN(13)}
 			switch r.IntN(4) {
@@ -120,6 +120,9 @@ func randState(r *rand.Rand) *State {
 				}
 				if r.IntN(4) == 0 {
 					w.NoDamage, w.D = true, 0
+				}
+				if r.IntN(8) == 0 { // a weapon an import found in no catalogue
+					w = &Weapon{ID: w.ID, Name: w.Name, NoProfile: true, Damaged: w.Damaged}
 				}
 				m.Weapons = append(m.Weapons, w)
 			}

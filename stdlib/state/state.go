@@ -91,6 +91,7 @@ type Model struct {
 
 	// Campaign records.
 	XP              int      `expr:"xp" json:"xp,omitempty" odds:"detail"`
+	Kills           int      `expr:"kills" json:"kills,omitempty" odds:"detail"` // enemies taken Out of Action, as a roster counts them
 	Advancements    int      `expr:"advancements" json:"advancements,omitempty" odds:"detail"`
 	LastingInjuries []string `expr:"lasting_injuries" json:"lasting_injuries,omitempty" munda:"row"`
 	Enmities        []string `expr:"enmities" json:"enmities,omitempty"` // ids of gangs this fighter bears a grudge against (Bitter Enmity)
@@ -136,6 +137,7 @@ type Stats struct {
 type Weapon struct {
 	ID           string   `expr:"id" json:"id"`
 	Name         string   `expr:"name" json:"name"`
+	NoProfile    bool     `expr:"no_profile" json:"no_profile,omitempty"` // its profile is unknown (an import found it in no catalogue): rules that read it stop
 	RangeShort   int      `expr:"range_short" json:"range_short,omitempty" state:"inches"`
 	RangeLong    int      `expr:"range_long" json:"range_long,omitempty" state:"inches"`
 	AccShort     int      `expr:"acc_short" json:"acc_short,omitempty" state:"modifier"`

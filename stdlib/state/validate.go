@@ -175,7 +175,7 @@ func (v *validator) model(w where, m *Model, g *Gang) {
 	for _, c := range []struct {
 		name string
 		n    int
-	}{{"cost", m.Cost}, {"wounds_lost", m.WoundsLost}, {"flesh_wounds", m.FleshWounds}, {"hull_points_lost", m.HullPointsLost}, {"xp", m.XP}, {"advancements", m.Advancements}} {
+	}{{"cost", m.Cost}, {"wounds_lost", m.WoundsLost}, {"flesh_wounds", m.FleshWounds}, {"hull_points_lost", m.HullPointsLost}, {"xp", m.XP}, {"kills", m.Kills}, {"advancements", m.Advancements}} {
 		if c.n < 0 || c.n > maxCount {
 			v.add(diag.CodeStateValue, w.at(c.name), "want 0 to %d, got %d", maxCount, c.n)
 		}
@@ -304,6 +304,10 @@ func (v *validator) weapon(w where, wp *Weapon) {
 	if wp == nil {
 		v.add(diag.CodeStateType, w.at(""), "want a weapon, got null")
 		return
+	}
+	if wp.NoProfile && (wp.RangeShort != 0 || wp.RangeLong != 0 || wp.AccShort != 0 || wp.AccLong != 0 || wp.S != 0 || wp.UserStrength ||
+		wp.AP != 0 || wp.D != 0 || wp.NoDamage || wp.Am != 0 || len(wp.Traits) > 0) {
+		v.add(diag.CodeStateValue, w.at("no_profile"), "no_profile says the profile is unknown, but one is given: remove no_profile (or the profile)")
 	}
 	if wp.RangeShort < 0 || wp.RangeShort > maxRange {
 		v.add(diag.CodeStateValue, w.at("range_short"), "want a range from 0 to %d inches, got %d", maxRange, wp.RangeShort)
