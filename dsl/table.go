@@ -31,7 +31,7 @@ type TableInfo struct {
 	Params []ParamInfo
 	Dice   *DiceInfo // dice tables
 	Roll   *syntax.TableRoll
-	By     *syntax.Expr // band tables
+	By     *syntax.Expr        // band tables
 	Choose *syntax.TableChoose // choice tables
 	Rows   []*RowInfo
 	// Requires are checked on entry, before the roll: a wrong kind of model

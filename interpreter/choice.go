@@ -22,8 +22,8 @@ type ChoiceRequest struct {
 	Options []any  // the allowed answers; nil means yes or no
 	// Labels, when given, say what each option is (a table row's title),
 	// for a person choosing; answers are still the options themselves.
-	Labels []string
-	Default any    // what the rules choose when nobody answers
+	Labels  []string
+	Default any // what the rules choose when nobody answers
 
 	render func() string // fills in the question's {…}, only when asked
 }
