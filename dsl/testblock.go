@@ -101,8 +101,8 @@ func (c *checker) checkTests() {
 					c.unknown(identRange(it.Name), "choice", it.Name.Name, choices)
 				}
 				name := it.Name.Name
-				if it.Key != nil {
-					name += "." + it.Key.Value()
+				if len(it.Key) > 0 {
+					name += "." + it.KeyText()
 				}
 				if _, dup := t.Choices[name]; dup {
 					c.diags.errorf(diag.CodeTestError, identRange(it.Name), "choice %s is answered twice", name)

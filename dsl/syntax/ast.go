@@ -712,17 +712,27 @@ type TestSeed struct {
 }
 
 // TestChoose answers a choice: `choose voluntary = true`, or, for a keyed
-// choice, one of its keys: `choose retire.vorst = true`.
+// choice, one of its keys: `choose retire.vorst = true` (a key with dots
+// in it is written in parts: `choose buy.goliaths.1 = "lasgun"`).
 type TestChoose struct {
 	Pos    lexer.Position
-	Name   *Ident     `parser:"'choose' @@"`
-	Key    *ChoiceKey `parser:"( '.' @@ )?"`
-	Value  *Expr      `parser:"'=' @@"`
+	Name   *Ident       `parser:"'choose' @@"`
+	Key    []*ChoiceKey `parser:"( '.' @@ )*"`
+	Value  *Expr        `parser:"'=' @@"`
 	EndPos lexer.Position
 }
 
-// ChoiceKey is the key of an answer to a keyed choice: a name, a number or
-// a string (for keys that are not names).
+// KeyText is the answer's key as text ("" for none).
+func (t *TestChoose) KeyText() string {
+	parts := make([]string, len(t.Key))
+	for i, k := range t.Key {
+		parts[i] = k.Value()
+	}
+	return strings.Join(parts, ".")
+}
+
+// ChoiceKey is (a part of) the key of an answer to a keyed choice: a
+// name, a number or a string (for keys that are not names).
 type ChoiceKey struct {
 	Pos    lexer.Position
 	Name   *Ident `parser:"  @@"`

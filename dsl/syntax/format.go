@@ -894,8 +894,8 @@ func (p *printer) node(n any) {
 	case *TestChoose:
 		p.kw("choose")
 		p.ident(n.Name, true)
-		if n.Key != nil {
-			p.choiceKey(n.Key)
+		for _, k := range n.Key {
+			p.choiceKey(k)
 		}
 		p.kw("=")
 		p.expr(n.Value, true)
