@@ -50,7 +50,7 @@ procedure p(gang) "P" { apply v(1) }`, diag.CodeWrongKind, "gives a value"},
  a "A" when true = 1 }`, diag.CodeMisplaced, "cannot require"},
 		{"table roll and by", `table t(x: int) "T" { roll d6
  by x
- 1-6 a "A" {} }`, diag.CodeTableDefinition, "one roll or one by"},
+ 1-6 a "A" {} }`, diag.CodeTableDefinition, "one roll, by or choose"},
 		{"table of nothing", `table t "T" { a "A" {} }`, diag.CodeTableDefinition, "has no roll, no by, and no values"},
 		{"row backwards", `table t "T" { roll d6
  6-1 a "A" {} }`, diag.CodeRowKey, "is backwards"},

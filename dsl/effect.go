@@ -16,6 +16,9 @@ type EffectInfo struct {
 	// Feature is the skill, trait, power, action or condition it belongs
 	// to (nil for house rules).
 	Feature *syntax.Feature
+	// Standing is the standing rule (a `rule` of a ruleset or mod) it
+	// belongs to, nil otherwise.
+	Standing *syntax.HouseRule
 	// Target is what it acts on: a procedure's roll, test or let
 	// ("bottle_check.check"), a procedure or one of its steps, a table
 	// (its roll), a characteristic (every test of it), or an event.
@@ -30,31 +33,32 @@ type EffectInfo struct {
 // the scope found there, and reports switched-on effects that conflict.
 func (c *checker) checkEffects() {
 	type owned struct {
-		item    syntax.FeatureItem
-		owner   string
-		rule    string
-		feature *syntax.Feature
-		layer   int
+		item     syntax.FeatureItem
+		owner    string
+		rule     string
+		feature  *syntax.Feature
+		standing *syntax.HouseRule
+		layer    int
 	}
 	var all []owned
 	for _, d := range c.all {
 		if f, ok := d.(*syntax.Feature); ok {
 			for _, it := range f.Items {
-				all = append(all, owned{it, f.Kind + " " + f.ID.Name, "", f, c.layerOf(d)})
+				all = append(all, owned{it, f.Kind + " " + f.ID.Name, "", f, nil, c.layerOf(d)})
 			}
 		}
 	}
 	for _, d := range c.all {
 		if r, ok := d.(*syntax.HouseRule); ok {
 			for _, it := range r.Items {
-				all = append(all, owned{it, "rule " + r.ID.Name, "", nil, c.layerOf(d)})
+				all = append(all, owned{it, "rule " + r.ID.Name, "", nil, r, c.layerOf(d)})
 			}
 		}
 	}
 	for _, rid := range keys(c.idx.HouseRules) {
 		r := c.idx.HouseRules[rid]
 		for _, it := range r.Items {
-			all = append(all, owned{it, "house rule " + rid, rid, nil, c.layerOf(r)})
+			all = append(all, owned{it, "house rule " + rid, rid, nil, nil, c.layerOf(r)})
 		}
 	}
 	// "override P.x" / "instead_of P", and the layer → the first owner.
@@ -68,7 +72,7 @@ func (c *checker) checkEffects() {
 			continue
 		}
 		c.idx.Effects = append(c.idx.Effects, &EffectInfo{Item: o.item, Owner: o.owner, Rule: o.rule,
-			Feature: o.feature, Target: target, TargetKind: kind, Layer: o.layer})
+			Feature: o.feature, Standing: o.standing, Target: target, TargetKind: kind, Layer: o.layer})
 		var key string
 		switch it := o.item.(type) {
 		case *syntax.Override:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -126,7 +127,7 @@ func (c *checker) exprError(e *syntax.Expr, err error, sc *scope) {
 // typeByName finds a state type by the name humanizeTypes gives it.
 func typeByName(name string) reflect.Type {
 	for _, t := range []reflect.Type{typeGang, typeModel, typeWeapon, typeState, typeBattle, statsType,
-		reflect.TypeOf(stdlibMarker), reflect.TypeOf(stdlibArmour)} {
+		reflect.TypeOf(stdlibMarker), reflect.TypeOf(stdlibArmour), reflect.TypeOf((*FeatureData)(nil))} {
 		if TypeName(t) == name || humanizeTypes.Replace(t.String()) == name {
 			return t
 		}
@@ -194,6 +195,14 @@ func (v *useVisitor) Visit(node *ast.Node) {
 			return
 		}
 		v.c.called[callee.Value] = true
+		if callee.Value == "features" && len(n.Arguments) == 1 {
+			// features("skill"): a literal names a kind of feature.
+			if lit, ok := n.Arguments[0].(*ast.StringNode); ok && !slices.Contains(FeatureKinds, lit.Value) {
+				at := diag.RangeOf(exprPosition(v.e, lit.Location().From), exprPosition(v.e, lit.Location().To))
+				v.c.unknown(at, "kind of feature", fmt.Sprintf("%q", lit.Value), FeatureKinds)
+			}
+			return
+		}
 		kind, ok := referenceCalls[callee.Value]
 		if !ok || len(n.Arguments) == 0 {
 			return
@@ -334,7 +343,7 @@ func unquoteOne(esc string) (string, error) { return strconv.Unquote(`"` + esc +
 
 // builtinNames lists expr's and munda's built-in functions.
 func builtinNames() []string {
-	names := append(stdlib.FunctionNames(), "can_improve", "can_worsen")
+	names := append(stdlib.FunctionNames(), "can_improve", "can_worsen", "features")
 	for _, b := range builtin.Builtins {
 		names = append(names, b.Name)
 	}

@@ -31,6 +31,7 @@ func (c *checker) checkCallables() {
 	// inlined bodies make.
 	c.idx.ExprOptions = append(stdlib.ExprOptions(), expr.Patch(c.inline), expr.Patch(c.statePatch))
 	c.idx.ExprOptions = append(c.idx.ExprOptions, c.characteristicFunctions()...)
+	c.idx.ExprOptions = append(c.idx.ExprOptions, c.featureFunctions()...)
 	c.exprc.With(c.idx.ExprOptions...)
 
 	var list []*callable
@@ -212,6 +213,72 @@ func (c *checker) characteristicFunctions() []expr.Option {
 		expr.Function("can_improve", can(true), sig),
 		expr.Function("can_worsen", can(false), sig),
 	}
+}
+
+// FeatureData is one feature declaration as `features(kind)` gives it to
+// expressions: its id, title and properties ("" or 0 where it has none).
+// Rules read the data this way, e.g. the skills of a set with a number,
+// for a random skill.
+type FeatureData struct {
+	ID         string `expr:"id"`
+	Title      string `expr:"title"`
+	Kind       string `expr:"kind"`
+	Set        string `expr:"set"`
+	Number     int    `expr:"number"`
+	Discipline string `expr:"discipline"`
+	Type       string `expr:"type"`
+	Continuous bool   `expr:"continuous"`
+}
+
+// FeatureKinds are the kinds of feature declaration, as written.
+var FeatureKinds = []string{"skill", "trait", "power", "action", "condition"}
+
+// featureFunctions make the features the rules declare readable as data:
+// features("skill") lists every skill in force, sorted by id.
+func (c *checker) featureFunctions() []expr.Option {
+	lists := map[string][]*FeatureData{}
+	for _, kind := range FeatureKinds {
+		lists[kind] = []*FeatureData{}
+		for _, id := range keys(c.idx.Features[kind]) {
+			lists[kind] = append(lists[kind], featureData(c.idx.Features[kind][id]))
+		}
+	}
+	return []expr.Option{expr.Function("features", func(args ...any) (any, error) {
+		kind, _ := args[0].(string)
+		list, ok := lists[kind]
+		if !ok {
+			return nil, fmt.Errorf("features(%q): there is no kind of feature %q (%s)", kind, kind, strings.Join(FeatureKinds, ", "))
+		}
+		return list, nil
+	}, new(func(string) []*FeatureData))}
+}
+
+func featureData(f *syntax.Feature) *FeatureData {
+	d := &FeatureData{ID: f.ID.Name, Title: f.Title.Value(), Kind: f.Kind}
+	for _, it := range f.Items {
+		switch it := it.(type) {
+		case *syntax.Property:
+			value := ""
+			if it.Value != nil {
+				value = it.Value.Name
+			}
+			switch it.Name {
+			case "set":
+				d.Set = value
+			case "discipline":
+				d.Discipline = value
+			case "type":
+				d.Type = value
+			case "number":
+				if it.Number != nil {
+					d.Number = it.Number.Value()
+				}
+			}
+		case *syntax.Flag:
+			d.Continuous = d.Continuous || it.Name == "continuous"
+		}
+	}
+	return d
 }
 
 // FuncInfo is something expressions can call by name: a function

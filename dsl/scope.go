@@ -58,6 +58,9 @@ func TypeName(t reflect.Type) string {
 	case reflect.Interface:
 		return "any"
 	}
+	if t == reflect.TypeOf(FeatureData{}) {
+		return "feature"
+	}
 	return strings.ToLower(strings.TrimPrefix(t.String(), "state."))
 }
 
@@ -70,6 +73,7 @@ var humanizeTypes = strings.NewReplacer(
 	"state.Battle", "battle", "state.Stats", "stats", "state.Marker", "marker", "state.Armour", "armour",
 	"[]string", "list of string", "[]int", "list of int", "[]interface {}", "list", "interface {}", "any",
 	"map[string]int", "map of int", "map[string][]int", "map of list of int",
+	"[]*dsl.FeatureData", "list of feature", "*dsl.FeatureData", "feature", "dsl.FeatureData", "feature",
 )
 
 // assignable reports whether a value of type from may go where to is wanted.

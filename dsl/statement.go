@@ -148,6 +148,9 @@ func (c *checker) stmt(st syntax.Stmt, sc *scope, b *bodyCtx) {
 		if s.When != nil {
 			c.compile(s.When, sc, typeBool, "a choice's when")
 		}
+		if s.Key != nil {
+			c.compile(s.Key, sc, nil, "")
+		}
 		c.idx.Choices[s.Name.Name] = true
 		c.declare(sc, s.Name, symChoose, t)
 	case *syntax.Emit:
@@ -433,7 +436,8 @@ func (c *checker) apply(s *syntax.Apply, sc *scope) {
 	}
 	if s.Using != nil {
 		var want reflect.Type = typeInt
-		if info.Dice != nil && info.Dice.Symbolic() {
+		if (info.Dice != nil && info.Dice.Symbolic()) || info.Kind == ChoiceTable {
+			// A face, or the id of the row a player would have chosen.
 			want = typeString
 		}
 		c.compile(s.Using, sc, want, "the result to apply")
@@ -448,6 +452,9 @@ func (c *checker) apply(s *syntax.Apply, sc *scope) {
 	}
 	for _, id := range s.Reroll {
 		check(id)
+	}
+	if len(s.Reroll) > 0 && info.Kind == ChoiceTable {
+		c.diags.errorf(diag.CodeWrongKind, identRange(s.Reroll[0]), "a player chooses the row of table %s: there is no roll to make again", t.ID.Name)
 	}
 }
 

@@ -18,6 +18,7 @@ const (
 	DiceTable      TableKind = iota // `roll DICE`: a dice result picks the row
 	BandTable                       // `by EXPR`: a value's band picks the row
 	ConditionTable                  // rows with `when`: the first that holds
+	ChoiceTable                     // `choose "…"`: a player picks one of the rows offered
 )
 
 // TableInfo is a checked table.
@@ -30,7 +31,8 @@ type TableInfo struct {
 	Params []ParamInfo
 	Dice   *DiceInfo // dice tables
 	Roll   *syntax.TableRoll
-	By     *syntax.Expr // band tables
+	By     *syntax.Expr        // band tables
+	Choose *syntax.TableChoose // choice tables
 	Rows   []*RowInfo
 	// Requires are checked on entry, before the roll: a wrong kind of model
 	// is refused before any die is spent.
@@ -174,20 +176,28 @@ func (c *checker) buildTable(t *syntax.Table, replacements map[string]replacemen
 		case *syntax.Require:
 			info.Requires = append(info.Requires, it)
 		case *syntax.TableRoll:
-			if roll != nil || info.By != nil {
-				c.diags.errorf(diag.CodeTableDefinition, diag.RangeOf(it.Pos, it.EndPos), "a table has one roll or one by, not both or two")
+			if roll != nil || info.By != nil || info.Choose != nil {
+				c.diags.errorf(diag.CodeTableDefinition, diag.RangeOf(it.Pos, it.EndPos), "a table has one roll, by or choose, not two")
 				continue
 			}
 			roll = it
 			info.Roll = it
 			info.Kind = DiceTable
 		case *syntax.TableBy:
-			if roll != nil || info.By != nil {
-				c.diags.errorf(diag.CodeTableDefinition, diag.RangeOf(it.Pos, it.EndPos), "a table has one roll or one by, not both or two")
+			if roll != nil || info.By != nil || info.Choose != nil {
+				c.diags.errorf(diag.CodeTableDefinition, diag.RangeOf(it.Pos, it.EndPos), "a table has one roll, by or choose, not two")
 				continue
 			}
 			info.By = it.Key
 			info.Kind = BandTable
+		case *syntax.TableChoose:
+			if roll != nil || info.By != nil || info.Choose != nil {
+				c.diags.errorf(diag.CodeTableDefinition, diag.RangeOf(it.Pos, it.EndPos), "a table has one roll, by or choose, not two")
+				continue
+			}
+			info.Choose = it
+			info.Kind = ChoiceTable
+			c.idx.Choices[t.ID.Name] = true
 		}
 	}
 	if roll != nil {
@@ -198,6 +208,10 @@ func (c *checker) buildTable(t *syntax.Table, replacements map[string]replacemen
 		}
 		// The roll is visible to the rows under the table's name.
 		info.RollScope.define(&symbol{name: t.ID.Name, kind: symRoll, typ: rollType(info.Dice, false), used: true})
+	}
+	if info.Choose != nil {
+		// So is the row chosen, by its id.
+		info.RollScope.define(&symbol{name: t.ID.Name, kind: symChoose, typ: typeString, used: true})
 	}
 
 	seen := map[string]*syntax.Row{}
@@ -247,6 +261,13 @@ func (c *checker) buildTable(t *syntax.Table, replacements map[string]replacemen
 		if info.Dice != nil {
 			c.coverage(info)
 		}
+	case ChoiceTable:
+		if values > 0 {
+			c.diags.errorf(diag.CodeTableDefinition, identRange(t.ID), "rows of a table a player chooses from run statements ({ … }); `= value` rows belong to lookup tables")
+		}
+		if len(info.Rows) == 0 {
+			c.diags.errorf(diag.CodeTableDefinition, identRange(t.ID), "table %s has nothing to choose from: give it rows", t.ID.Name)
+		}
 	case BandTable, ConditionTable:
 		if values > 0 && bodies > 0 {
 			c.diags.errorf(diag.CodeTableDefinition, identRange(t.ID), "table %s mixes rows that give values with rows that run statements", t.ID.Name)
@@ -289,12 +310,19 @@ func (c *checker) rowInfo(info *TableInfo, row *syntax.Row) *RowInfo {
 		if info.Kind == ConditionTable {
 			c.diags.errorf(diag.CodeRowKey, at, "row %s is keyed by a number, but table %s has no roll or by", ri.Key(), info.ID)
 		}
+		if info.Kind == ChoiceTable {
+			c.diags.errorf(diag.CodeRowKey, at, "row %s is keyed by a number, but a player chooses the rows of table %s: key them by name", ri.Key(), info.ID)
+		}
 		if info.Dice != nil && info.Dice.Symbolic() {
 			c.diags.errorf(diag.CodeRowKey, at, "table %s rolls %s, whose faces are symbols: key its rows by face", info.ID, info.Dice.ID)
 		}
 	case *syntax.FaceKey:
 		ri.Face = key.Face.Name
 		switch {
+		case info.Kind == ChoiceTable:
+			if row.ID != nil {
+				c.diags.errorf(diag.CodeRowDefinition, identRange(row.ID), "a row a player chooses is named by its first word; %s is one word too many", row.ID.Name)
+			}
 		case info.Kind == ConditionTable:
 			if row.When == nil {
 				c.diags.errorf(diag.CodeRowDefinition, at, "row %s of table %s needs a `when` condition", ri.ID, info.ID)
@@ -316,8 +344,8 @@ func (c *checker) rowInfo(info *TableInfo, row *syntax.Row) *RowInfo {
 			c.diags.errorf(diag.CodeRowKey, at, "rows of a band table are keyed by ranges such as 3-5 or 10+")
 		}
 	}
-	if row.When != nil && info.Kind != ConditionTable {
-		c.diags.errorf(diag.CodeMisplaced, diag.RangeOf(row.When.Pos, row.When.EndPos), "only rows of a condition table (no roll, no by) have `when`")
+	if row.When != nil && info.Kind != ConditionTable && info.Kind != ChoiceTable {
+		c.diags.errorf(diag.CodeMisplaced, diag.RangeOf(row.When.Pos, row.When.EndPos), "only rows of a condition table (no roll, no by) or of a choice table (choose) have `when`")
 	}
 	if row.Value != nil && row.Body != nil {
 		c.diags.errorf(diag.CodeRowDefinition, at, "a row gives a value or runs statements, not both")
@@ -467,6 +495,22 @@ func (c *checker) checkTableBodies() {
 			sc := newScope(c.globals)
 			c.params(t.Params, sc)
 			c.compile(info.Roll.Mod, sc, typeInt, "the table roll's modifier")
+		}
+		if ch := info.Choose; ch != nil {
+			// Decided before a row is: the parameters only.
+			sc := newScope(c.globals)
+			c.params(t.Params, sc)
+			if ch.Key != nil {
+				c.compile(ch.Key, sc, nil, "")
+			}
+			if ch.Default != nil {
+				c.compile(ch.Default, sc, typeString, "the default row")
+			}
+			for _, r := range info.Rows {
+				if r.Row.When != nil {
+					c.compile(r.Row.When, sc, typeBool, "a row's when (whether it is offered)")
+				}
+			}
 		}
 		for _, r := range info.Rows {
 			c.rowBody(info, r.Row)

@@ -100,10 +100,14 @@ func (c *checker) checkTests() {
 				if !c.idx.Choices[it.Name.Name] {
 					c.unknown(identRange(it.Name), "choice", it.Name.Name, choices)
 				}
-				if _, dup := t.Choices[it.Name.Name]; dup {
-					c.diags.errorf(diag.CodeTestError, identRange(it.Name), "choice %s is answered twice", it.Name.Name)
+				name := it.Name.Name
+				if len(it.Key) > 0 {
+					name += "." + it.KeyText()
 				}
-				t.Choices[it.Name.Name] = it.Value
+				if _, dup := t.Choices[name]; dup {
+					c.diags.errorf(diag.CodeTestError, identRange(it.Name), "choice %s is answered twice", name)
+				}
+				t.Choices[name] = it.Value
 				c.compile(it.Value, sc, nil, "")
 			case *syntax.TestRun:
 				if t.Run != nil {

@@ -12,13 +12,29 @@ import (
 
 // ChoiceRequest asks for a decision the rules leave to a player.
 type ChoiceRequest struct {
-	Name    string // the choice's name in the rules: voluntary, which, …
+	Name string // the choice's name in the rules: voluntary, which, …
+	// Key tells apart the occurrences of a keyed choice (`choose retire
+	// "…" for m`): the id of a model, gang or weapon, or the key as text.
+	// Empty for a choice without `for`.
+	Key     string
 	Rule    string
 	Prompt  string // the question, if known already (see Question)
 	Options []any  // the allowed answers; nil means yes or no
-	Default any    // what the rules choose when nobody answers
+	// Labels, when given, say what each option is (a table row's title),
+	// for a person choosing; answers are still the options themselves.
+	Labels  []string
+	Default any // what the rules choose when nobody answers
 
 	render func() string // fills in the question's {…}, only when asked
+}
+
+// Answers is how an answer to the request is named: NAME, or NAME.KEY
+// for one occurrence of a keyed choice.
+func (req *ChoiceRequest) Answers() string {
+	if req.Key == "" {
+		return req.Name
+	}
+	return req.Name + "." + req.Key
 }
 
 // Question is the question to put to a person, with its {…} filled in.
@@ -35,8 +51,10 @@ type ChoiceSource interface {
 }
 
 // Choices answers from name=value pairs (the --choose flags); every
-// occurrence of a choice with that name gets the same answer. An answer
-// that is not one of the options is an error: an impossible choice.
+// occurrence of a choice with that name gets the same answer, except the
+// occurrences of a keyed choice answered for their key (NAME.KEY=value).
+// An answer that is not one of the options is an error: an impossible
+// choice.
 type Choices map[string]string
 
 // ParseChoices reads name=value pairs.
@@ -55,15 +73,25 @@ func ParseChoices(pairs []string) (Choices, error) {
 
 // Choose implements ChoiceSource.
 func (c Choices) Choose(req *ChoiceRequest) (any, bool, error) {
-	v, ok := c[req.Name]
+	name := req.Answers()
+	v, ok := c[name]
 	if !ok {
-		return nil, false, nil
+		name = req.Name
+		if v, ok = c[name]; !ok {
+			return nil, false, nil
+		}
 	}
 	got, err := parseAnswer(req, v)
 	if err != nil {
-		return nil, false, fmt.Errorf("--choose %s=%s: %v", req.Name, v, err)
+		return nil, false, fmt.Errorf("--choose %s=%s: %v", name, v, err)
 	}
 	return got, true, nil
+}
+
+// ChoiceName is the name of the choice an answer NAME or NAME.KEY is for.
+func ChoiceName(answer string) string {
+	name, _, _ := strings.Cut(answer, ".")
+	return name
 }
 
 // parseAnswer turns typed text into one of the request's options.
@@ -133,6 +161,9 @@ func (p *ChoicePrompt) Choose(req *ChoiceRequest) (any, bool, error) {
 		if req.Options != nil {
 			for i, o := range req.Options {
 				fmt.Fprintf(p.out, "\n  %d) %s", i+1, diag.Printable(display(o)))
+				if i < len(req.Labels) && req.Labels[i] != display(o) {
+					fmt.Fprintf(p.out, ": %s", diag.Printable(req.Labels[i]))
+				}
 			}
 			fmt.Fprintln(p.out)
 		}

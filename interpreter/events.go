@@ -106,7 +106,7 @@ func WriteText(w io.Writer, events []*Event) error {
 		b.WriteString(strings.Repeat("  ", e.Depth))
 		b.WriteString(diag.Printable(e.Text))
 		switch e.Kind {
-		case EventCall, EventApply, EventEffect:
+		case EventCall, EventApply, EventEffect, EventSignal:
 			if e.Source != "" {
 				b.WriteString("  [" + diag.Printable(e.Source) + "]")
 			}

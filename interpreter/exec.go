@@ -802,6 +802,13 @@ func (r *runner) choose(s *syntax.Choose, f *frame) (any, error) {
 		return nil, err
 	}
 	req := &ChoiceRequest{Name: s.Name.Name, Rule: f.rule, Default: def}
+	if s.Key != nil {
+		kv, err := r.eval(f, s.Key)
+		if err != nil {
+			return nil, err
+		}
+		req.Key = choiceKey(kv)
+	}
 	if s.From != nil {
 		lv, err := r.eval(f, s.From)
 		if err != nil {
@@ -821,24 +828,42 @@ func (r *runner) choose(s *syntax.Choose, f *frame) (any, error) {
 		}
 		if !offered {
 			return def, r.logLazy(f, func() *Event {
-				return &Event{Kind: EventChoice, At: at(s.Pos), Name: s.Name.Name, Value: jsonValue(def),
-					Text: fmt.Sprintf("%s: %s (no choice to make)", s.Name.Name, display(def))}
+				return &Event{Kind: EventChoice, At: at(s.Pos), Name: req.Answers(), Value: jsonValue(def),
+					Text: fmt.Sprintf("%s: %s (no choice to make)", req.Answers(), display(def))}
 			})
 		}
 	}
 	req.render = func() string { return r.renderPrompt(f, s.Prompt) }
+	return r.ask(f, req, at(s.Pos), spanOf(s))
+}
+
+// ask puts a choice to the choice source, and logs the answer or the
+// default taken.
+func (r *runner) ask(f *frame, req *ChoiceRequest, pos string, where span) (any, error) {
 	v, ok, err := r.opts.Choices.Choose(req)
 	if err != nil {
-		return nil, r.errorAt(f, diag.CodeRunChoice, spanOf(s), err)
+		return nil, r.errorAt(f, diag.CodeRunChoice, where, err)
 	}
 	how := "chosen"
 	if !ok {
-		v, how = def, "default"
+		v, how = req.Default, "default"
 	}
 	return v, r.logLazy(f, func() *Event {
-		return &Event{Kind: EventChoice, At: at(s.Pos), Name: s.Name.Name, Value: jsonValue(v),
-			Text: fmt.Sprintf("%s: %s (%s)", s.Name.Name, display(v), how)}
+		return &Event{Kind: EventChoice, At: pos, Name: req.Answers(), Value: jsonValue(v),
+			Text: fmt.Sprintf("%s: %s (%s)", req.Answers(), display(v), how)}
 	})
+}
+
+// choiceKey is how a keyed choice's key is written in an answer: a
+// model's, gang's or weapon's id, or the key as text.
+func choiceKey(v any) string {
+	if id := identify(v); id != "" {
+		return id
+	}
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return display(v)
 }
 
 // renderPrompt fills {…} in a choice's prompt from the frame (the prompt

@@ -149,6 +149,9 @@ func (p *Program) ownerSource(e *dsl.EffectInfo) string {
 	if e.Feature != nil {
 		return syntax.MetaOf(e.Feature.Items).Source
 	}
+	if e.Standing != nil {
+		return syntax.MetaOf(e.Standing.Items).Source
+	}
 	if e.Rule != "" {
 		if r := p.idx.HouseRules[e.Rule]; r != nil {
 			if s := syntax.MetaOf(r.Items).Source; s != "" {

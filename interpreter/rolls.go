@@ -710,6 +710,12 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 		case using != nil:
 			value = using
 			how = "result " + display(using)
+		case t.Kind == dsl.ChoiceTable:
+			chosen, err := r.chooseRow(t, f)
+			if err != nil {
+				return next, err
+			}
+			row, how, value = chosen, "chosen", chosen.ID
 		default:
 			decided, err := r.decideRow(t, f, reroll)
 			if err != nil {
@@ -736,6 +742,16 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 			}
 		}
 		f.env[t.ID] = value
+		if t.Kind == dsl.ChoiceTable && how != "chosen" {
+			// A row given by `row` or `using` must be one the table offers.
+			ok, err := r.rowOffered(row, f)
+			if err != nil {
+				return next, err
+			}
+			if !ok {
+				return next, r.errorAt(f, diag.CodeRunTableRow, tableHead(t), fmt.Errorf("row %s of table %s is not offered here (its when does not hold)", row.ID, t.ID))
+			}
+		}
 		if contains(reroll, row.ID) && rowID == "" && using == nil {
 			if !r.logging() {
 				if err := r.count(); err != nil {
@@ -772,6 +788,66 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 	}
 	f.rule = rule + " row " + row.ID
 	return r.block(row.Row.Body, f)
+}
+
+// chooseRow asks a player for the row of a choice table, among the rows
+// it offers (those whose when holds), in the order they are written.
+func (r *runner) chooseRow(t *dsl.TableInfo, f *frame) (*dsl.RowInfo, error) {
+	var ids []string
+	req := &ChoiceRequest{Name: t.ID, Rule: f.rule}
+	for _, row := range t.Rows {
+		ok, err := r.rowOffered(row, f)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			ids = append(ids, row.ID)
+			req.Options = append(req.Options, row.ID)
+			req.Labels = append(req.Labels, r.title(row.Meta, row.Title))
+		}
+	}
+	ch := t.Choose
+	where := span{ch.Pos, ch.EndPos}
+	if len(ids) == 0 {
+		return nil, r.errorAt(f, diag.CodeRunChoice, where, fmt.Errorf("table %s offers no row to choose: no row's when holds", t.ID))
+	}
+	req.Default = ids[0]
+	if ch.Default != nil {
+		v, err := r.eval(f, ch.Default)
+		if err != nil {
+			return nil, err
+		}
+		// A default the table does not offer here gives way to the first
+		// row it does.
+		if id, ok := v.(string); ok && contains(ids, id) {
+			req.Default = id
+		}
+	}
+	if ch.Key != nil {
+		kv, err := r.eval(f, ch.Key)
+		if err != nil {
+			return nil, err
+		}
+		req.Key = choiceKey(kv)
+	}
+	req.render = func() string { return r.renderPrompt(f, ch.Prompt) }
+	v, err := r.ask(f, req, at(ch.Pos), where)
+	if err != nil {
+		return nil, err
+	}
+	id, _ := v.(string)
+	if row := t.Row(id); row != nil && contains(ids, id) {
+		return row, nil
+	}
+	return nil, r.errorAt(f, diag.CodeRunChoice, where, fmt.Errorf("choice %s: %s is not a row table %s offers", req.Answers(), display(v), t.ID))
+}
+
+// rowOffered evaluates a choice table row's when (true when it has none).
+func (r *runner) rowOffered(row *dsl.RowInfo, f *frame) (bool, error) {
+	if row.Row.When == nil {
+		return true, nil
+	}
+	return r.evalBool(f, row.Row.When)
 }
 
 // decideRow lets a RowDecider pick the row of a table roll, with each

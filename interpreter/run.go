@@ -345,7 +345,9 @@ func (r *runner) log(f *frame, e *Event) error {
 		if e.Rule == "" {
 			e.Rule = f.rule
 		}
-		if e.Source == "" && (e.Kind == EventCall || e.Kind == EventApply) {
+		// A call or a row is the rule it names; a signal is raised by a
+		// rule, which tools reporting it want to cite.
+		if e.Source == "" && (e.Kind == EventCall || e.Kind == EventApply || e.Kind == EventSignal) {
 			e.Source = f.source
 		}
 	}

@@ -194,9 +194,11 @@ type testChoices map[string]any
 
 // Choose implements ChoiceSource.
 func (c testChoices) Choose(req *ChoiceRequest) (any, bool, error) {
-	v, ok := c[req.Name]
+	v, ok := c[req.Answers()]
 	if !ok {
-		return nil, false, nil
+		if v, ok = c[req.Name]; !ok {
+			return nil, false, nil
+		}
 	}
 	if req.Options == nil {
 		return v, true, nil
@@ -206,5 +208,5 @@ func (c testChoices) Choose(req *ChoiceRequest) (any, bool, error) {
 			return o, true, nil
 		}
 	}
-	return nil, false, fmt.Errorf("choose %s = %s: not one of the options %s", req.Name, display(v), display(req.Options))
+	return nil, false, fmt.Errorf("choose %s = %s: not one of the options %s", req.Answers(), display(v), display(req.Options))
 }

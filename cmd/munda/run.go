@@ -113,7 +113,8 @@ func (f *runFlags) checkFlags(prog *interpreter.Program) error {
 	sort.Strings(names)
 	for _, pair := range f.choose {
 		name, _, _ := strings.Cut(pair, "=")
-		name = strings.TrimSpace(name)
+		// NAME.KEY answers one occurrence of a keyed choice.
+		name = interpreter.ChoiceName(strings.TrimSpace(name))
 		if name != "" && !known[name] {
 			return failed("%s", diag.Suggest(fmt.Sprintf("--choose %s: the rules have no choice %q", pair, name), name, names))
 		}

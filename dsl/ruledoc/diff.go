@@ -440,6 +440,8 @@ func itemKey(it any) (what, id string) {
 		return "roll", ""
 	case *syntax.TableBy:
 		return "by", ""
+	case *syntax.TableChoose:
+		return "choose", ""
 	case *syntax.Property:
 		return it.Name, ""
 	case *syntax.Flag:

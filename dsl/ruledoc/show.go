@@ -343,6 +343,8 @@ func shownTable(t *dsl.TableInfo) Shown {
 			s.Facts = append(s.Facts, Fact{"roll", strings.TrimPrefix(ItemHead(it), "roll ")})
 		case *syntax.TableBy:
 			s.Facts = append(s.Facts, Fact{"by", strings.TrimPrefix(ItemHead(it), "by ")})
+		case *syntax.TableChoose:
+			s.Facts = append(s.Facts, Fact{"choose", strings.TrimPrefix(ItemHead(it), "choose ")})
 		case *syntax.Require:
 			s.Facts = append(s.Facts, Fact{"require", strings.TrimPrefix(ItemHead(it), "require ")})
 		}

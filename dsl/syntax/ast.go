@@ -411,11 +411,13 @@ type Member struct {
 	EndPos lexer.Position
 }
 
-// Table declares a table. Three kinds share one syntax:
+// Table declares a table. Four kinds share one syntax:
 //   - dice tables (`roll d66`) whose rows are keyed by results (`15-26`, `7+`)
 //     or by faces of a symbolic dice (`glancing`);
 //   - band tables (`by distance`) keyed by ranges of a value;
-//   - condition tables whose rows are `id "title" when EXPR`.
+//   - condition tables whose rows are `id "title" when EXPR`;
+//   - choice tables (`choose "…"`) whose row a player picks among those
+//     whose `when` holds, rows keyed by name.
 //
 // Rows give a value (`= 3`) or run statements (`{ … }`).
 type Table struct {
@@ -438,6 +440,19 @@ type TableRoll struct {
 	Sign   string `parser:"( @('+' | '-')"`
 	Mod    *Expr  `parser:"  @@ )?"`
 	EndPos lexer.Position
+}
+
+// TableChoose makes a table one whose row a player picks among the rows
+// offered (those whose `when` holds): `choose "Which Advancement?" for
+// fighter default "none"`. The choice is named after the table; `for`
+// keys it, as a choose statement's; the default is a row id (else the
+// first row offered).
+type TableChoose struct {
+	Pos     lexer.Position
+	Prompt  *Str  `parser:"'choose' @@"`
+	Key     *Expr `parser:"( 'for' @@ )?"`
+	Default *Expr `parser:"( 'default' @@ )?"`
+	EndPos  lexer.Position
 }
 
 // TableBy names the value a band table is keyed by: `by distance`.
@@ -707,12 +722,49 @@ type TestSeed struct {
 	EndPos lexer.Position
 }
 
-// TestChoose answers a choice: `choose voluntary = true`.
+// TestChoose answers a choice: `choose voluntary = true`, or, for a keyed
+// choice, one of its keys: `choose retire.vorst = true` (a key with dots
+// in it is written in parts: `choose buy.goliaths.1 = "lasgun"`).
 type TestChoose struct {
 	Pos    lexer.Position
-	Name   *Ident `parser:"'choose' @@"`
-	Value  *Expr  `parser:"'=' @@"`
+	Name   *Ident       `parser:"'choose' @@"`
+	Key    []*ChoiceKey `parser:"( '.' @@ )*"`
+	Value  *Expr        `parser:"'=' @@"`
 	EndPos lexer.Position
+}
+
+// KeyText is the answer's key as text ("" for none).
+func (t *TestChoose) KeyText() string {
+	parts := make([]string, len(t.Key))
+	for i, k := range t.Key {
+		parts[i] = k.Value()
+	}
+	return strings.Join(parts, ".")
+}
+
+// ChoiceKey is (a part of) the key of an answer to a keyed choice: a
+// name, a number or a string (for keys that are not names).
+type ChoiceKey struct {
+	Pos    lexer.Position
+	Name   *Ident `parser:"  @@"`
+	Number *Nat   `parser:"| @@"`
+	Text   *Str   `parser:"| @@"`
+	EndPos lexer.Position
+}
+
+// Value is the key as text.
+func (k *ChoiceKey) Value() string {
+	switch {
+	case k == nil:
+		return ""
+	case k.Name != nil:
+		return k.Name.Name
+	case k.Number != nil:
+		return k.Number.Digits
+	case k.Text != nil:
+		return k.Text.Value()
+	}
+	return ""
 }
 
 // TestRun is the procedure to run: `run bottle_check(gang: "goliaths")`.
@@ -869,11 +921,14 @@ type Call struct {
 	EndPos lexer.Position
 }
 
-// Choose asks a player (or a flag, or the default) to decide.
+// Choose asks a player (or a flag, or the default) to decide. `for EXPR`
+// keys the choice, so that a choice asked once per fighter (or per item)
+// can be answered for each: `--choose retire.vorst=true`.
 type Choose struct {
 	Pos     lexer.Position
 	Name    *Ident `parser:"'choose' @@"`
 	Prompt  *Str   `parser:"@@"`
+	Key     *Expr  `parser:"( 'for' @@ )?"`
 	From    *Expr  `parser:"( 'from' @@ )?"`
 	Default *Expr  `parser:"'default' @@"`
 	When    *Expr  `parser:"( 'when' @@ )?"`
@@ -956,6 +1011,7 @@ func (*StandIn) node()         {}
 func (*Table) node()           {}
 func (*TableRoll) node()       {}
 func (*TableBy) node()         {}
+func (*TableChoose) node()     {}
 func (*Row) node()             {}
 func (*RangeKey) node()        {}
 func (*FaceKey) node()         {}
@@ -981,6 +1037,7 @@ func (*TestState) node()       {}
 func (*TestDice) node()        {}
 func (*TestSeed) node()        {}
 func (*TestChoose) node()      {}
+func (*ChoiceKey) node()       {}
 func (*TestRun) node()         {}
 func (*TestExpectError) node() {}
 func (*TestExpectEmit) node()  {}

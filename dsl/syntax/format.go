@@ -479,6 +479,19 @@ func (p *printer) ref(r *Ref, space bool) {
 	}
 }
 
+// choiceKey prints `.KEY` after a choice's name in a test's answer.
+func (p *printer) choiceKey(k *ChoiceKey) {
+	p.glued(".")
+	switch {
+	case k.Name != nil:
+		p.ident(k.Name, false)
+	case k.Number != nil:
+		p.int(&k.Number.Int, false)
+	case k.Text != nil:
+		p.token(k.Text.Raw, tokenSpan(k.Text.Pos, k.Text.Raw), false)
+	}
+}
+
 func (p *printer) path(pa *Path) {
 	for i, part := range pa.Parts {
 		if i > 0 {
@@ -773,6 +786,17 @@ func (p *printer) node(n any) {
 	case *TableBy:
 		p.kw("by")
 		p.expr(n.Key, true)
+	case *TableChoose:
+		p.kw("choose")
+		p.str(n.Prompt)
+		if n.Key != nil {
+			p.kw("for")
+			p.expr(n.Key, true)
+		}
+		if n.Default != nil {
+			p.kw("default")
+			p.expr(n.Default, true)
+		}
 	case *Require:
 		p.kw("require")
 		p.expr(n.Cond, true)
@@ -874,6 +898,9 @@ func (p *printer) node(n any) {
 	case *TestChoose:
 		p.kw("choose")
 		p.ident(n.Name, true)
+		for _, k := range n.Key {
+			p.choiceKey(k)
+		}
 		p.kw("=")
 		p.expr(n.Value, true)
 	case *TestRun:
@@ -1037,6 +1064,10 @@ func (p *printer) stmt(s any) {
 		p.kw("choose")
 		p.ident(n.Name, true)
 		p.str(n.Prompt)
+		if n.Key != nil {
+			p.kw("for")
+			p.expr(n.Key, true)
+		}
 		if n.From != nil {
 			p.kw("from")
 			p.expr(n.From, true)

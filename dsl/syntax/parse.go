@@ -45,7 +45,7 @@ var parserOptions = []participle.Option{
 	// Metadata before members, as for table rows.
 	participle.Union[EnumItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Member{}),
 	// Metadata before rows: `source "…"` would also read as a row keyed "source".
-	participle.Union[TableItem](&TextItem{}, &SourceItem{}, &TitleItem{}, &TableRoll{}, &TableBy{}, &Require{}, &Row{}),
+	participle.Union[TableItem](&TextItem{}, &SourceItem{}, &TitleItem{}, &TableRoll{}, &TableBy{}, &TableChoose{}, &Require{}, &Row{}),
 	participle.Union[RowKey](&RangeKey{}, &FaceKey{}),
 	participle.Union[FeatureItem](&TextItem{}, &SourceItem{}, &Property{}, &Modify{}, &Hook{}, &On{},
 		&Reroll{}, &ExtraDice{}, &Override{}, &Flag{}, &Replace{}, &TitleItem{}),

@@ -322,7 +322,7 @@ func (s *State) Clone() *State {
 		if g == nil {
 			continue
 		}
-		nStrings += len(g.Stash)
+		nStrings += len(g.Stash) + len(g.Territories)
 		nModels += len(g.Models)
 		for _, m := range g.Models {
 			if m == nil {
@@ -332,7 +332,7 @@ func (s *State) Clone() *State {
 			nArmour += len(m.Armour)
 			nStrings += len(m.Conditions) + len(m.Skills) + len(m.Powers) + len(m.Rules) +
 				len(m.Wargear) + len(m.Terrain) + len(m.Marks) + len(m.LastingInjuries) +
-				len(m.Enmities) + len(m.LastingDamage)
+				len(m.Enmities) + len(m.LastingDamage) + len(m.Improvements) + len(m.PrimarySets) + len(m.SecondarySets)
 			for _, w := range m.Weapons {
 				if w != nil {
 					nStrings += len(w.Traits)
@@ -376,6 +376,7 @@ func (s *State) Clone() *State {
 		*ng = *g
 		ng.State = out
 		ng.Stash = p.strs(g.Stash)
+		ng.Territories = p.strs(g.Territories)
 		if g.Models != nil {
 			ng.Models = carve(&p.modelPtrs, len(g.Models))
 		}
@@ -398,6 +399,9 @@ func (s *State) Clone() *State {
 			nm.LastingInjuries = p.strs(m.LastingInjuries)
 			nm.Enmities = p.strs(m.Enmities)
 			nm.LastingDamage = p.strs(m.LastingDamage)
+			nm.Improvements = p.strs(m.Improvements)
+			nm.PrimarySets = p.strs(m.PrimarySets)
+			nm.SecondarySets = p.strs(m.SecondarySets)
 			if m.Weapons != nil {
 				nm.Weapons = carve(&p.weaponPtrs, len(m.Weapons))
 				for k, w := range m.Weapons {

@@ -20,7 +20,8 @@ type Battle struct {
 	Markers   []*Marker `expr:"markers" json:"markers,omitempty"`
 	Ended     bool      `expr:"ended" json:"ended,omitempty"`
 	EndReason string    `expr:"end_reason" json:"end_reason,omitempty"`
-	Winner    string    `expr:"winner" json:"winner,omitempty"` // gang id; empty while undecided or for a draw
+	Winner    string    `expr:"winner" json:"winner,omitempty"`       // gang id; empty while undecided or for a draw
+	Territory string    `expr:"territory" json:"territory,omitempty"` // the Territory staked on the battle (campaign play)
 }
 
 // Marker is something placed on the battlefield: a smoke cloud, a Graviton
@@ -47,6 +48,9 @@ type Gang struct {
 	Reputation      int      `expr:"reputation" json:"reputation,omitempty"`
 	Credits         int      `expr:"credits" json:"credits,omitempty"`
 	Stash           []string `expr:"stash" json:"stash,omitempty"`
+	Outlaw          bool     `expr:"outlaw" json:"outlaw,omitempty"`           // an Outlaw gang; otherwise Law-abiding
+	Territories     []string `expr:"territories" json:"territories,omitempty"` // Territories it controls
+	Rating          int      `expr:"rating" json:"rating,omitempty"`           // Gang Rating, as last worked out
 	Models          []*Model `expr:"models" json:"models" munda:"fixed"`
 
 	State *State `expr:"-" json:"-"` // back-pointer, set when the state is loaded
@@ -63,6 +67,7 @@ type Model struct {
 	Group    string `expr:"group" json:"group,omitempty"`       // alliance or sub-group, for rules about "the same group"
 	Cost     int    `expr:"cost" json:"cost,omitempty"`         // credits value
 	Joined   bool   `expr:"joined" json:"joined,omitempty"`     // joined after the battle began (not part of the starting crew)
+	Absent   bool   `expr:"absent" json:"absent,omitempty"`     // on the roster but not in this battle (In Recovery, Captive, not picked)
 
 	Stats Stats `expr:"stats" json:"stats"`
 
@@ -93,6 +98,9 @@ type Model struct {
 	XP              int      `expr:"xp" json:"xp,omitempty" odds:"detail"`
 	Kills           int      `expr:"kills" json:"kills,omitempty" odds:"detail"` // enemies taken Out of Action, as a roster counts them
 	Advancements    int      `expr:"advancements" json:"advancements,omitempty" odds:"detail"`
+	Improvements    []string `expr:"improvements" json:"improvements,omitempty" odds:"detail"` // a characteristic id for each Advancement that improved it
+	PrimarySets     []string `expr:"primary_sets" json:"primary_sets,omitempty"`               // Skill Sets with Primary access
+	SecondarySets   []string `expr:"secondary_sets" json:"secondary_sets,omitempty"`           // Skill Sets with Secondary access
 	LastingInjuries []string `expr:"lasting_injuries" json:"lasting_injuries,omitempty" munda:"row"`
 	Enmities        []string `expr:"enmities" json:"enmities,omitempty"` // ids of gangs this fighter bears a grudge against (Bitter Enmity)
 	InRecovery      bool     `expr:"in_recovery" json:"in_recovery,omitempty"`
@@ -103,6 +111,7 @@ type Model struct {
 	SuccumbTest     bool     `expr:"succumb_test" json:"succumb_test,omitempty"` // tests for succumbing to injuries in the Wrap-up
 	InRepair        bool     `expr:"in_repair" json:"in_repair,omitempty"`
 	LastingDamage   []string `expr:"lasting_damage" json:"lasting_damage,omitempty" munda:"row"`
+	Removed         string   `expr:"removed" json:"removed,omitempty"` // why it left the roster (dead, retired, sold, …); empty while on it
 
 	Gang *Gang `expr:"gang" json:"-"` // back-pointer, set when the state is loaded
 

@@ -120,6 +120,9 @@ func (v *validator) state(st *State) {
 		if g.Credits < -maxCount || g.Credits > maxCount {
 			v.add(diag.CodeStateValue, gw.at("credits"), "want -%d to %d, got %d", maxCount, maxCount, g.Credits)
 		}
+		if g.Rating < -maxCount || g.Rating > maxCount {
+			v.add(diag.CodeStateValue, gw.at("rating"), "want -%d to %d, got %d", maxCount, maxCount, g.Rating)
+		}
 		for mi, m := range g.Models {
 			v.model(where{g: gi, m: mi}, m, g)
 		}
