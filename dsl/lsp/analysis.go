@@ -43,11 +43,12 @@ type fileInfo struct {
 	mine bool
 }
 
-// analyze loads and checks a pack with the open documents over its files.
+// analyze loads and checks a pack with the open documents over its files,
+// as rules asks (its base, houses and packs on top).
 // paths maps the open documents' paths on disk to their URIs, so that
 // diagnostics go to the URIs the editor knows. It never panics: a panic
 // in the checker becomes a diagnostic.
-func analyze(ref *packRef, docs []*document, paths map[string]string, gen uint64) (a *analysis) {
+func analyze(ref *packRef, rules rulesets.Selection, docs []*document, paths map[string]string, gen uint64) (a *analysis) {
 	a = &analysis{ref: ref, gen: gen, files: map[string]*fileInfo{}, byName: map[string]*fileInfo{}}
 	defer func() {
 		if p := recover(); p != nil {
@@ -57,7 +58,7 @@ func analyze(ref *packRef, docs []*document, paths map[string]string, gen uint64
 				Detail:  "This is a bug in munda; please report it with the files.\n" + string(debug.Stack())}}
 		}
 	}()
-	sel, release, err := ref.selection(docs)
+	sel, release, err := ref.selection(rules, docs)
 	if err != nil {
 		a.diags = diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeFileError, Summary: fmt.Sprintf("cannot read %s: %v", ref.display, err)}}
 		a.refs = newXrefIndex()
@@ -95,9 +96,9 @@ func packFileURI(ref *packRef, p *dsl.Pack, mine bool, name string, paths map[st
 	switch {
 	case !mine:
 		return shippedURI(path.Join(p.Root, rel))
-	case ref.loose != "":
+	case ref.kind == loose:
 		return ref.loose
-	case ref.shipped != "":
+	case ref.kind == shipped:
 		return shippedURI(path.Join(ref.shipped, rel))
 	}
 	file := path.Join(ref.dir, rel)
@@ -114,7 +115,7 @@ func (a *analysis) uriOf(name string) string {
 		return fi.uri
 	}
 	ref := a.ref
-	if ref.dir != "" && ref.loose == "" && ref.shipped == "" {
+	if ref.kind == onDisk {
 		rel := name
 		if d := ref.display; d != "" && d != "." {
 			var ok bool
@@ -174,7 +175,7 @@ func (s *Server) analysisOf(ps *packState) *analysis {
 	}
 	s.mu.Unlock()
 	sort.Slice(docs, func(i, j int) bool { return docs[i].uri < docs[j].uri })
-	a := analyze(ps.ref, docs, paths, gen)
+	a := analyze(ps.ref, s.opts.Rules, docs, paths, gen)
 	s.mu.Lock()
 	ps.latest = a
 	if a.checked {

@@ -14,6 +14,7 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
 	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/rulesets"
 )
 
 // wantError checks that a response is an error with a code.
@@ -252,6 +253,25 @@ func TestLSPHugeFile(t *testing.T) {
 	}
 	if d := time.Since(start); d > 4*time.Second && !raceEnabled {
 		t.Errorf("a 10 MB file took %v", d)
+	}
+	alive(t, c)
+}
+
+// TestLSPOddURIs: documents at URIs that name no file, or a file that
+// cannot be, are checked as far as they can be, and every request on
+// them is answered.
+func TestLSPOddURIs(t *testing.T) {
+	c := startServer(t, Options{Rules: rulesets.Selection{Base: rulesets.None}})
+	c.initialize(t.TempDir())
+	for _, uri := range []string{"", "file:///", "file://", "file:///no/such/dir/x.munda", "munda:/rulesets/", "munda:/rulesets/core-2023/nosuch.munda", "%zz", "file:///tmp/%00.munda"} {
+		c.openURI(uri, "dice d6 \"D6\" {\n  faces 1, 2, 3, 4, 5, 6\n}\n")
+		c.diagnostics(uri, 1)
+		for _, method := range []string{"textDocument/hover", "textDocument/definition", "textDocument/completion"} {
+			if m := c.call(method, at(uri, 0, 6)); m.Error != nil {
+				t.Errorf("%s on %q: %s", method, uri, m.Error.Message)
+			}
+		}
+		c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
 	}
 	alive(t, c)
 }

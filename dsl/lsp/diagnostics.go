@@ -151,12 +151,12 @@ func (a *analysis) nameOf(uri string) string {
 		return fi.name
 	}
 	ref := a.ref
-	switch {
-	case ref.loose != "":
+	switch ref.kind {
+	case loose:
 		if uri == ref.loose {
 			return looseName(uri)
 		}
-	case ref.shipped != "":
+	case shipped:
 		if rel := shippedPath(uri); rel != "" {
 			return "rulesets/" + rel
 		}

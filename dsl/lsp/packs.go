@@ -17,7 +17,8 @@ import (
 
 // packRef says where a pack is and how to load it.
 type packRef struct {
-	key string // one per pack: what documents of the same pack share
+	key  string // one per pack: what documents of the same pack share
+	kind packKind
 
 	// A pack on disk: the directory, and, for a file checked on its own,
 	// that file (relative to dir).
@@ -30,6 +31,15 @@ type packRef struct {
 
 	display string // how the pack's paths are shown in diagnostics
 }
+
+// packKind says where a pack's files are.
+type packKind int
+
+const (
+	onDisk  packKind = iota // a directory, or one file of it (file)
+	shipped                 // built into munda (rulesets.FS)
+	loose                   // one document with no file
+)
 
 // maxPackClimb bounds how many directories up a pack may reach.
 const maxPackClimb = 8
@@ -50,14 +60,14 @@ func findPack(uri, root string) *packRef {
 	if rel := shippedPath(uri); rel != "" {
 		for _, dir := range rulesets.Dirs() {
 			if strings.HasPrefix(rel, dir+"/") {
-				return &packRef{key: "shipped:" + dir, shipped: dir, display: path.Join("rulesets", dir)}
+				return &packRef{key: "shipped:" + dir, kind: shipped, shipped: dir, display: path.Join("rulesets", dir)}
 			}
 		}
-		return &packRef{key: "loose:" + uri, loose: uri}
+		return &packRef{key: "loose:" + uri, kind: loose, loose: uri}
 	}
 	file := uriPath(uri)
 	if file == "" {
-		return &packRef{key: "loose:" + uri, loose: uri}
+		return &packRef{key: "loose:" + uri, kind: loose, loose: uri}
 	}
 	dir := path.Dir(file)
 	top := dir
@@ -127,9 +137,9 @@ func isHomeOrRoot(dir string) bool {
 // it has one) is one of the pack's files.
 func (r *packRef) contains(uri, file string) bool {
 	switch {
-	case r.loose != "":
+	case r.kind == loose:
 		return uri == r.loose
-	case r.shipped != "":
+	case r.kind == shipped:
 		return strings.HasPrefix(shippedPath(uri), r.shipped+"/")
 	case file == "":
 		return false
@@ -141,25 +151,26 @@ func (r *packRef) contains(uri, file string) bool {
 }
 
 // selection is how rulesets.Load loads the pack, with the open documents
-// over its files (docs: the pack's open documents). The returned closer
-// releases the directory, once loading is done.
-func (r *packRef) selection(docs []*document) (rulesets.Selection, func(), error) {
+// over its files (docs: the pack's open documents), on top of what sel
+// asks for. The returned closer releases the directory, once loading is
+// done.
+func (r *packRef) selection(sel rulesets.Selection, docs []*document) (rulesets.Selection, func(), error) {
 	files := map[string]string{}
 	none := func() {}
-	switch {
-	case r.loose != "":
+	switch r.kind {
+	case loose:
 		name := looseName(r.loose)
 		for _, d := range docs {
 			files[name] = d.text
 		}
-		pack := &dsl.Pack{FS: &overlay{files: files}, Root: ".", Files: []string{name}}
-		return rulesets.Selection{Pack: pack}, none, nil
-	case r.shipped != "":
+		sel.Pack = &dsl.Pack{FS: &overlay{files: files}, Root: ".", Files: []string{name}}
+		return sel, none, nil
+	case shipped:
 		for _, d := range docs {
 			files[shippedPath(d.uri)] = d.text
 		}
-		pack := &dsl.Pack{FS: &overlay{base: rulesets.FS, files: files}, Root: r.shipped, Display: r.display}
-		return rulesets.Selection{Pack: pack}, none, nil
+		sel.Pack = &dsl.Pack{FS: &overlay{base: rulesets.FS, files: files}, Root: r.shipped, Display: r.display}
+		return sel, none, nil
 	}
 	root, err := os.OpenRoot(filepath.FromSlash(r.dir))
 	var base fs.FS
@@ -169,26 +180,29 @@ func (r *packRef) selection(docs []*document) (rulesets.Selection, func(), error
 		// for munda check.
 		base, closer = root.FS(), func() { root.Close() }
 	} else if len(docs) == 0 {
-		return rulesets.Selection{}, none, err
+		return sel, none, err
 	}
 	for _, d := range docs {
 		if rel, ok := relTo(r.dir, d.path); ok {
 			files[rel] = d.text
 		}
 	}
-	pack := &dsl.Pack{FS: &overlay{base: base, files: files}, Root: ".", Display: r.display}
+	sel.Pack = &dsl.Pack{FS: &overlay{base: base, files: files}, Root: ".", Display: r.display}
 	if r.file != "" {
-		pack.Files = []string{r.file}
+		sel.Pack.Files = []string{r.file}
 	}
-	return rulesets.Selection{Pack: pack}, closer, nil
+	return sel, closer, nil
 }
 
 // looseName is how a document with no file is named in diagnostics: the
-// last part of its URI.
+// last part of its URI, if it makes a file name.
 func looseName(uri string) string {
 	name := uri
-	if i := strings.LastIndexAny(name, "/:"); i >= 0 && i+1 < len(name) {
+	if i := strings.LastIndexAny(name, "/:"); i >= 0 {
 		name = name[i+1:]
+	}
+	if !fs.ValidPath(name) || name == "." {
+		return "untitled.munda"
 	}
 	return name
 }

@@ -50,6 +50,10 @@ type Options struct {
 	Log io.Writer
 	// Version is munda's version, for the client's information.
 	Version string
+	// Rules is what every pack is loaded with, as for munda check: the
+	// base a pack without a ruleset header goes on (Base), house toggles
+	// (Houses) and packs on top (With). Its Pack is the document's.
+	Rules rulesets.Selection
 }
 
 // Server is a language server for rule files. One serves one client.
