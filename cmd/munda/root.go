@@ -139,6 +139,7 @@ value that does not parse, the wrong number of arguments).`),
 		newTestCmd(),
 		newRulesCmd(),
 		newOddsCmd(),
+		newLSPCmd(),
 	)
 	return root
 }
