@@ -177,6 +177,8 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	}
 	r, validMethod, validParams, err := s.proto.Handle(gctx)
 	switch {
+	case !validMethod && req.Notif:
+		return nil, nil // $/cancelRequest and the like: ignored, as the protocol says
 	case !validMethod:
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not supported: " + req.Method}
 	case !validParams:

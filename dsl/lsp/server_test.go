@@ -189,6 +189,15 @@ func TestLSPSession(t *testing.T) {
 	c.change(morale, 4, moraleText)
 	golden(t, "diagnostics_fixed", c.diagnostics(morale, 4))
 
+	// Diagnostics are the whole pack's: renaming a function in one file
+	// breaks its calls in the other.
+	c.change(rules, 2, strings.Replace(rulesText, "function wounded(", "function wounded_badly(", 1))
+	golden(t, "diagnostics_pack_renamed", c.diagnostics(rules, 2))
+	golden(t, "diagnostics_pack_other_file", c.diagnostics(morale, 4))
+	c.change(rules, 3, rulesText)
+	c.diagnostics(rules, 3)
+	golden(t, "diagnostics_pack_fixed_other_file", c.diagnostics(morale, 4))
+
 	// A shipped file, by the munda: URI a definition into the base gives.
 	src := result(t, c.call(MethodSource, map[string]any{"uri": "munda:/rulesets/core-2023/dice.munda"}))
 	var text string
