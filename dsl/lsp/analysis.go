@@ -6,8 +6,10 @@ package lsp
 // pauses.
 
 import (
+	"embed"
 	"fmt"
 	"path"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -39,33 +41,22 @@ type fileInfo struct {
 	name  string // as diagnostics name it
 	lines *lineIndex
 	ast   *syntax.File // nil if it did not parse
-	// mine: a file of the analysed pack, not of a ruleset beneath it.
-	mine bool
 }
 
 // analyze loads and checks a pack with the open documents over its files,
-// as rules asks (its base, houses and packs on top).
-// paths maps the open documents' paths on disk to their URIs, so that
-// diagnostics go to the URIs the editor knows. It never panics: a panic
-// in the checker becomes a diagnostic.
-func analyze(ref *packRef, rules rulesets.Selection, docs []*document, paths map[string]string, gen uint64) (a *analysis) {
-	a = &analysis{ref: ref, gen: gen, files: map[string]*fileInfo{}, byName: map[string]*fileInfo{}}
-	defer func() {
-		if p := recover(); p != nil {
-			a.rules, a.checked, a.refs = nil, false, newXrefIndex()
-			a.diags = diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeFileError,
-				Summary: fmt.Sprintf("munda could not check this pack: %v", p),
-				Detail:  "This is a bug in munda; please report it with the files.\n" + string(debug.Stack())}}
-		}
-	}()
+// as rules asks (its base, houses and packs on top). paths maps the open
+// documents' paths on disk to their URIs, so that diagnostics go to the
+// URIs the editor knows.
+func analyze(ref *packRef, rules rulesets.Selection, docs []*document, paths map[string]string, gen uint64) *analysis {
+	a := &analysis{ref: ref, gen: gen, files: map[string]*fileInfo{}, byName: map[string]*fileInfo{}}
 	sel, release, err := ref.selection(rules, docs)
 	if err != nil {
 		a.diags = diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeFileError, Summary: fmt.Sprintf("cannot read %s: %v", ref.display, err)}}
 		a.refs = newXrefIndex()
 		return a
 	}
+	defer release()
 	a.rules, a.diags = rulesets.Load(sel)
-	release()
 	a.checked = a.rules != nil && a.rules.Index != nil
 	if a.rules != nil {
 		parsed := map[string]*syntax.File{}
@@ -76,7 +67,7 @@ func analyze(ref *packRef, rules rulesets.Selection, docs []*document, paths map
 			mine := lp.Pack == sel.Pack
 			for name, src := range lp.Sources {
 				uri := packFileURI(ref, lp.Pack, mine, name, paths)
-				fi := &fileInfo{uri: uri, name: name, lines: newLineIndex(string(src)), ast: parsed[name], mine: mine}
+				fi := &fileInfo{uri: uri, name: name, lines: newLineIndex(string(src)), ast: parsed[name]}
 				a.files[uri] = fi
 				a.byName[name] = fi
 			}
@@ -95,7 +86,15 @@ func packFileURI(ref *packRef, p *dsl.Pack, mine bool, name string, paths map[st
 	}
 	switch {
 	case !mine:
-		return shippedURI(path.Join(p.Root, rel))
+		if _, ok := p.FS.(embed.FS); ok {
+			return shippedURI(path.Join(p.Root, rel))
+		}
+		// A pack on top (--with), named by its path as given.
+		dir, err := filepath.Abs(filepath.FromSlash(p.Display))
+		if err != nil {
+			return ""
+		}
+		return pathURI(path.Join(filepath.ToSlash(dir), rel))
 	case ref.kind == loose:
 		return ref.loose
 	case ref.kind == shipped:
@@ -175,7 +174,7 @@ func (s *Server) analysisOf(ps *packState) *analysis {
 	}
 	s.mu.Unlock()
 	sort.Slice(docs, func(i, j int) bool { return docs[i].uri < docs[j].uri })
-	a := analyze(ps.ref, s.opts.Rules, docs, paths, gen)
+	a := s.analyzeSafely(ps.ref, docs, paths, gen)
 	s.mu.Lock()
 	ps.latest = a
 	if a.checked {
@@ -183,6 +182,21 @@ func (s *Server) analysisOf(ps *packState) *analysis {
 	}
 	s.mu.Unlock()
 	return a
+}
+
+// analyzeSafely is analyze, with a panic in the checker turned into a
+// diagnostic (and its stack into the log).
+func (s *Server) analyzeSafely(ref *packRef, docs []*document, paths map[string]string, gen uint64) (a *analysis) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Printf("panic while checking %s: %v\n%s", ref.key, p, debug.Stack())
+			a = &analysis{ref: ref, gen: gen, files: map[string]*fileInfo{}, byName: map[string]*fileInfo{}, refs: newXrefIndex(),
+				diags: diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeFileError,
+					Summary: fmt.Sprintf("munda could not check this pack: %v", p),
+					Detail:  "This is a bug in munda; please report it with the files."}}}
+		}
+	}()
+	return analyze(ref, s.opts.Rules, docs, paths, gen)
 }
 
 // changed notes a change to the pack's files and schedules its

@@ -13,6 +13,7 @@ import (
 	"github.com/tliron/glsp"
 	protocol "github.com/tliron/glsp/protocol_3_16"
 
+	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/rulesets"
 )
@@ -274,4 +275,26 @@ func TestLSPOddURIs(t *testing.T) {
 		c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri}})
 	}
 	alive(t, c)
+}
+
+// TestLSPWithMod: a pack on top of every pack (munda lsp --with DIR): its
+// declarations are found at their files on disk.
+func TestLSPWithMod(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads core-2023")
+	}
+	mod := "../../testdata/mods/grim-resolve"
+	c := startServer(t, Options{Rules: rulesets.Selection{With: []*dsl.Pack{{FS: os.DirFS(mod), Root: ".", Display: mod}}}})
+	c.initialize(t.TempDir())
+	text := "procedure steeled(m: model) \"Steeled\" {\n  let grim = has_skill(m, \"grim_resolve\")\n}\n"
+	c.openURI("untitled:mine", text)
+	c.diagnostics("untitled:mine", 1)
+	var locs []protocol.Location
+	if err := json.Unmarshal(result(t, c.call("textDocument/definition", at("untitled:mine", 1, 30))), &locs); err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(filepath.Join(mod, "grim_resolve.munda"))
+	if want := pathURI(filepath.ToSlash(abs)); len(locs) != 1 || locs[0].URI != want || locs[0].Range.Start.Line != 11 {
+		t.Errorf("definition of a skill of a mod on top: %+v, want %s line 11", locs, want)
+	}
 }

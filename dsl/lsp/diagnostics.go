@@ -5,7 +5,6 @@ package lsp
 
 import (
 	"context"
-	"fmt"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -231,6 +230,3 @@ func (a *analysis) lspRange(uri string, r *diag.Range) protocol.Range {
 	}
 	return protocol.Range{Start: pos(r.Start), End: pos(end)}
 }
-
-// String is for tests and logs.
-func (a *analysis) String() string { return fmt.Sprintf("analysis of %s (gen %d)", a.ref.key, a.gen) }
