@@ -88,16 +88,27 @@ type completer struct {
 
 func (c *completer) complete(before string) {
 	x := c.a.refs
+	switch lineContext(before) {
+	case inComment:
+		return
+	case inText:
+		// Words of a text, a source, a message: nothing to offer, unless
+		// the string is an id has_skill and its kin take.
+		if m := reQuotedID.FindStringSubmatch(before); m != nil {
+			c.quotedID(m[1])
+		}
+		return
+	case inMessage:
+		// An expression inside a message's braces: "{fighter.".
+		before = before[strings.LastIndexByte(before, '{')+1:]
+		if strings.TrimSpace(before) == "" {
+			c.expression()
+			return
+		}
+	}
 	switch {
 	case reQuotedID.MatchString(before):
-		callee := reQuotedID.FindStringSubmatch(before)[1]
-		if kind, ok := dsl.ReferenceKind(callee); ok {
-			if kind == "characteristic" {
-				c.core("characteristic")
-			} else {
-				c.features(kind)
-			}
-		}
+		c.quotedID(reQuotedID.FindStringSubmatch(before)[1])
 	case reEffectPart.MatchString(before):
 		target := reEffectPart.FindStringSubmatch(before)[1]
 		switch x.coreKinds[target] {
@@ -146,6 +157,59 @@ func (c *completer) complete(before string) {
 	default:
 		c.expression()
 	}
+}
+
+// quotedID offers the ids a built-in takes in quotes: has_skill's
+// skills, can_improve's characteristics.
+func (c *completer) quotedID(callee string) {
+	kind, ok := dsl.ReferenceKind(callee)
+	switch {
+	case !ok:
+	case kind == "characteristic":
+		c.core(kind)
+	default:
+		c.features(kind)
+	}
+}
+
+// Where the end of a line's text is (lineContext).
+const (
+	inCode    = iota
+	inText    // a string literal
+	inMessage // braces inside a string: an expression of a message
+	inComment
+)
+
+// lineContext says where the end of a line's text is. A string begun on
+// an earlier line (a raw one) is not seen.
+func lineContext(line string) int {
+	str, depth := false, 0
+	for i := 0; i < len(line); i++ {
+		switch ch := line[i]; {
+		case !str && ch == '"':
+			str, depth = true, 0
+		case !str && ch == '/' && i+1 < len(line) && line[i+1] == '/':
+			return inComment
+		case !str:
+		case ch == '\\':
+			i++
+		case ch == '"' && depth == 0:
+			str = false
+		case ch == '{' && i+1 < len(line) && line[i+1] == '{':
+			i++ // {{ is a brace
+		case ch == '{':
+			depth++
+		case ch == '}' && depth > 0:
+			depth--
+		}
+	}
+	switch {
+	case str && depth > 0:
+		return inMessage
+	case str:
+		return inText
+	}
+	return inCode
 }
 
 // expression offers what an expression may name: functions, and the

@@ -151,8 +151,6 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		s.exited = true
 		s.mu.Unlock()
 		return nil, conn.Close()
-	case MethodSource:
-		return s.source(params)
 	}
 	gctx := &glsp.Context{
 		Method: req.Method,
@@ -174,6 +172,8 @@ func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 			return nil, nil // dropped, as the protocol says
 		}
 		return nil, &jsonrpc2.Error{Code: codeServerNotInitialized, Message: "the server is not initialized: send initialize first"}
+	case req.Method == MethodSource:
+		return s.source(params)
 	}
 	r, validMethod, validParams, err := s.proto.Handle(gctx)
 	switch {
@@ -232,7 +232,7 @@ func (s *Server) initialize(_ *glsp.Context, params *protocol.InitializeParams) 
 		Capabilities: protocol.ServerCapabilities{
 			TextDocumentSync: protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &full, Save: true},
 			CompletionProvider: &protocol.CompletionOptions{
-				TriggerCharacters: []string{".", "\"", " "},
+				TriggerCharacters: []string{".", "\""},
 			},
 			HoverProvider:              true,
 			DefinitionProvider:         true,

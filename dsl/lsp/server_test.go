@@ -155,6 +155,9 @@ func TestLSPSession(t *testing.T) {
 		{"after_roll", pos(rules, rulesText, "roll d6", 0, len("roll "))},
 		{"row_after_reroll", pos(rules, rulesText, "reroll flesh_wound", 0, len("reroll "))},
 		{"in_expression", pos(rules, rulesText, "when not wounded", 0, len("when not "))},
+		{"in_message", pos(morale, moraleText, "{wounded(fighter)}", 0, 1)},
+		{"in_text", pos(rules, rulesText, `text "Test Cool; on`, 0, len(`text "Test Cool; `))},
+		{"in_comment", pos(rules, rulesText, "// its own", 0, len("// its "))},
 	}
 	for _, tc := range completions {
 		golden(t, "completion_"+tc.name, result(t, c.call("textDocument/completion", tc.at)))
