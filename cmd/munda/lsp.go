@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
+	"os"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
@@ -58,6 +60,7 @@ client's shutdown and exit (or when stdin ends), 1 after an exit without
 a shutdown.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			collectAsUsual()
 			sel, err := rf.selection()
 			if err != nil {
 				return err
@@ -85,6 +88,18 @@ type stdio struct {
 func (s stdio) Read(p []byte) (int, error)  { return s.in.Read(p) }
 func (s stdio) Write(p []byte) (int, error) { return s.out.Write(p) }
 func (s stdio) Close() error                { return nil }
+
+// collectAsUsual gives the garbage collector Go's defaults back, unless
+// GOGC or GOMEMLIMIT says otherwise: a short command may put off
+// collecting, but the server lives as long as the editor, and its heap
+// holds the packs it has checked.
+func collectAsUsual() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetGCPercent(100)
+	debug.SetMemoryLimit(math.MaxInt64)
+}
 
 // mundaVersion is the module's version, as the go command recorded it.
 func mundaVersion() string {
