@@ -37,6 +37,14 @@ var referenceCalls = map[string]string{
 	"can_worsen":    "characteristic",
 }
 
+// ReferenceKind says what a literal id passed to a built-in names (the
+// last argument: has_skill(m, "iron_will") names a skill), for tools
+// that follow references; ok is false for other functions.
+func ReferenceKind(callee string) (kind string, ok bool) {
+	kind, ok = referenceCalls[callee]
+	return kind, ok
+}
+
 // compile compiles an expression in a scope, records the program and its
 // type on the node, marks the names it uses, and reports any error at the
 // exact place in the file. want, if not nil, is the type the context needs.
@@ -341,11 +349,17 @@ var (
 // unquoteOne decodes a single escape sequence such as \n or \u00e9.
 func unquoteOne(esc string) (string, error) { return strconv.Unquote(`"` + esc + `"`) }
 
+// BuiltinNames lists the functions every expression may call besides the
+// rules' own: expr's built-ins and munda's.
+func BuiltinNames() []string { return builtinNames() }
+
 // builtinNames lists expr's and munda's built-in functions.
 func builtinNames() []string {
 	names := append(stdlib.FunctionNames(), "can_improve", "can_worsen", "features")
 	for _, b := range builtin.Builtins {
-		names = append(names, b.Name)
+		if !slices.Contains(stdlib.DisabledBuiltins, b.Name) {
+			names = append(names, b.Name)
+		}
 	}
 	return names
 }

@@ -161,15 +161,17 @@ var Functions = []Function{
 	},
 }
 
+// DisabledBuiltins are expr's built-ins that rules may not call: rules may
+// not read the clock, as results must not depend on it.
+var DisabledBuiltins = []string{"now", "date", "timezone"}
+
 // ExprOptions are the expr options every expression is compiled with: the
 // built-in functions and no clock. Add a StatePatch naming every function
 // that takes the state (StateFunctions plus any declared in rules).
 func ExprOptions() []expr.Option {
-	opts := []expr.Option{
-		// Rules may not read the clock: results must not depend on it.
-		expr.DisableBuiltin("now"),
-		expr.DisableBuiltin("date"),
-		expr.DisableBuiltin("timezone"),
+	var opts []expr.Option
+	for _, name := range DisabledBuiltins {
+		opts = append(opts, expr.DisableBuiltin(name))
 	}
 	for _, f := range Functions {
 		opts = append(opts, expr.Function(f.Name, f.Fn, f.Types...))

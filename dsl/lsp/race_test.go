@@ -1,0 +1,6 @@
+//go:build race
+
+package lsp
+
+// raceEnabled: the race detector slows the server down several times.
+const raceEnabled = true
