@@ -107,7 +107,11 @@ func Check(rules *Rules) diag.Diagnostics {
 	c.checkProcedureBodies()
 	c.checkFeatures()
 	c.checkEffects()
-	c.checkTests()
+	if rules.SkipTests {
+		c.idx.Tests = nil
+	} else {
+		c.checkTests()
+	}
 	c.checkUnused()
 	c.idx.Compiler = c.exprc
 	c.idx.compileQuery = c.queryCompiler()

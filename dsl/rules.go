@@ -19,6 +19,10 @@ type Rules struct {
 	// Active holds the ids ("aa.single_lasting_injury") of house rules
 	// that are switched on.
 	Active map[string]bool
+	// SkipTests leaves the `test` blocks out of checking, and out of the
+	// Index: verbs that run rules but not tests (run, roll, odds) load
+	// faster, since a pack's tests are much of its text.
+	SkipTests bool
 	// Rulesets are the ids of the rulesets a test's `rules` may name (the
 	// shipped ones); empty when unknown, and then not checked.
 	Rulesets []string

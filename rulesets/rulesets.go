@@ -97,6 +97,9 @@ type Selection struct {
 	Houses []string
 	// With are extra packs loaded on top (a modder's files).
 	With []*dsl.Pack
+	// SkipTests leaves test blocks unchecked and out of the index (see
+	// dsl.Rules.SkipTests): for verbs that run rules, not their tests.
+	SkipTests bool
 }
 
 // Load assembles and checks a selection. The rules are usable only when
@@ -159,6 +162,7 @@ func Load(sel Selection) (*dsl.Rules, diag.Diagnostics) {
 		extra = append(extra, load(p, dsl.LayerMod))
 	}
 	rules, ds := dsl.Assemble(base, extra, Resolve)
+	rules.SkipTests = sel.SkipTests
 	diags = append(diags, ds...)
 	for _, d := range HouseDirs() {
 		rules.Available = append(rules.Available, houseID(d))
@@ -314,7 +318,7 @@ func LoadShared(sel Selection) (*dsl.Rules, diag.Diagnostics) {
 	if sel.Pack != nil || len(sel.Layered) > 0 || len(sel.With) > 0 {
 		return Load(sel)
 	}
-	key := sel.Base + "\x00" + strings.Join(sel.Houses, ",")
+	key := fmt.Sprint(sel.Base, "\x00", strings.Join(sel.Houses, ","), "\x00", sel.SkipTests)
 	loadCache.Lock()
 	defer loadCache.Unlock()
 	if c, ok := loadCache.entries[key]; ok {

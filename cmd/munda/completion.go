@@ -28,6 +28,7 @@ func completionRules(rf *ruleFlags) *dsl.Rules {
 	if err != nil {
 		return nil
 	}
+	sel.SkipTests = true
 	rules, diags := rulesets.LoadShared(sel)
 	if diags.HasErrors() {
 		return nil

@@ -193,9 +193,12 @@ func checkToggles(packs []rulesets.HousePack, toggles []string, what string) (ma
 	return on, nil
 }
 
-// loadRules assembles and checks a selection. Errors in the rules are
-// printed, and fail the command; what prefixes the message.
+// loadRules assembles and checks a selection for a verb that uses the
+// rules but not their test blocks (those are left unchecked: see
+// munda check and munda test). Errors in the rules are printed, and fail
+// the command; what prefixes the message.
 func loadRules(cmd *cobra.Command, sel rulesets.Selection, what string) (*dsl.Rules, error) {
+	sel.SkipTests = true
 	rules, diags := rulesets.LoadShared(sel)
 	if !diags.HasErrors() {
 		return rules, nil
