@@ -159,6 +159,7 @@ value that does not parse, the wrong number of arguments).`),
 		newOddsCmd(),
 		newImportCmd(),
 		newBattleCmd(),
+		newGangCmd(),
 		newLSPCmd(),
 	)
 	return root

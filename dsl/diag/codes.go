@@ -55,6 +55,7 @@ const (
 	CodeStateDuplicateID    = "state_duplicate_id"    // two gangs, models or markers with one id
 	CodeStateInternal       = "state_internal"        // a bug in munda's reader
 	CodeStateInvariant      = "state_invariant"       // a model that breaks what the rules expect of its kind (a warning)
+	CodeGangBreach          = "gang_breach"           // a gang that breaks the rules' composition or founding rules
 	CodeStateUnknownID      = "state_unknown_id"      // a skill, power, condition or trait the rules do not have
 )
 
