@@ -115,7 +115,7 @@ func (s *State) link() {
 type decoder struct {
 	name     string // the file, as diagnostics show it
 	data     []byte
-	lines    []int       // the offset at which each line starts, once needed
+	lines    *diag.Lines // where lines start, once needed
 	voc      *Vocabulary // the rules' words, for hints; nil for none
 	problems diag.Diagnostics
 	stop     bool     // too many problems, or a limit was hit
@@ -188,22 +188,9 @@ func (d *decoder) problem(code string, line, col int, path, msg string) {
 // tools that read the JSON form.
 func (d *decoder) offset(line, col int) int {
 	if d.lines == nil {
-		d.lines = []int{0}
-		for i, c := range d.data {
-			if c == '\n' {
-				d.lines = append(d.lines, i+1)
-			}
-		}
+		d.lines = diag.NewLines(d.data)
 	}
-	if line > len(d.lines) {
-		return len(d.data)
-	}
-	off := d.lines[line-1]
-	for i := 1; i < col && off < len(d.data) && d.data[off] != '\n'; i++ {
-		_, size := utf8.DecodeRune(d.data[off:])
-		off += size
-	}
-	return off
+	return d.lines.Offset(line, col)
 }
 
 func (d *decoder) pathString(extra string) string {

@@ -36,7 +36,7 @@ type Doc struct {
 	Root     *yaml.Node // the document's top node; nil if it did not parse
 	Codes    Codes
 	Problems diag.Diagnostics
-	lines    []int
+	lines    *diag.Lines // where lines start, once needed
 }
 
 // Parse reads data as one YAML document of at most maxBytes bytes and
@@ -187,22 +187,9 @@ func (d *Doc) problem(code string, line, col int, path, msg string, sev diag.Sev
 // offset is the byte offset of a line and column (in characters).
 func (d *Doc) offset(line, col int) int {
 	if d.lines == nil {
-		d.lines = []int{0}
-		for i, c := range d.Data {
-			if c == '\n' {
-				d.lines = append(d.lines, i+1)
-			}
-		}
+		d.lines = diag.NewLines(d.Data)
 	}
-	if line > len(d.lines) {
-		return len(d.Data)
-	}
-	off := d.lines[line-1]
-	for i := 1; i < col && off < len(d.Data) && d.Data[off] != '\n'; i++ {
-		_, size := utf8.DecodeRune(d.Data[off:])
-		off += size
-	}
-	return off
+	return d.lines.Offset(line, col)
 }
 
 // Field is one field of a mapping, in the file's order.
