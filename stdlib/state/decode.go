@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/stdlib/internal/yamldoc"
 	"gopkg.in/yaml.v3"
 )
 
@@ -254,49 +255,9 @@ func (d *decoder) parse(data []byte) *yaml.Node {
 
 // yamlError records an error from the YAML parser, with its line.
 func (d *decoder) yamlError(err error) {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	line := 0
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if num, after, ok := strings.Cut(rest, ": "); ok {
-			if n, err := strconv.Atoi(num); err == nil {
-				line, msg = n, after
-			}
-		}
-	}
-	d.problem(diag.CodeStateSyntax, yamlLine(line, msg), 0, "", "invalid YAML: "+msg)
+	line, msg := yamldoc.ErrorLine(err)
+	d.problem(diag.CodeStateSyntax, line, 0, "", "invalid YAML: "+msg)
 	d.stop = true
-}
-
-// yamlLine turns the line yaml.v3 reports into the file's line. The line is
-// that of the construct at fault (a flow mapping left open is reported where
-// it opened). yaml.v3 counts it from 1 for scanner errors but from 0 for
-// parser errors (go-yaml/yaml#205), and leaves it out when it is 0; parser
-// errors are told by their message, a closed set.
-func yamlLine(reported int, msg string) int {
-	if yamlParserProblems[msg] {
-		return reported + 1
-	}
-	if reported == 0 {
-		return 1 // a scanner error on the first line
-	}
-	return reported
-}
-
-// yamlParserProblems are the messages of yaml.v3's parser (parserc.go);
-// all other syntax errors come from its scanner. (Its reader's errors,
-// about bytes that are not text, are caught before by notText.)
-var yamlParserProblems = map[string]bool{
-	"did not find expected ',' or ']'":       true,
-	"did not find expected ',' or '}'":       true,
-	"did not find expected '-' indicator":    true,
-	"did not find expected <document start>": true,
-	"did not find expected <stream-start>":   true,
-	"did not find expected key":              true,
-	"did not find expected node content":     true,
-	"found duplicate %TAG directive":         true,
-	"found duplicate %YAML directive":        true,
-	"found incompatible YAML document":       true,
-	"found undefined tag handle":             true,
 }
 
 // notText reports where a file stops being UTF-8 text (a NUL byte or an

@@ -112,11 +112,20 @@ func Parse(name string, data []byte, maxBytes, maxNodes int, codes Codes) *Doc {
 	return d
 }
 
-// yamlError records an error of the YAML parser, with its line when it
-// gives one.
+// yamlError records an error of the YAML parser, with its line.
 func (d *Doc) yamlError(err error) {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	line := 0
+	line, msg := ErrorLine(err)
+	d.problem(d.Codes.Syntax, line, 0, "", "invalid YAML: "+msg, diag.Error)
+}
+
+// ErrorLine reads an error of yaml.v3 as the file's line and the message
+// without its "yaml: line N:" prefix. The line is that of the construct
+// at fault (a flow mapping left open is reported where it opened).
+// yaml.v3 counts it from 1 for scanner errors but from 0 for parser errors
+// (go-yaml/yaml#205), and leaves it out when it is 0; parser errors are
+// told by their message, a closed set.
+func ErrorLine(err error) (line int, msg string) {
+	msg = strings.TrimPrefix(err.Error(), "yaml: ")
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if num, after, ok := strings.Cut(rest, ": "); ok {
 			if n, err := strconv.Atoi(num); err == nil {
@@ -124,16 +133,29 @@ func (d *Doc) yamlError(err error) {
 			}
 		}
 	}
-	// yaml.v3 counts lines from 0 in its parser's errors and from 1 in its
-	// scanner's (go-yaml/yaml#205); the parser's say "did not find".
 	switch {
-	case strings.HasPrefix(msg, "did not find expected"), msg == "found duplicate %TAG directive", msg == "found duplicate %YAML directive",
-		msg == "found incompatible YAML document", msg == "found undefined tag handle":
+	case parserProblems[msg]:
 		line++
 	case line == 0:
-		line = 1
+		line = 1 // a scanner error on the first line
 	}
-	d.problem(d.Codes.Syntax, line, 0, "", "invalid YAML: "+msg, diag.Error)
+	return line, msg
+}
+
+// parserProblems are the messages of yaml.v3's parser (parserc.go); all
+// other syntax errors come from its scanner.
+var parserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected <stream-start>":   true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
 }
 
 // Stopped reports whether reading should stop: too many problems.
