@@ -152,14 +152,8 @@ func (c *Catalogue) Names() []string {
 		}
 	}
 	for _, it := range c.items {
-		add(it.Name)
-		for _, p := range it.Profiles {
-			if p.Name != it.Name {
-				add(p.Name)
-			}
-		}
-		for _, a := range it.Aliases {
-			add(a)
+		for _, n := range itemNames(it) {
+			add(n.name)
 		}
 	}
 	sort.Strings(out)

@@ -198,9 +198,11 @@ func (r *reader) item(n *yaml.Node, path string, kind Kind) *Item {
 					continue
 				}
 				pf := d.Fields(p.Value, p.Path, profileFields)
-				if pf == nil {
-					continue
+				if p.Value.Kind != yaml.MappingNode {
+					continue // Fields said so
 				}
+				// An empty mapping, or one of nulls, goes on to profile,
+				// which says that a profile needs its s and d.
 				node := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: p.Value.Line, Column: p.Value.Column}
 				for _, f := range pf {
 					node.Content = append(node.Content, f.Key, f.Value)
