@@ -617,6 +617,10 @@ func (d *decoder) decodeField(n *yaml.Node, parent reflect.Value, si *structInfo
 		v.Set(list)
 	case kindStruct:
 		d.decodeStruct(n, v, f.elem)
+	case kindValues:
+		if m := d.values(n); m != nil {
+			v.Set(reflect.ValueOf(m))
+		}
 	default:
 		d.add(n, diag.CodeStateInternal, "", "this field cannot be read from a state file")
 	}
@@ -887,6 +891,7 @@ const (
 	kindStrings // []string
 	kindStructs // []*T
 	kindStruct  // T
+	kindValues  // map[string]any: plain values by key (recorded.go)
 )
 
 // fieldFormat is how a number is written in the file.
@@ -1000,6 +1005,8 @@ func schemaOf(t reflect.Type, seen map[reflect.Type]*structInfo) *structInfo {
 		case ft.Kind() == reflect.Struct:
 			f.kind = kindStruct
 			f.elem = schemaOf(ft, seen)
+		case ft.Kind() == reflect.Map && ft.Key().Kind() == reflect.String && ft.Elem().Kind() == reflect.Interface:
+			f.kind = kindValues
 		}
 		if f.kind != kindInt {
 			f.format = formatPlain

@@ -194,6 +194,8 @@ func (e *encoder) value(v, parent reflect.Value, si *structInfo, f *fieldInfo) *
 		return n
 	case kindStruct:
 		return e.structNode(v, f.elem)
+	case kindValues:
+		return e.values(v.Interface().(map[string]any))
 	}
 	e.fail("this field cannot be written to a state file")
 	return nil
@@ -355,6 +357,7 @@ func (s *State) Clone() *State {
 	}
 	out := &State{Battle: s.Battle}
 	out.Battle.Rules = p.strs(s.Battle.Rules)
+	out.Battle.Recorded = cloneValues(s.Battle.Recorded)
 	if s.Battle.Markers != nil {
 		out.Battle.Markers = carve(&p.markerPtrs, len(s.Battle.Markers))
 		for i, mk := range s.Battle.Markers {
