@@ -196,6 +196,8 @@ func (e *encoder) value(v, parent reflect.Value, si *structInfo, f *fieldInfo) *
 		return e.structNode(v, f.elem)
 	case kindValues:
 		return e.values(v.Interface().(map[string]any))
+	case kindOptFloat:
+		return e.plain(v.Elem().Float(), 0)
 	}
 	e.fail("this field cannot be written to a state file")
 	return nil
@@ -392,6 +394,10 @@ func (s *State) Clone() *State {
 			*nm = *m
 			nm.Gang = ng
 			nm.friends = nil
+			if m.Facing != nil {
+				facing := *m.Facing
+				nm.Facing = &facing
+			}
 			nm.Conditions = p.strs(m.Conditions)
 			nm.Skills = p.strs(m.Skills)
 			nm.Powers = p.strs(m.Powers)

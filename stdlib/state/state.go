@@ -98,6 +98,9 @@ type Model struct {
 	X    float64 `expr:"x" json:"x"`
 	Y    float64 `expr:"y" json:"y"`
 	Base float64 `expr:"base" json:"base" state:"required"` // base diameter in millimetres
+	// Facing is the direction the model faces, in degrees (0 along +x,
+	// 90 along +y); nil when the state does not say (see has_facing).
+	Facing *float64 `expr:"facing" json:"facing,omitempty"`
 
 	// Campaign records.
 	XP              int      `expr:"xp" json:"xp,omitempty" odds:"detail"`
