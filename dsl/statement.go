@@ -142,8 +142,13 @@ func (c *checker) stmt(st syntax.Stmt, sc *scope, b *bodyCtx) {
 				t = lt.Elem()
 			}
 			c.compile(s.Default, sc, t, "the default")
+		} else if s.Multi != nil {
+			t = c.chooseMulti(s, sc)
 		} else {
 			t = c.compile(s.Default, sc, nil, "")
+		}
+		if s.Recorded != nil {
+			c.compile(s.Recorded, sc, typeString, "a recorded answer's key")
 		}
 		if s.When != nil {
 			c.compile(s.When, sc, typeBool, "a choice's when")

@@ -24,6 +24,12 @@ type ChoiceRequest struct {
 	// for a person choosing; answers are still the options themselves.
 	Labels  []string
 	Default any // what the rules choose when nobody answers
+	// Multi, when set (MultiSplit or MultiPick), asks about several of
+	// the Options at once: split Count among them (the answer is a
+	// map[string]any from each option's id to its count) or pick Count
+	// distinct ones (the answer is a []any of options).
+	Multi string
+	Count int
 
 	render func() string // fills in the question's {…}, only when asked
 }
@@ -96,6 +102,9 @@ func ChoiceName(answer string) string {
 
 // parseAnswer turns typed text into one of the request's options.
 func parseAnswer(req *ChoiceRequest, s string) (any, error) {
+	if req.Multi != "" {
+		return parseMulti(req, s)
+	}
 	if req.Options == nil {
 		switch def := req.Default.(type) {
 		case bool:
@@ -166,8 +175,11 @@ func (p *ChoicePrompt) Choose(req *ChoiceRequest) (any, bool, error) {
 				}
 			}
 			fmt.Fprintln(p.out)
+			if req.Multi != "" {
+				fmt.Fprintf(p.out, "  (%s)\n", multiHint(req))
+			}
 		}
-		fmt.Fprintf(p.out, " [default %s]: ", diag.Printable(display(req.Default)))
+		fmt.Fprintf(p.out, " [default %s]: ", diag.Printable(showAnswer(req.Default)))
 		line, err := p.in.ReadString('\n')
 		if err != nil && line == "" {
 			return nil, false, fmt.Errorf("no answer for choice %s: input closed", req.Name)

@@ -821,6 +821,12 @@ func (r *runner) choose(s *syntax.Choose, f *frame) (any, error) {
 			return nil, r.errorAt(f, diag.CodeRunChoice, spanOf(s), fmt.Errorf("choice %s has no options", s.Name.Name))
 		}
 	}
+	if s.Multi != nil {
+		if err := r.multiRequest(f, s, req); err != nil {
+			return nil, err
+		}
+		def = req.Default
+	}
 	if s.When != nil {
 		offered, err := r.evalBool(f, s.When)
 		if err != nil {
@@ -829,8 +835,13 @@ func (r *runner) choose(s *syntax.Choose, f *frame) (any, error) {
 		if !offered {
 			return def, r.logLazy(f, func() *Event {
 				return &Event{Kind: EventChoice, At: at(s.Pos), Name: req.Answers(), Value: jsonValue(def),
-					Text: fmt.Sprintf("%s: %s (no choice to make)", req.Answers(), display(def))}
+					Text: fmt.Sprintf("%s: %s (no choice to make)", req.Answers(), showAnswer(def))}
 			})
+		}
+	}
+	if s.Recorded != nil {
+		if v, ok, err := r.recorded(f, s, req); err != nil || ok {
+			return v, err
 		}
 	}
 	req.render = func() string { return r.renderPrompt(f, s.Prompt) }
@@ -850,7 +861,7 @@ func (r *runner) ask(f *frame, req *ChoiceRequest, pos string, where span) (any,
 	}
 	return v, r.logLazy(f, func() *Event {
 		return &Event{Kind: EventChoice, At: pos, Name: req.Answers(), Value: jsonValue(v),
-			Text: fmt.Sprintf("%s: %s (%s)", req.Answers(), display(v), how)}
+			Text: fmt.Sprintf("%s: %s (%s)", req.Answers(), showAnswer(v), how)}
 	})
 }
 

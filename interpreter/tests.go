@@ -200,6 +200,13 @@ func (c testChoices) Choose(req *ChoiceRequest) (any, bool, error) {
 			return nil, false, nil
 		}
 	}
+	if req.Multi != "" {
+		got, err := multiAnswer(req, v)
+		if err != nil {
+			return nil, false, fmt.Errorf("choose %s = %s: %v", req.Answers(), display(v), err)
+		}
+		return got, true, nil
+	}
 	if req.Options == nil {
 		return v, true, nil
 	}

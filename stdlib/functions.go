@@ -81,6 +81,21 @@ var Functions = []Function{
 		},
 	},
 	{
+		Name: "has_facing", Doc: "has_facing(m) is true when the state gives the model a facing (position.facing, in degrees).",
+		Types: []any{new(func(*state.Model) bool)},
+		Fn: func(args ...any) (any, error) {
+			m := modelArg(args[0])
+			return m != nil && m.Facing != nil, nil
+		},
+	},
+	{
+		Name: "in_arc", Doc: "in_arc(a, b, degrees) is true when b's base centre lies within the arc of that many degrees centred on a's facing (false when a has no facing).",
+		Types: []any{new(func(*state.Model, *state.Model, int) bool), new(func(*state.Model, *state.Model, float64) bool)},
+		Fn: func(args ...any) (any, error) {
+			return state.InArc(modelArg(args[0]), modelArg(args[1]), toFloat(args[2])), nil
+		},
+	},
+	{
 		Name: "friends", Doc: "friends(m) are the other models of m's gang.",
 		Types: []any{new(func(*state.Model) []*state.Model)},
 		Fn: func(args ...any) (any, error) {

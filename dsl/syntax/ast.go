@@ -925,14 +925,16 @@ type Call struct {
 // keys the choice, so that a choice asked once per fighter (or per item)
 // can be answered for each: `--choose retire.vorst=true`.
 type Choose struct {
-	Pos     lexer.Position
-	Name    *Ident `parser:"'choose' @@"`
-	Prompt  *Str   `parser:"@@"`
-	Key     *Expr  `parser:"( 'for' @@ )?"`
-	From    *Expr  `parser:"( 'from' @@ )?"`
-	Default *Expr  `parser:"'default' @@"`
-	When    *Expr  `parser:"( 'when' @@ )?"`
-	EndPos  lexer.Position
+	Pos      lexer.Position
+	Name     *Ident       `parser:"'choose' @@"`
+	Prompt   *Str         `parser:"@@"`
+	Key      *Expr        `parser:"( 'for' @@ )?"`
+	From     *Expr        `parser:"( 'from' @@"`
+	Multi    *ChooseMulti `parser:"| @@ )?"` // split N among / pick K of (ast_choices.go)
+	Recorded *Expr        `parser:"( 'recorded' @@ )?"`
+	Default  *Expr        `parser:"'default' @@"`
+	When     *Expr        `parser:"( 'when' @@ )?"`
+	EndPos   lexer.Position
 }
 
 // Emit writes a message to the event log; {expr} parts are interpolated.

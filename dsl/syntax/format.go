@@ -1072,6 +1072,20 @@ func (p *printer) stmt(s any) {
 			p.kw("from")
 			p.expr(n.From, true)
 		}
+		if m := n.Multi; m != nil {
+			p.kw(m.Word())
+			p.expr(m.Count(), true)
+			if m.Split != nil {
+				p.kw("among")
+			} else {
+				p.kw("of")
+			}
+			p.expr(m.List, true)
+		}
+		if n.Recorded != nil {
+			p.kw("recorded")
+			p.expr(n.Recorded, true)
+		}
 		p.kw("default")
 		p.expr(n.Default, true)
 		p.when(n.When)

@@ -69,6 +69,10 @@ func diffStruct(parts *[]string, prefix string, a, b reflect.Value) {
 			if s := listChange(fa.Interface().([]string), fb.Interface().([]string)); s != "" {
 				*parts = append(*parts, prefix+"."+name+": "+s)
 			}
+		case f.Type.Kind() == reflect.Map: // battle.recorded
+			if !reflect.DeepEqual(fa.Interface(), fb.Interface()) {
+				*parts = append(*parts, prefix+"."+name+": changed")
+			}
 		case f.Type.Kind() == reflect.Slice && name == "weapons":
 			diffWeapons(parts, prefix, fa.Interface().([]*state.Weapon), fb.Interface().([]*state.Weapon))
 		case f.Type.Kind() == reflect.Slice:

@@ -35,6 +35,11 @@ func fill(v reflect.Value, n *int) {
 			}
 			fill(v.Field(i), n)
 		}
+	case reflect.Map: // battle.recorded: plain values, a list and a map among them
+		m := reflect.MakeMap(v.Type())
+		m.SetMapIndex(reflect.ValueOf("a"), reflect.ValueOf(any([]any{"x", 1})))
+		m.SetMapIndex(reflect.ValueOf("b"), reflect.ValueOf(any(map[string]any{"x": 2})))
+		v.Set(m)
 	default:
 		panic("fill: unhandled kind " + v.Kind().String())
 	}
@@ -52,6 +57,19 @@ func shares(a, b reflect.Value, path string) string {
 			if p := shares(a.Index(i), b.Index(i), path+"[]"); p != "" {
 				return p
 			}
+		}
+	case reflect.Map:
+		if a.Len() > 0 && a.Pointer() == b.Pointer() {
+			return path
+		}
+		for _, k := range a.MapKeys() {
+			if p := shares(a.MapIndex(k), b.MapIndex(k), path+"["+k.String()+"]"); p != "" {
+				return p
+			}
+		}
+	case reflect.Interface:
+		if !a.IsNil() && !b.IsNil() {
+			return shares(a.Elem(), b.Elem(), path)
 		}
 	case reflect.Pointer:
 		if !a.IsNil() && a.Pointer() == b.Pointer() {

@@ -617,6 +617,18 @@ func (d *decoder) decodeField(n *yaml.Node, parent reflect.Value, si *structInfo
 		v.Set(list)
 	case kindStruct:
 		d.decodeStruct(n, v, f.elem)
+	case kindOptFloat:
+		if n.Kind == yaml.ScalarNode && (n.ShortTag() == "!!int" || n.ShortTag() == "!!float") {
+			if x, ok := parseFloat(n.Value); ok {
+				v.Set(reflect.ValueOf(&x))
+				return
+			}
+		}
+		d.add(n, diag.CodeStateType, "", "want a finite number, got "+describe(n))
+	case kindValues:
+		if m := d.values(n); m != nil {
+			v.Set(reflect.ValueOf(m))
+		}
 	default:
 		d.add(n, diag.CodeStateInternal, "", "this field cannot be read from a state file")
 	}
@@ -884,9 +896,11 @@ const (
 	kindBool
 	kindInt
 	kindFloat
-	kindStrings // []string
-	kindStructs // []*T
-	kindStruct  // T
+	kindStrings  // []string
+	kindStructs  // []*T
+	kindStruct   // T
+	kindValues   // map[string]any: plain values by key (recorded.go)
+	kindOptFloat // *float64: a number the file may leave out (a model's facing)
 )
 
 // fieldFormat is how a number is written in the file.
@@ -1000,6 +1014,10 @@ func schemaOf(t reflect.Type, seen map[reflect.Type]*structInfo) *structInfo {
 		case ft.Kind() == reflect.Struct:
 			f.kind = kindStruct
 			f.elem = schemaOf(ft, seen)
+		case ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Float64:
+			f.kind = kindOptFloat
+		case ft.Kind() == reflect.Map && ft.Key().Kind() == reflect.String && ft.Elem().Kind() == reflect.Interface:
+			f.kind = kindValues
 		}
 		if f.kind != kindInt {
 			f.format = formatPlain

@@ -194,6 +194,10 @@ func (e *encoder) value(v, parent reflect.Value, si *structInfo, f *fieldInfo) *
 		return n
 	case kindStruct:
 		return e.structNode(v, f.elem)
+	case kindValues:
+		return e.values(v.Interface().(map[string]any))
+	case kindOptFloat:
+		return e.plain(v.Elem().Float(), 0)
 	}
 	e.fail("this field cannot be written to a state file")
 	return nil
@@ -355,6 +359,7 @@ func (s *State) Clone() *State {
 	}
 	out := &State{Battle: s.Battle}
 	out.Battle.Rules = p.strs(s.Battle.Rules)
+	out.Battle.Recorded = cloneValues(s.Battle.Recorded)
 	if s.Battle.Markers != nil {
 		out.Battle.Markers = carve(&p.markerPtrs, len(s.Battle.Markers))
 		for i, mk := range s.Battle.Markers {
@@ -389,6 +394,10 @@ func (s *State) Clone() *State {
 			*nm = *m
 			nm.Gang = ng
 			nm.friends = nil
+			if m.Facing != nil {
+				facing := *m.Facing
+				nm.Facing = &facing
+			}
 			nm.Conditions = p.strs(m.Conditions)
 			nm.Skills = p.strs(m.Skills)
 			nm.Powers = p.strs(m.Powers)

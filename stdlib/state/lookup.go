@@ -57,3 +57,25 @@ func (m *Model) Friends() []*Model {
 	m.friends = out
 	return out
 }
+
+// InArc reports whether b's base centre lies within the arc of that many
+// degrees centred on a's facing, seen from a's base centre. A model with
+// no facing has no arc; a model is never in its own arc. The arc's edges
+// count as inside.
+func InArc(a, b *Model, degrees float64) bool {
+	if a == nil || b == nil || a == b || a.Facing == nil {
+		return false
+	}
+	dx, dy := b.X-a.X, b.Y-a.Y
+	if dx == 0 && dy == 0 {
+		return true // on a's centre: in every arc
+	}
+	bearing := math.Atan2(dy, dx) * 180 / math.Pi
+	off := math.Mod(bearing-*a.Facing, 360)
+	if off > 180 {
+		off -= 360
+	} else if off < -180 {
+		off += 360
+	}
+	return math.Abs(off) <= degrees/2+1e-9
+}

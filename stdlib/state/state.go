@@ -22,6 +22,11 @@ type Battle struct {
 	EndReason string    `expr:"end_reason" json:"end_reason,omitempty"`
 	Winner    string    `expr:"winner" json:"winner,omitempty"`       // gang id; empty while undecided or for a draw
 	Territory string    `expr:"territory" json:"territory,omitempty"` // the Territory staked on the battle (campaign play)
+
+	// Recorded holds answers to choices made at the table, by key, for a
+	// rule's `choose … recorded KEY` to use instead of asking: strings,
+	// numbers, true/false, lists and maps of them.
+	Recorded map[string]any `expr:"recorded" json:"recorded,omitempty"`
 }
 
 // Marker is something placed on the battlefield: a smoke cloud, a Graviton
@@ -93,6 +98,9 @@ type Model struct {
 	X    float64 `expr:"x" json:"x"`
 	Y    float64 `expr:"y" json:"y"`
 	Base float64 `expr:"base" json:"base" state:"required"` // base diameter in millimetres
+	// Facing is the direction the model faces, in degrees (0 along +x,
+	// 90 along +y); nil when the state does not say (see has_facing).
+	Facing *float64 `expr:"facing" json:"facing,omitempty"`
 
 	// Campaign records.
 	XP              int      `expr:"xp" json:"xp,omitempty" odds:"detail"`
