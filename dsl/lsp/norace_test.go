@@ -1,5 +1,0 @@
-//go:build !race
-
-package lsp
-
-const raceEnabled = false
