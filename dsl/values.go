@@ -150,8 +150,8 @@ func (c *checker) grantEffect(item syntax.FeatureItem, owner *syntax.Feature) (s
 			return "", ""
 		}
 		if holderRole(owner.Kind) != role {
-			c.diags.errorf(diag.CodeWrongKind, at, "a %s is held by a %s, and a %s by a %s: %s %s cannot %s %s %s",
-				owner.Kind, holderRole(owner.Kind), kind, role, owner.Kind, owner.ID.Name, verb, kind, id.Name)
+			c.diags.errorf(diag.CodeWrongKind, at, "%s %s is held by a %s, but a %s is held by a %s: it cannot %s %s %s",
+				owner.Kind, owner.ID.Name, holderRole(owner.Kind), kind, role, verb, kind, id.Name)
 			return "", ""
 		}
 	}
