@@ -111,6 +111,9 @@ func (r *runner) stat(x any, field string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if !r.p.values {
+		return base, nil
+	}
 	v := base
 	role := roleOf(x)
 	target := role + "." + field

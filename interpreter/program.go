@@ -40,6 +40,9 @@ type Program struct {
 	// grants by what they grant ("skill nerves_of_steel"); prevents by
 	// the condition they keep away.
 	grants, prevents map[string][]*effect
+	// values is whether any effect changes a model's or weapon's value
+	// (modify or override model.FIELD / weapon.FIELD).
+	values bool
 
 	// procRules and tableRules are "procedure x" and "table y", built
 	// once: every call names its rule in events and errors.
@@ -97,6 +100,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 			p.targets[proc][name] = e.Target
 		}
 		ef := &effect{info: e, owner: p.ownerTitle(e), source: p.ownerSource(e)}
+		p.values = p.values || e.TargetKind == "value"
 		switch it := e.Item.(type) {
 		case *syntax.Modify:
 			p.modify[e.Target] = append(p.modify[e.Target], ef)
