@@ -107,6 +107,7 @@ func Check(rules *Rules) diag.Diagnostics {
 	c.checkProcedureBodies()
 	c.checkFeatures()
 	c.checkEffects()
+	c.checkGrantCycles()
 	if rules.SkipTests {
 		c.idx.Tests = nil
 	} else {

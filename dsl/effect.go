@@ -66,6 +66,9 @@ func (c *checker) checkEffects() {
 	for _, o := range all {
 		target, kind := c.effect(o.item)
 		if target == "" {
+			target, kind = c.grantEffect(o.item, o.feature)
+		}
+		if target == "" {
 			continue
 		}
 		if o.rule != "" && !c.rules.Active[o.rule] {
@@ -115,6 +118,10 @@ func (c *checker) itemRange(it syntax.FeatureItem) *diag.Range {
 		return diag.RangeOf(it.Pos, it.EndPos)
 	case *syntax.Override:
 		return diag.RangeOf(it.Pos, it.EndPos)
+	case *syntax.Grant:
+		return diag.RangeOf(it.Pos, it.EndPos)
+	case *syntax.Prevent:
+		return diag.RangeOf(it.Pos, it.EndPos)
 	case *syntax.Hook:
 		return diag.RangeOf(it.Pos, it.Target.EndPos)
 	case *syntax.On:
@@ -128,6 +135,14 @@ func (c *checker) itemRange(it syntax.FeatureItem) *diag.Range {
 func (c *checker) effect(item syntax.FeatureItem) (string, string) {
 	switch e := item.(type) {
 	case *syntax.Modify:
+		if c.isValueTarget(e.Target) {
+			return c.valueEffect(e.Target, func(sc *scope) {
+				c.compile(e.By, sc, typeInt, "a modifier")
+				c.compile(e.When, sc, typeBool, "a modifier's when")
+				c.selfStat(e.By, e.Target.Name.Name, e.Target.Member.Name)
+				c.selfStat(e.When, e.Target.Name.Name, e.Target.Member.Name)
+			})
+		}
 		return c.rollEffect(e.Target, false, func(sc *scope) {
 			c.compile(e.By, sc, typeInt, "a modifier")
 			if e.When != nil {
@@ -158,6 +173,14 @@ func (c *checker) effect(item syntax.FeatureItem) (string, string) {
 			}
 		})
 	case *syntax.Override:
+		if c.isValueTarget(e.Target) {
+			return c.valueEffect(e.Target, func(sc *scope) {
+				c.compile(e.Value, sc, typeInt, "the new value of "+e.Target.String())
+				c.compile(e.When, sc, typeBool, "an override's when")
+				c.selfStat(e.Value, e.Target.Name.Name, e.Target.Member.Name)
+				c.selfStat(e.When, e.Target.Name.Name, e.Target.Member.Name)
+			})
+		}
 		sites := c.sites(e.Target, symLet)
 		for _, s := range sites {
 			c.compile(e.Value, s.scope, s.Type, "the new value of "+e.Target.String())

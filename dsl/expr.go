@@ -211,6 +211,13 @@ func (v *useVisitor) Visit(node *ast.Node) {
 			}
 			return
 		}
+		if callee.Value == "stat" && len(n.Arguments) >= 2 {
+			// stat(x, "ws"): a literal names a characteristic's or a profile's field.
+			if lit, ok := n.Arguments[len(n.Arguments)-1].(*ast.StringNode); ok {
+				v.c.statField(diag.RangeOf(exprPosition(v.e, lit.Location().From), exprPosition(v.e, lit.Location().To)), lit.Value)
+			}
+			return
+		}
 		kind, ok := referenceCalls[callee.Value]
 		if !ok || len(n.Arguments) == 0 {
 			return

@@ -713,6 +713,18 @@ func (r *runner) listEdit(f *frame, path *syntax.Path, item string, add bool, po
 			break
 		}
 	}
+	if m, ok := holder.(*state.Model); ok && add && idx < 0 && name == "conditions" {
+		ef, err := r.prevented(m, item)
+		if err != nil {
+			return r.errorAt(f, diag.CodeRunEffect, point(pos), err)
+		}
+		if ef != nil {
+			return r.logLazy(f, func() *Event {
+				return &Event{Kind: EventEffect, Rule: ef.owner, Source: ef.source, At: at(ef.info.Item.(*syntax.Prevent).Pos),
+					Object: m.ID, Field: name, Text: fmt.Sprintf("%s: %s is not %s", titleOf(ef.owner), display(m), item)}
+			})
+		}
+	}
 	var text string
 	switch {
 	case add && (idx < 0 || multiset):

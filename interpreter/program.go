@@ -37,6 +37,12 @@ type Program struct {
 	after    map[string][]*effect
 	instead  map[string][]*effect
 	on       map[string][]*effect
+	// grants by what they grant ("skill nerves_of_steel"); prevents by
+	// the condition they keep away.
+	grants, prevents map[string][]*effect
+	// values is whether any effect changes a model's or weapon's value
+	// (modify or override model.FIELD / weapon.FIELD).
+	values bool
 
 	// procRules and tableRules are "procedure x" and "table y", built
 	// once: every call names its rule in events and errors.
@@ -77,6 +83,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 		modify: map[string][]*effect{}, reroll: map[string][]*effect{}, extra: map[string][]*effect{},
 		override: map[string][]*effect{}, before: map[string][]*effect{}, after: map[string][]*effect{},
 		instead: map[string][]*effect{}, on: map[string][]*effect{},
+		grants: map[string][]*effect{}, prevents: map[string][]*effect{},
 		procRules: map[string]string{}, tableRules: map[string]string{}}
 	for id := range rules.Index.Procedures {
 		p.procRules[id] = "procedure " + id
@@ -93,6 +100,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 			p.targets[proc][name] = e.Target
 		}
 		ef := &effect{info: e, owner: p.ownerTitle(e), source: p.ownerSource(e)}
+		p.values = p.values || e.TargetKind == "value"
 		switch it := e.Item.(type) {
 		case *syntax.Modify:
 			p.modify[e.Target] = append(p.modify[e.Target], ef)
@@ -113,6 +121,10 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 			}
 		case *syntax.On:
 			p.on[e.Target] = append(p.on[e.Target], ef)
+		case *syntax.Grant:
+			p.grants[e.Target] = append(p.grants[e.Target], ef)
+		case *syntax.Prevent:
+			p.prevents[it.ID.Name] = append(p.prevents[it.ID.Name], ef)
 		}
 	}
 	p.readsRoll = map[string]bool{}

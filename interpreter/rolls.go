@@ -475,6 +475,10 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 	if ci.Target && value <= 0 {
 		return false, r.errorAt(f, diag.CodeRunState, spanOf(s.Model), fmt.Errorf("%s has no %s (%s) in the state", m.Name, ci.Title, ci.FieldName))
 	}
+	// The test is against the value every rule reads (holds.go).
+	if value, err = r.stat(m, ci.FieldName); err != nil {
+		return false, r.errorAt(f, diag.CodeRunEffect, spanOf(s), err)
+	}
 	own := 0
 	if s.Mod != nil {
 		if own, err = r.evalInt(f, s.Mod); err != nil {

@@ -125,13 +125,19 @@ type runner struct {
 	// from it (the event limit, nesting too deep)
 	cur      syntax.Stmt
 	curFrame *frame
+	values   *valueState // see holds.go
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {
 	if opts.Choices == nil {
 		opts.Choices = Defaults{}
 	}
-	return &runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), running: map[*effect]bool{}, gangs: st.Gangs}
+	r := &runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), running: map[*effect]bool{}, gangs: st.Gangs}
+	if st != nil {
+		// has_skill and its kin and stat read the state through the run.
+		st.Effects = r
+	}
+	return r
 }
 
 // framePool keeps frames between runs: odds and simulations make many

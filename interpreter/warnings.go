@@ -20,7 +20,9 @@ func (p *Program) StateWarnings(st *state.State) diag.Diagnostics {
 	if st == nil {
 		return nil
 	}
+	prev := st.Effects
 	r := newRunner(p, st, Options{})
+	defer func() { st.Effects = prev }() // the state may be shared: leave it as found
 	defer r.done()
 	for gi, g := range st.Gangs {
 		for mi, m := range g.Models {

@@ -119,28 +119,19 @@ var Functions = []Function{
 		},
 	},
 	{
-		Name: "has_skill", Doc: "has_skill(m, id) is true when the model has the skill.",
-		Types: []any{new(func(*state.Model, string) bool)},
-		Fn: func(args ...any) (any, error) {
-			m := modelArg(args[0])
-			return m != nil && contains(m.Skills, stringArg(args[1])), nil
-		},
+		Name: "has_skill", Doc: "has_skill(m, id) is true when the model has the skill (granted ones too).",
+		Types: []any{new(func(*state.State, *state.Model, string) bool)}, NeedsState: true,
+		Fn: func(args ...any) (any, error) { return holds(args, "skill") },
 	},
 	{
-		Name: "has_power", Doc: "has_power(m, id) is true when the model knows the wyrd power.",
-		Types: []any{new(func(*state.Model, string) bool)},
-		Fn: func(args ...any) (any, error) {
-			m := modelArg(args[0])
-			return m != nil && contains(m.Powers, stringArg(args[1])), nil
-		},
+		Name: "has_power", Doc: "has_power(m, id) is true when the model knows the wyrd power (granted ones too).",
+		Types: []any{new(func(*state.State, *state.Model, string) bool)}, NeedsState: true,
+		Fn: func(args ...any) (any, error) { return holds(args, "power") },
 	},
 	{
-		Name: "has_condition", Doc: "has_condition(m, id) is true when the model is subject to the condition.",
-		Types: []any{new(func(*state.Model, string) bool)},
-		Fn: func(args ...any) (any, error) {
-			m := modelArg(args[0])
-			return m != nil && contains(m.Conditions, stringArg(args[1])), nil
-		},
+		Name: "has_condition", Doc: "has_condition(m, id) is true when the model is subject to the condition (granted ones too).",
+		Types: []any{new(func(*state.State, *state.Model, string) bool)}, NeedsState: true,
+		Fn: func(args ...any) (any, error) { return holds(args, "condition") },
 	},
 	{
 		Name: "has_rule", Doc: "has_rule(m, id) is true when the model has the special rule.",
@@ -151,15 +142,22 @@ var Functions = []Function{
 		},
 	},
 	{
-		Name: "has_trait", Doc: "has_trait(w, id) is true when the weapon has the trait, written id or, with a value, id(X).",
-		Types: []any{new(func(*state.Weapon, string) bool)},
+		Name: "has_trait", Doc: "has_trait(w, id) is true when the weapon has the trait, written id or, with a value, id(X) (granted ones too).",
+		Types: []any{new(func(*state.State, *state.Weapon, string) bool)}, NeedsState: true,
+		Fn: func(args ...any) (any, error) { return holds(args, "trait") },
+	},
+	{
+		Name: "stat", Doc: "stat(x, field) is the value every rule reads for a model's characteristic (its stats field: \"ws\") or a weapon's profile number (\"s\", \"ap\", \"d\", \"am\", \"range_short\", …): the state's, changed by the effects in force.",
+		Types: []any{new(func(*state.State, *state.Model, string) int), new(func(*state.State, *state.Weapon, string) int)}, NeedsState: true,
 		Fn: func(args ...any) (any, error) {
-			w := weaponArg(args[0])
-			if w == nil {
-				return false, nil
+			st, field := stateArg(args[0]), stringArg(args[2])
+			if args[1] == nil || args[1] == (*state.Model)(nil) || args[1] == (*state.Weapon)(nil) {
+				return nil, fmt.Errorf("stat(…, %q) of nothing: no model or weapon given", field)
 			}
-			_, ok := traitValue(w.Traits, stringArg(args[1]))
-			return ok, nil
+			if st != nil && st.Effects != nil {
+				return st.Effects.Stat(args[1], field)
+			}
+			return BaseStat(args[1], field)
 		},
 	},
 	{
@@ -238,6 +236,75 @@ func (p StatePatch) Visit(node *ast.Node) {
 	state := &ast.IdentifierNode{Value: StateVar}
 	state.SetLocation(call.Location())
 	call.Arguments = append([]ast.Node{state}, call.Arguments...)
+}
+
+// holds answers has_skill and its kin: through the run's effects when
+// there is a run, else from the state's lists.
+func holds(args []any, kind string) (bool, error) {
+	st, x, id := stateArg(args[0]), args[1], stringArg(args[2])
+	if st != nil && st.Effects != nil {
+		if m, ok := x.(*state.Model); ok && m == nil {
+			return false, nil
+		}
+		if w, ok := x.(*state.Weapon); ok && w == nil {
+			return false, nil
+		}
+		if x == nil {
+			return false, nil
+		}
+		return st.Effects.Holds(x, kind, id)
+	}
+	return Listed(x, kind, id), nil
+}
+
+// Listed reports whether the state's own lists give x (a model or
+// weapon) the feature: its skills, powers, conditions or traits.
+func Listed(x any, kind, id string) bool {
+	switch x := x.(type) {
+	case *state.Model:
+		if x == nil {
+			return false
+		}
+		switch kind {
+		case "skill":
+			return contains(x.Skills, id)
+		case "power":
+			return contains(x.Powers, id)
+		case "condition":
+			return contains(x.Conditions, id)
+		}
+	case *state.Weapon:
+		if x == nil || kind != "trait" {
+			return false
+		}
+		_, ok := traitValue(x.Traits, id)
+		return ok
+	}
+	return false
+}
+
+// BaseStat is x's field as the state writes it.
+func BaseStat(x any, field string) (int, error) {
+	switch x := x.(type) {
+	case *state.Model:
+		if x != nil {
+			if v, ok := x.Stat(field); ok {
+				return v, nil
+			}
+			return 0, fmt.Errorf("a model has no characteristic %q", field)
+		}
+	case *state.Weapon:
+		if x != nil {
+			if x.NoProfile {
+				return 0, fmt.Errorf("weapon %s has no known profile", x.Name)
+			}
+			if v, ok := x.Profile(field); ok {
+				return v, nil
+			}
+			return 0, fmt.Errorf("a weapon's profile has no %q (it has %s)", field, strings.Join(state.ProfileFields, ", "))
+		}
+	}
+	return 0, fmt.Errorf("stat(…, %q) of nothing: no model or weapon given", field)
 }
 
 func contains(list []string, s string) bool {

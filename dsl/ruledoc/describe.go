@@ -86,6 +86,8 @@ func DescribeTarget(target, kind string) string {
 		return "tests of characteristic " + name
 	case "event":
 		return "event " + name
+	case "value":
+		return member + " of each " + name
 	}
 	return kind + " " + target
 }

@@ -843,6 +843,16 @@ func (p *printer) node(n any) {
 		p.kw("=")
 		p.expr(n.Value, true)
 		p.when(n.When)
+	case *Grant:
+		p.kw("grant")
+		p.kw(n.Kind)
+		p.ident(n.ID, true)
+		p.when(n.When)
+	case *Prevent:
+		p.kw("prevent")
+		p.kw(n.Kind)
+		p.ident(n.ID, true)
+		p.when(n.When)
 	case *Hook:
 		p.kw(n.Timing)
 		p.ref(n.Target, true)

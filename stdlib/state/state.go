@@ -8,6 +8,10 @@ package state
 type State struct {
 	Battle Battle  `expr:"battle" json:"battle"`
 	Gangs  []*Gang `expr:"gangs" json:"gangs" munda:"fixed"`
+
+	// Effects, set by a run, answers for the effects in force (granted
+	// features, effective values); nil reads the state as written.
+	Effects Effective `expr:"-" json:"-"`
 }
 
 // Battle holds what belongs to the battle rather than to a gang.

@@ -1,0 +1,191 @@
+package interpreter
+
+// This file answers what the effects in force make of the state: the
+// features a model or weapon holds (granted ones too), the value of a
+// characteristic or weapon profile every rule reads (stat), and the
+// conditions a holder is protected from (prevent). The runner is the
+// state's Effects while it runs, so has_skill and its kin and stat ask it.
+
+import (
+	"fmt"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib"
+	"github.com/munda-rules/munda/stdlib/state"
+)
+
+// maxValueDepth bounds how deep reading one value or holding one feature
+// may nest through the conditions of effects (a grant whose when asks
+// about another grant, a value whose modifier reads another value).
+const maxValueDepth = 32
+
+// valueKey is one question being answered: does x hold kind id, or what
+// is x's field.
+type valueKey struct {
+	x          any
+	kind, name string
+}
+
+// valueState is what a run keeps while answering: the questions being
+// answered, so one that depends on itself stops.
+type valueState struct {
+	asking map[valueKey]bool
+}
+
+func (r *runner) valueState() *valueState {
+	if r.values == nil {
+		r.values = &valueState{asking: map[valueKey]bool{}}
+	}
+	return r.values
+}
+
+// Holds implements state.Effective.
+func (r *runner) Holds(x any, kind, id string) (bool, error) { return r.holds(x, kind, id) }
+
+// Stat implements state.Effective.
+func (r *runner) Stat(x any, field string) (int, error) { return r.stat(x, field) }
+
+// holds reports whether x (a model or weapon) holds a feature: listed in
+// the state, or granted by an effect in force. A grant that, through its
+// conditions, depends on itself does not hold.
+func (r *runner) holds(x any, kind, id string) (bool, error) {
+	if stdlib.Listed(x, kind, id) {
+		return true, nil
+	}
+	list := r.p.grants[kind+" "+id]
+	if len(list) == 0 {
+		return false, nil
+	}
+	vs := r.valueState()
+	key := valueKey{x, kind, id}
+	if vs.asking[key] {
+		return false, nil
+	}
+	if len(vs.asking) >= maxValueDepth {
+		return false, fmt.Errorf("whether %s holds %s %s depends on more than %d other grants or values (the limit)", display(x), kind, id, maxValueDepth)
+	}
+	vs.asking[key] = true
+	defer delete(vs.asking, key)
+	for _, ef := range list {
+		g := ef.info.Item.(*syntax.Grant)
+		ok, err := r.heldBy(ef, g.When, x)
+		if err != nil || ok {
+			return ok, err
+		}
+	}
+	return false, nil
+}
+
+// heldBy reports whether an effect of a feature (grant, prevent) is in
+// force for x: x holds the feature (a rule's effects are everyone's), and
+// the effect's when holds with x as model (or weapon).
+func (r *runner) heldBy(ef *effect, when *syntax.Expr, x any) (bool, error) {
+	if ft := ef.info.Feature; ft != nil {
+		if ok, err := r.holds(x, ft.Kind, ft.ID.Name); err != nil || !ok {
+			return false, err
+		}
+	}
+	if when == nil {
+		return !r.running[ef], nil
+	}
+	f := r.newFrame(ef.owner, ef.source, "")
+	defer r.release(f)
+	f.env[roleOf(x)] = x
+	return r.effectApplies(ef, when, f)
+}
+
+// roleOf is the name an effect on x's values or features sees x under.
+func roleOf(x any) string {
+	if _, ok := x.(*state.Weapon); ok {
+		return dsl.ValueWeapon
+	}
+	return dsl.ValueModel
+}
+
+// stat is the value of x's field every rule reads: the state's, or an
+// override's in force, plus the modifiers in force, kept within the
+// limits of the characteristic for the model's kind.
+func (r *runner) stat(x any, field string) (int, error) {
+	base, err := stdlib.BaseStat(x, field)
+	if err != nil {
+		return 0, err
+	}
+	if !r.p.values {
+		return base, nil
+	}
+	v := base
+	role := roleOf(x)
+	target := role + "." + field
+	if len(r.p.override[target]) > 0 || len(r.p.modify[target]) > 0 {
+		vs := r.valueState()
+		key := valueKey{x, "stat", field}
+		if vs.asking[key] {
+			return 0, fmt.Errorf("the %s of %s depends on itself: an effect on %s reads it", field, display(x), target)
+		}
+		if len(vs.asking) >= maxValueDepth {
+			return 0, fmt.Errorf("the %s of %s depends on more than %d other values or grants (the limit)", field, display(x), maxValueDepth)
+		}
+		vs.asking[key] = true
+		defer delete(vs.asking, key)
+		f := r.newFrame("value "+target, "", "")
+		defer r.release(f)
+		f.env[role] = x
+		for _, ef := range r.p.override[target] {
+			o := ef.info.Item.(*syntax.Override)
+			ok, err := r.effectApplies(ef, o.When, f)
+			if err != nil {
+				return 0, err
+			}
+			if ok {
+				if v, err = r.evalInt(f, o.Value); err != nil {
+					return 0, err
+				}
+				break
+			}
+		}
+		mod, _, err := r.modifiers(target, f, 0, "")
+		if err != nil {
+			return 0, err
+		}
+		v += mod
+		if m, ok := x.(*state.Model); ok {
+			v = r.clampStat(m, field, base, v)
+		}
+	}
+	return v, nil
+}
+
+// clampStat keeps a model's changed value within the limits its
+// characteristic declares for the model's kind. A state's own value
+// outside them stands (a fighter's card may say so): effects cannot push
+// the value past the limits, nor past what the state says.
+func (r *runner) clampStat(m *state.Model, field string, base, v int) int {
+	for _, ci := range r.p.idx.Characteristics {
+		if ci.FieldName != field {
+			continue
+		}
+		lim, ok := ci.Limits[m.Kind]
+		if !ok {
+			continue
+		}
+		lo, hi := min(lim.Worst, lim.Best, base), max(lim.Worst, lim.Best, base)
+		v = min(max(v, lo), hi)
+	}
+	return v
+}
+
+// prevented finds the effect, if any, that keeps condition id from being
+// added to model m.
+func (r *runner) prevented(m *state.Model, id string) (*effect, error) {
+	for _, ef := range r.p.prevents[id] {
+		ok, err := r.heldBy(ef, ef.info.Item.(*syntax.Prevent).When, m)
+		if err != nil || ok {
+			if ok {
+				return ef, nil
+			}
+			return nil, err
+		}
+	}
+	return nil, nil
+}
