@@ -164,10 +164,12 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (bool, e
 	if r.running[ef] {
 		return false, nil
 	}
-	if when == nil {
-		return true, nil
+	if when != nil {
+		if ok, err := r.evalBool(f, when); err != nil || !ok {
+			return false, err
+		}
 	}
-	return r.evalBool(f, when)
+	return r.useOnce(ef, f), nil
 }
 
 // runEffectBody runs a hook's statements in the frame of what it targets,
@@ -325,6 +327,9 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 	case *syntax.ForEach:
 		return r.forEach(s, f)
 	case *syntax.Add:
+		if s.Until != nil {
+			return next, r.addUntil(s, f)
+		}
 		return next, r.listEdit(f, s.To, s.Item.Name, true, s.Pos)
 	case *syntax.Remove:
 		return next, r.listEdit(f, s.From, s.Item.Name, false, s.Pos)
@@ -990,6 +995,9 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 		if err != nil {
 			return err
 		}
+	}
+	if ev.Ends != nil {
+		return r.endPeriod(ev, args, f)
 	}
 	return nil
 }
