@@ -21,7 +21,9 @@ type Index struct {
 	Characteristics map[string]*CharInfo
 	Tables          map[string]*TableInfo
 	Procedures      map[string]*ProcInfo
-	Functions       map[string]*FuncInfo // function declarations and lookup tables
+	Actions         map[string]*ActionInfo     // actions declared with parameters
+	Periods         map[string][]*syntax.Event // period → the events that end it
+	Functions       map[string]*FuncInfo       // function declarations and lookup tables
 	Events          map[string]*syntax.Event
 	Kinds           map[string]*KindInfo // kinds of model
 	Enums           map[string]*EnumInfo
@@ -99,12 +101,14 @@ func Check(rules *Rules) diag.Diagnostics {
 	c.checkEvents()
 	c.prepareTables()
 	c.prepareProcedures()
+	c.prepareActions()
 	c.checkCallables()
 	c.checkKindWarnings()
 	c.checkDefaults()
 	c.checkTableBodies()
 	c.checkReplacedRows()
 	c.checkProcedureBodies()
+	c.checkActionBodies()
 	c.checkFeatures()
 	c.checkEffects()
 	c.checkGrantCycles()
@@ -166,6 +170,7 @@ type checker struct {
 	globals *scope
 	// checked parts, by declaration (in force or not).
 	procParams  map[*syntax.Procedure]*ProcInfo
+	actionInfo  map[*syntax.Feature]*ActionInfo
 	eventParams map[*syntax.Event][]ParamInfo
 	tableInfo   map[*syntax.Table]*TableInfo
 	// every row id of every table, for `add X to m.lasting_injuries`.
@@ -196,6 +201,8 @@ func newChecker(rules *Rules) *checker {
 			Characteristics: map[string]*CharInfo{},
 			Tables:          map[string]*TableInfo{},
 			Procedures:      map[string]*ProcInfo{},
+			Actions:         map[string]*ActionInfo{},
+			Periods:         map[string][]*syntax.Event{},
 			Functions:       map[string]*FuncInfo{},
 			Events:          map[string]*syntax.Event{},
 			Kinds:           map[string]*KindInfo{},
@@ -210,6 +217,7 @@ func newChecker(rules *Rules) *checker {
 		packOf:      map[syntax.Decl]*LoadedPack{},
 		globals:     globalScope(),
 		procParams:  map[*syntax.Procedure]*ProcInfo{},
+		actionInfo:  map[*syntax.Feature]*ActionInfo{},
 		eventParams: map[*syntax.Event][]ParamInfo{},
 		tableInfo:   map[*syntax.Table]*TableInfo{},
 		rowIDs:      map[string]bool{},

@@ -133,6 +133,7 @@ func (c *checker) itemRange(it syntax.FeatureItem) *diag.Range {
 // effect checks one effect and returns its target, or "" if it is not an
 // effect (or its target is unknown).
 func (c *checker) effect(item syntax.FeatureItem) (string, string) {
+	c.oncePer(item)
 	switch e := item.(type) {
 	case *syntax.Modify:
 		if c.isValueTarget(e.Target) {

@@ -32,6 +32,7 @@ func (c *checker) checkCallables() {
 	c.idx.ExprOptions = append(stdlib.ExprOptions(), expr.Patch(c.inline), expr.Patch(c.statePatch))
 	c.idx.ExprOptions = append(c.idx.ExprOptions, c.characteristicFunctions()...)
 	c.idx.ExprOptions = append(c.idx.ExprOptions, c.featureFunctions()...)
+	c.idx.ExprOptions = append(c.idx.ExprOptions, c.actionFunctions()...)
 	c.exprc.With(c.idx.ExprOptions...)
 
 	var list []*callable

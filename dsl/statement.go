@@ -118,6 +118,9 @@ func (c *checker) stmt(st syntax.Stmt, sc *scope, b *bodyCtx) {
 		c.block(s.Body, inner, b)
 	case *syntax.Add:
 		c.listEdit(s.Item, s.To, sc)
+		if s.Until != nil {
+			c.period(s.Until.Period)
+		}
 	case *syntax.Remove:
 		c.listEdit(s.Item, s.From, sc)
 	case *syntax.Apply:
@@ -174,6 +177,9 @@ func (c *checker) stmt(st syntax.Stmt, sc *scope, b *bodyCtx) {
 		c.signalled[ev.ID.Name] = true
 		c.args(s.Args, c.eventParams[ev], sc, "event "+ev.ID.Name, diag.RangeOf(s.Pos, s.EndPos), false)
 	case *syntax.Stop:
+		c.stopTarget(s)
+	case *syntax.Perform:
+		c.perform(s, sc)
 	case *syntax.Step:
 		if b.proc != nil {
 			if prev, ok := b.steps[s.ID.Name]; ok {

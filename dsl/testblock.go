@@ -127,10 +127,15 @@ func (c *checker) checkTests() {
 						c.args(it.Args, info.Params, sc, "table "+d.ID.Name, diag.RangeOf(it.Pos, it.EndPos), true)
 					}
 				default:
+					if a := c.idx.Actions[it.Proc.Name]; a != nil {
+						c.args(it.Args, a.Params, sc, "action "+a.ID, diag.RangeOf(it.Pos, it.EndPos), true)
+						break
+					}
 					var cands []string
 					cands = append(cands, c.ofKind("procedure")...)
 					cands = append(cands, c.ofKind("table")...)
-					c.unknown(identRange(it.Proc), "procedure or table", it.Proc.Name, cands)
+					cands = append(cands, keys(c.idx.Actions)...)
+					c.unknown(identRange(it.Proc), "procedure, table or action", it.Proc.Name, cands)
 				}
 			case *syntax.TestExpect:
 				t.Expects = append(t.Expects, it.Cond)

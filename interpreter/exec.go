@@ -25,6 +25,7 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame
 		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.cur, proc.Decl.Pos), err)
 	}
 	defer r.leave()
+	defer r.activate(proc.ID)()
 	f := r.newFrame(rule, proc.Meta.Source, proc.ID)
 	defer r.release(f)
 	shown, err := r.bindParams(f, proc.Params, args)
@@ -51,19 +52,30 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame
 	if err := r.logLazy(f, func() *Event { return &Event{Kind: EventCall, Name: proc.ID, Args: shown, At: at(d.Pos), Text: text} }); err != nil {
 		return next, r.errorAt(f, diag.CodeRunLimit, point(d.Pos), err)
 	}
-	if err := r.hooks(r.p.before[proc.ID], f); err != nil {
-		return next, err
-	}
-	replaced, err := r.instead(r.p.instead[proc.ID], f)
-	if err != nil {
-		return next, err
-	}
-	if !replaced {
-		if _, err := r.block(d.Body, f); err != nil {
+	if err := r.procBody(proc, f); err != nil {
+		if !isStopOf(err, proc.ID) {
 			return next, err
 		}
 	}
 	return next, r.hooks(r.p.after[proc.ID], f)
+}
+
+// procBody runs a procedure's before hooks and its body (or an instead_of
+// hook): what `stop ID` naming it ends.
+func (r *runner) procBody(proc *dsl.ProcInfo, f *frame) error {
+	if err := r.hooks(r.p.before[proc.ID], f); err != nil {
+		return err
+	}
+	replaced, err := r.instead(r.p.instead[proc.ID], f)
+	if err != nil {
+		return err
+	}
+	if !replaced {
+		if _, err := r.block(proc.Decl.Body, f); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // callSite is where the statement that calls something is, or else where
@@ -152,10 +164,12 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (bool, e
 	if r.running[ef] {
 		return false, nil
 	}
-	if when == nil {
-		return true, nil
+	if when != nil {
+		if ok, err := r.evalBool(f, when); err != nil || !ok {
+			return false, err
+		}
 	}
-	return r.evalBool(f, when)
+	return r.useOnce(ef, f), nil
 }
 
 // runEffectBody runs a hook's statements in the frame of what it targets,
@@ -313,6 +327,9 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 	case *syntax.ForEach:
 		return r.forEach(s, f)
 	case *syntax.Add:
+		if s.Until != nil {
+			return next, r.addUntil(s, f)
+		}
 		return next, r.listEdit(f, s.To, s.Item.Name, true, s.Pos)
 	case *syntax.Remove:
 		return next, r.listEdit(f, s.From, s.Item.Name, false, s.Pos)
@@ -346,7 +363,12 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 	case *syntax.Signal:
 		return next, r.signal(s, f)
 	case *syntax.Stop:
+		if s.Target != nil {
+			return next, r.stopTo(s, f)
+		}
 		return stopped, nil
+	case *syntax.Perform:
+		return next, r.perform(s, f)
 	case *syntax.Step:
 		return r.runStep(s, f)
 	case *syntax.Require:
@@ -996,6 +1018,9 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 		if err != nil {
 			return err
 		}
+	}
+	if ev.Ends != nil {
+		return r.endPeriod(ev, args, f)
 	}
 	return nil
 }

@@ -674,6 +674,16 @@ func (r *runner) apply(s *syntax.Apply, f *frame) error {
 // applyTable finds a table's row (by rolling, from a given result, or by
 // id) and runs it. Rows listed in reroll are rolled again.
 func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, rowID string, reroll []string, caller *frame) (control, error) {
+	defer r.activate(t.ID)()
+	ctl, err := r.applyTableOnce(t, args, using, rowID, reroll, caller)
+	if isStopOf(err, t.ID) {
+		return next, nil
+	}
+	return ctl, err
+}
+
+// applyTableOnce is applyTable but for `stop ID`, which applyTable ends.
+func (r *runner) applyTableOnce(t *dsl.TableInfo, args map[string]any, using any, rowID string, reroll []string, caller *frame) (control, error) {
 	rule := r.p.tableRules[t.ID]
 	if err := r.enter(rule); err != nil {
 		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.cur, t.Decl.Pos), err)

@@ -115,6 +115,7 @@ type runner struct {
 	depth  int
 	seq    int
 	stack  []string // rules running, innermost last
+	active []string // procedures, tables and actions running, innermost last (for `stop ID`)
 	// effects whose bodies are running: an effect never applies to the
 	// rolls and tests of its own body (Inspirational's own Cool test).
 	running map[*effect]bool
@@ -246,7 +247,8 @@ func coded(code string, err error) error {
 // already a diagnostic passes through: it was placed where it arose.
 func (r *runner) errorAt(f *frame, code string, at span, err error) error {
 	var d *diag.Diagnostic
-	if errors.As(err, &d) {
+	var stop *stopSignal
+	if errors.As(err, &d) || errors.As(err, &stop) {
 		return err
 	}
 	cause := err

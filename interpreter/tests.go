@@ -58,10 +58,13 @@ func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor) TestResult {
 	var params []dsl.ParamInfo
 	var what string
 	var table *dsl.TableInfo
+	isAction := false
 	if proc, err := p.Procedure(t.Run.Proc.Name); err == nil {
 		params, what = proc.Params, "procedure "+proc.ID
 	} else if table, err = p.Table(t.Run.Proc.Name); err == nil {
 		params, what = table.Params, "table "+table.ID
+	} else if action, aerr := p.Action(t.Run.Proc.Name); aerr == nil {
+		params, what, isAction = action.Params, "action "+action.ID, true
 	} else {
 		return fail("%v", err)
 	}
@@ -120,6 +123,8 @@ func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor) TestResult {
 	var runErr error
 	if table != nil {
 		runErr = p.Apply(st, table.ID, args, nil, opts)
+	} else if isAction {
+		runErr = p.RunAction(st, t.Run.Proc.Name, args, opts)
 	} else {
 		runErr = p.Run(st, t.Run.Proc.Name, args, opts)
 	}

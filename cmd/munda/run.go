@@ -170,7 +170,9 @@ func newRunCmd() *cobra.Command {
 		Use:   "run PROCEDURE --state FILE",
 		Short: "Run a procedure (the End Phase, a Bottle check…) against a battle state",
 		Long: `Run runs a procedure of the rules against a battle state and narrates every
-roll, test, choice and change of state, with the rule that caused it.
+roll, test, choice and change of state, with the rule that caused it. An
+action declared with parameters runs the same way (its availability must
+hold).
 
 The state file is never changed unless --in-place is given; -o writes the
 new state to another file. Both writes are atomic, and nothing is written
@@ -184,9 +186,15 @@ if the run fails.`,
 			if err != nil {
 				return err
 			}
+			// A procedure, or else an action declared with parameters.
 			proc, err := prog.Procedure(args[0])
+			what := "procedure "
 			if err != nil {
-				return unknownName(err, "procedures")
+				action, aerr := prog.Action(args[0])
+				if aerr != nil {
+					return unknownName(err, "procedures")
+				}
+				proc, what = action.Procedure(), "action "
 			}
 			st, err := readState(cmd, f.state, prog, f.allowUnknown)
 			if err != nil {
@@ -196,7 +204,7 @@ if the run fails.`,
 			if err != nil {
 				return err
 			}
-			bound, err := interpreter.BindArgs(st, proc.Params, "procedure "+proc.ID, given)
+			bound, err := interpreter.BindArgs(st, proc.Params, what+proc.ID, given)
 			if err != nil {
 				return failed("%v", err)
 			}
@@ -207,7 +215,13 @@ if the run fails.`,
 			events := &printer{w: cmd.OutOrStdout(), json: f.jsonOut}
 			limits := interpreter.DefaultLimits
 			limits.Steps = f.maxSteps
-			runErr := prog.Run(st, proc.ID, bound, interpreter.Options{Dice: dice, Choices: choices, Log: events, Limits: limits, Lang: f.lang})
+			opts := interpreter.Options{Dice: dice, Choices: choices, Log: events, Limits: limits, Lang: f.lang}
+			var runErr error
+			if what == "action " {
+				runErr = prog.RunAction(st, proc.ID, bound, opts)
+			} else {
+				runErr = prog.Run(st, proc.ID, bound, opts)
+			}
 			return f.finish(cmd, prog, st, dice, events, runErr)
 		},
 	}

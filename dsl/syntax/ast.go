@@ -527,6 +527,7 @@ type Event struct {
 	ID     *Ident   `parser:"'event' @@"`
 	Params []*Param `parser:"'(' ( @@ ( ',' @@ )* )? ')'"`
 	Title  *Str     `parser:"@@"`
+	Ends   *Ident   `parser:"( 'ends' @@ )?"` // the period it ends, if any
 	EndPos lexer.Position
 }
 
@@ -536,6 +537,7 @@ type Feature struct {
 	Pos    lexer.Position
 	Kind   string        `parser:"@('skill' | 'trait' | 'power' | 'action' | 'condition')"`
 	ID     *Ident        `parser:"@@"`
+	Params []*Param      `parser:"( '(' ( @@ ( ',' @@ )* )? ')' )?"` // actions only
 	Title  *Str          `parser:"@@"`
 	Items  []FeatureItem `parser:"'{' @@* '}'"`
 	EndPos lexer.Position
@@ -591,17 +593,19 @@ type HouseRule struct {
 // Modify adds to a roll: `modify bottle_check.check by -1 when …`.
 type Modify struct {
 	Pos    lexer.Position
-	Target *Ref  `parser:"'modify' @@"`
-	By     *Expr `parser:"'by' @@"`
-	When   *Expr `parser:"( 'when' @@ )?"`
+	Target *Ref     `parser:"'modify' @@"`
+	By     *Expr    `parser:"'by' @@"`
+	When   *Expr    `parser:"( 'when' @@ )?"`
+	Once   *OncePer `parser:"@@?"`
 	EndPos lexer.Position
 }
 
 // Reroll re-rolls a roll once when the condition holds.
 type Reroll struct {
 	Pos    lexer.Position
-	Target *Ref  `parser:"'reroll' @@"`
-	When   *Expr `parser:"( 'when' @@ )?"`
+	Target *Ref     `parser:"'reroll' @@"`
+	When   *Expr    `parser:"( 'when' @@ )?"`
+	Once   *OncePer `parser:"@@?"`
 	EndPos lexer.Position
 }
 
@@ -609,10 +613,11 @@ type Reroll struct {
 // `extra_dice recovery_test.injury 1 pick choice`.
 type ExtraDice struct {
 	Pos    lexer.Position
-	Target *Ref   `parser:"'extra_dice' @@"`
-	Count  *Int   `parser:"@@"`
-	Pick   string `parser:"'pick' @('highest' | 'lowest' | 'choice')"`
-	When   *Expr  `parser:"( 'when' @@ )?"`
+	Target *Ref     `parser:"'extra_dice' @@"`
+	Count  *Int     `parser:"@@"`
+	Pick   string   `parser:"'pick' @('highest' | 'lowest' | 'choice')"`
+	When   *Expr    `parser:"( 'when' @@ )?"`
+	Once   *OncePer `parser:"@@?"`
 	EndPos lexer.Position
 }
 
@@ -620,9 +625,10 @@ type ExtraDice struct {
 // `override bottle_check.threshold = gang.eligible_models`.
 type Override struct {
 	Pos    lexer.Position
-	Target *Ref  `parser:"'override' @@"`
-	Value  *Expr `parser:"'=' @@"`
-	When   *Expr `parser:"( 'when' @@ )?"`
+	Target *Ref     `parser:"'override' @@"`
+	Value  *Expr    `parser:"'=' @@"`
+	When   *Expr    `parser:"( 'when' @@ )?"`
+	Once   *OncePer `parser:"@@?"`
 	EndPos lexer.Position
 }
 
@@ -630,19 +636,21 @@ type Override struct {
 // instead of it.
 type Hook struct {
 	Pos    lexer.Position
-	Timing string `parser:"@('before' | 'after' | 'instead_of')"`
-	Target *Ref   `parser:"@@"`
-	When   *Expr  `parser:"( 'when' @@ )?"`
-	Body   *Block `parser:"@@"`
+	Timing string   `parser:"@('before' | 'after' | 'instead_of')"`
+	Target *Ref     `parser:"@@"`
+	When   *Expr    `parser:"( 'when' @@ )?"`
+	Once   *OncePer `parser:"@@?"`
+	Body   *Block   `parser:"@@"`
 	EndPos lexer.Position
 }
 
 // On reacts to a signalled event.
 type On struct {
 	Pos    lexer.Position
-	Event  *Ident `parser:"'on' @@"`
-	When   *Expr  `parser:"( 'when' @@ )?"`
-	Body   *Block `parser:"@@"`
+	Event  *Ident   `parser:"'on' @@"`
+	When   *Expr    `parser:"( 'when' @@ )?"`
+	Once   *OncePer `parser:"@@?"`
+	Body   *Block   `parser:"@@"`
 	EndPos lexer.Position
 }
 
@@ -889,6 +897,7 @@ type Add struct {
 	Pos    lexer.Position
 	Item   *Ident `parser:"'add' @@"`
 	To     *Path  `parser:"'to' @@"`
+	Until  *Until `parser:"@@?"`
 	EndPos lexer.Position
 }
 
@@ -963,7 +972,8 @@ type Signal struct {
 // Stop ends the current procedure.
 type Stop struct {
 	Pos    lexer.Position
-	Stop   bool `parser:"@'stop'"`
+	Stop   bool        `parser:"@'stop'"`
+	Target *StopTarget `parser:"@@?"` // what it ends; nil: the current procedure
 	EndPos lexer.Position
 }
 

@@ -676,9 +676,16 @@ func (p *printer) decl(d Decl) {
 		p.ident(n.ID, true)
 		p.params(n.Params)
 		p.str(n.Title)
+		if n.Ends != nil {
+			p.kw("ends")
+			p.ident(n.Ends, true)
+		}
 	case *Feature:
 		p.kw(n.Kind)
 		p.ident(n.ID, true)
+		if n.Params != nil {
+			p.params(n.Params)
+		}
 		p.str(n.Title)
 		body(p, n.Items, n.EndPos, p.node)
 	case *House:
@@ -826,10 +833,12 @@ func (p *printer) node(n any) {
 		p.kw("by")
 		p.expr(n.By, true)
 		p.when(n.When)
+		p.oncePer(n.Once)
 	case *Reroll:
 		p.kw("reroll")
 		p.ref(n.Target, true)
 		p.when(n.When)
+		p.oncePer(n.Once)
 	case *ExtraDice:
 		p.kw("extra_dice")
 		p.ref(n.Target, true)
@@ -837,12 +846,14 @@ func (p *printer) node(n any) {
 		p.kw("pick")
 		p.kw(n.Pick)
 		p.when(n.When)
+		p.oncePer(n.Once)
 	case *Override:
 		p.kw("override")
 		p.ref(n.Target, true)
 		p.kw("=")
 		p.expr(n.Value, true)
 		p.when(n.When)
+		p.oncePer(n.Once)
 	case *Grant:
 		p.kw("grant")
 		p.kw(n.Kind)
@@ -857,11 +868,20 @@ func (p *printer) node(n any) {
 		p.kw(n.Timing)
 		p.ref(n.Target, true)
 		p.when(n.When)
+		p.oncePer(n.Once)
 		p.block(n.Body)
 	case *On:
 		p.kw("on")
 		p.ident(n.Event, true)
 		p.when(n.When)
+		p.oncePer(n.Once)
+		p.block(n.Body)
+	case *Available:
+		p.kw("available")
+		p.kw("when")
+		p.expr(n.When, true)
+	case *ActionBody:
+		p.kw("body")
 		p.block(n.Body)
 	case *Replace:
 		p.kw("replace")
@@ -1041,6 +1061,12 @@ func (p *printer) stmt(s any) {
 		p.ident(n.Item, true)
 		p.kw("to")
 		p.path(n.To)
+		if n.Until != nil {
+			p.kw("until")
+			p.kw("end")
+			p.kw("of")
+			p.ident(n.Until.Period, true)
+		}
 	case *Remove:
 		p.kw("remove")
 		p.ident(n.Item, true)
@@ -1108,6 +1134,19 @@ func (p *printer) stmt(s any) {
 		p.args(n.Args)
 	case *Stop:
 		p.kw("stop")
+		if n.Target != nil {
+			p.ident(&n.Target.Ident, true)
+		}
+	case *Perform:
+		p.kw("perform")
+		if n.Action != nil {
+			p.ident(n.Action, true)
+		} else {
+			p.kw("(")
+			p.expr(n.Dynamic, false)
+			p.glued(")")
+		}
+		p.args(n.Args)
 	case *Step:
 		p.kw("step")
 		p.ident(n.ID, true)
@@ -1138,4 +1177,14 @@ func (p *printer) ifStmt(n *If) {
 		p.kw("else")
 		p.block(n.Else)
 	}
+}
+
+// oncePer prints an effect's `once per PERIOD`, if any.
+func (p *printer) oncePer(o *OncePer) {
+	if o == nil {
+		return
+	}
+	p.kw("once")
+	p.kw("per")
+	p.ident(o.Period, true)
 }

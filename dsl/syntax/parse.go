@@ -48,14 +48,14 @@ var parserOptions = []participle.Option{
 	participle.Union[TableItem](&TextItem{}, &SourceItem{}, &TitleItem{}, &TableRoll{}, &TableBy{}, &TableChoose{}, &Require{}, &Row{}),
 	participle.Union[RowKey](&RangeKey{}, &FaceKey{}),
 	participle.Union[FeatureItem](&TextItem{}, &SourceItem{}, &Property{}, &Modify{}, &Hook{}, &On{},
-		&Reroll{}, &ExtraDice{}, &Override{}, &Flag{}, &Replace{}, &TitleItem{}, &Grant{}, &Prevent{}),
+		&Reroll{}, &ExtraDice{}, &Override{}, &Flag{}, &Replace{}, &TitleItem{}, &Grant{}, &Prevent{}, &Available{}, &ActionBody{}),
 	participle.Union[HouseItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &HouseRule{}),
 	participle.Union[TestItem](&TestRules{}, &TestHouse{}, &TestState{}, &TestDice{}, &TestSeed{},
 		&TestChoose{}, &TestRun{}, &TestExpectError{}, &TestExpectEmit{}, &TestExpect{}),
 	// Members are tried in order, so the most frequent come first.
 	participle.Union[Stmt](&Let{}, &Set{}, &If{}, &Emit{}, &Roll{}, &Add{}, &Call{}, &Apply{}, &ForEach{},
 		&TestStmt{}, &Change{}, &Choose{}, &Remove{}, &Stop{}, &TextItem{}, &SourceItem{}, &Step{}, &Require{},
-		&Signal{}, &TitleItem{}),
+		&Signal{}, &TitleItem{}, &Perform{}),
 	participle.UseLookahead(2),
 }
 

@@ -944,14 +944,15 @@ type structInfo struct {
 const maxFields = 128
 
 var (
-	stateSchema  = schemaOf(reflect.TypeOf(State{}), map[reflect.Type]*structInfo{})
-	gangSchema   = stateSchema.field("gangs").elem
-	modelSchema  = gangSchema.field("models").elem
-	statsSchema  = modelSchema.field("stats").elem
-	weaponSchema = modelSchema.field("weapons").elem
-	armourSchema = modelSchema.field("armour").elem
-	battleSchema = stateSchema.field("battle").elem
-	markerSchema = battleSchema.field("markers").elem
+	stateSchema    = schemaOf(reflect.TypeOf(State{}), map[reflect.Type]*structInfo{})
+	gangSchema     = stateSchema.field("gangs").elem
+	modelSchema    = gangSchema.field("models").elem
+	statsSchema    = modelSchema.field("stats").elem
+	weaponSchema   = modelSchema.field("weapons").elem
+	armourSchema   = modelSchema.field("armour").elem
+	battleSchema   = stateSchema.field("battle").elem
+	markerSchema   = battleSchema.field("markers").elem
+	durationSchema = battleSchema.field("durations").elem
 )
 
 func (si *structInfo) field(name string) *fieldInfo {

@@ -87,7 +87,7 @@ func intNode(x int64) *yaml.Node {
 func (e *encoder) structNode(v reflect.Value, si *structInfo) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	switch si {
-	case statsSchema, weaponSchema, armourSchema, markerSchema:
+	case statsSchema, weaponSchema, armourSchema, markerSchema, durationSchema:
 		n.Style = yaml.FlowStyle // one line each, as on a Fighter card
 	}
 	for i := range si.fields {
@@ -360,6 +360,15 @@ func (s *State) Clone() *State {
 	out := &State{Battle: s.Battle}
 	out.Battle.Rules = p.strs(s.Battle.Rules)
 	out.Battle.Recorded = cloneValues(s.Battle.Recorded)
+	if s.Battle.Durations != nil {
+		out.Battle.Durations = make([]*Duration, len(s.Battle.Durations))
+		for i, du := range s.Battle.Durations {
+			if du != nil {
+				c := *du
+				out.Battle.Durations[i] = &c
+			}
+		}
+	}
 	if s.Battle.Markers != nil {
 		out.Battle.Markers = carve(&p.markerPtrs, len(s.Battle.Markers))
 		for i, mk := range s.Battle.Markers {

@@ -31,6 +31,27 @@ type Battle struct {
 	// rule's `choose … recorded KEY` to use instead of asking: strings,
 	// numbers, true/false, lists and maps of them.
 	Recorded map[string]any `expr:"recorded" json:"recorded,omitempty"`
+
+	// Durations is what effects keep until a period of the rules ends: ids
+	// added `until end of PERIOD`, and effects used `once per PERIOD`. It
+	// is in the state so that a battle can be run step by step across
+	// several runs.
+	Durations []*Duration `expr:"durations" json:"durations,omitempty"`
+}
+
+// Duration is one thing that lasts until a period ends (an event declared
+// `ends PERIOD` is signalled): an id a rule added to a list (Item, Field
+// and its holder), or an effect that applied `once per PERIOD` (Used).
+// The holder is a model (Model), else a gang (Gang), else the battle.
+// An entry held by a model ends only when the ending event names that
+// model, if the event has a model parameter.
+type Duration struct {
+	Period string `expr:"period" json:"period" state:"required"`
+	Model  string `expr:"model" json:"model,omitempty"`
+	Gang   string `expr:"gang" json:"gang,omitempty"`
+	Item   string `expr:"item" json:"item,omitempty"`   // the id added
+	Field  string `expr:"field" json:"field,omitempty"` // the list it was added to: conditions, rules…
+	Used   string `expr:"used" json:"used,omitempty"`   // the effect used: "skill x: modify p.r"
 }
 
 // Marker is something placed on the battlefield: a smoke cloud, a Graviton

@@ -159,6 +159,30 @@ func (v *validator) battle(b *Battle, gangs map[string]int) {
 			v.add(diag.CodeStateValue, w.at("radius"), "want a radius in inches, 0 or more, got %v", mk.Radius)
 		}
 	}
+	for i, du := range b.Durations {
+		w := where{g: -1, m: -1, list: "battle.durations", i: i}
+		if du == nil {
+			v.add(diag.CodeStateType, w.at(""), "want a duration, got null")
+			continue
+		}
+		if du.Period == "" {
+			v.add(diag.CodeStateMissingField, w.at("period"), "required field is missing")
+		}
+		switch {
+		case du.Used == "" && du.Item == "":
+			v.add(diag.CodeStateMissingField, w.at("item"), "a duration is an item added (item and field) or an effect used (used)")
+		case du.Used != "" && du.Item != "":
+			v.add(diag.CodeStateValue, w.at("used"), "a duration is an item added or an effect used, not both")
+		case du.Item != "" && du.Field == "":
+			v.add(diag.CodeStateMissingField, w.at("field"), "required field is missing: the list the item was added to")
+		}
+		if _, ok := v.models[du.Model]; du.Model != "" && !ok {
+			v.add(diag.CodeStateReference, w.at("model"), "no model has the id %q", du.Model)
+		}
+		if _, ok := gangs[du.Gang]; du.Gang != "" && !ok {
+			v.add(diag.CodeStateReference, w.at("gang"), "%s", suggestKey(fmt.Sprintf("no gang has the id %q", du.Gang), du.Gang, gangs))
+		}
+	}
 }
 
 func (v *validator) model(w where, m *Model, g *Gang) {

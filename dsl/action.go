@@ -1,0 +1,252 @@
+package dsl
+
+// This file checks actions declared with parameters (`action shoot(fighter:
+// model) "Shoot" { available when … body { … } }`), the `perform`
+// statement, `stop ID`, periods (`event … ends round`) and the durations
+// that name them (`until end of round`, `once per round`).
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/expr-lang/expr"
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib/state"
+)
+
+// ActionInfo is a checked action declared with parameters: what `perform`,
+// `available_actions` and `munda run ACTION` run.
+type ActionInfo struct {
+	Feature   *syntax.Feature
+	ID        string
+	Title     string
+	Params    []ParamInfo
+	Available *syntax.Expr  // nil: always available
+	Body      *syntax.Block // nil: performing it does nothing but log
+	scope     *scope
+}
+
+// Procedure is the action as a procedure, for what runs it (the CLI's
+// argument binding, a run's narration).
+func (a *ActionInfo) Procedure() *ProcInfo {
+	return &ProcInfo{ID: a.ID, Title: a.Title, Params: a.Params}
+}
+
+// prepareActions collects periods and the parameters of actions.
+func (c *checker) prepareActions() {
+	for _, id := range keys(c.idx.Events) {
+		ev := c.idx.Events[id]
+		if ev.Ends != nil {
+			c.idx.Periods[ev.Ends.Name] = append(c.idx.Periods[ev.Ends.Name], ev)
+		}
+	}
+	for _, d := range c.all {
+		f, ok := d.(*syntax.Feature)
+		if !ok {
+			continue
+		}
+		if f.Kind != "action" {
+			if f.Params != nil {
+				c.diags.errorf(diag.CodePropertyError, identRange(f.ID), "only actions have parameters, not a %s", f.Kind)
+			}
+			for _, it := range f.Items {
+				switch it := it.(type) {
+				case *syntax.Available:
+					c.diags.errorf(diag.CodePropertyError, diag.RangeOf(it.Pos, it.EndPos), "only actions have `available when`, not a %s", f.Kind)
+				case *syntax.ActionBody:
+					c.diags.errorf(diag.CodePropertyError, diag.RangeOf(it.Pos, it.Body.Pos), "only actions have a body, not a %s", f.Kind)
+				}
+			}
+			continue
+		}
+		info := &ActionInfo{Feature: f, ID: f.ID.Name, Title: f.Title.Value()}
+		info.scope = newScope(c.globals)
+		info.Params = c.params(f.Params, info.scope)
+		seenAvail, seenBody := false, false
+		for _, it := range f.Items {
+			switch it := it.(type) {
+			case *syntax.Available:
+				if seenAvail {
+					c.diags.errorf(diag.CodeDuplicateID, diag.RangeOf(it.Pos, it.EndPos), "action %s says `available when` twice", f.ID.Name)
+				}
+				seenAvail, info.Available = true, it.When
+			case *syntax.ActionBody:
+				if seenBody {
+					c.diags.errorf(diag.CodeDuplicateID, diag.RangeOf(it.Pos, it.Body.Pos), "action %s has two bodies", f.ID.Name)
+				}
+				seenBody, info.Body = true, it.Body
+			}
+		}
+		if c.lookup("action", f.ID.Name) == f {
+			c.idx.Actions[f.ID.Name] = info
+		}
+		c.actionInfo[f] = info
+	}
+}
+
+// checkActionBodies checks each action's availability and body.
+func (c *checker) checkActionBodies() {
+	for _, d := range c.all {
+		f, ok := d.(*syntax.Feature)
+		if !ok || c.actionInfo[f] == nil {
+			continue
+		}
+		info := c.actionInfo[f]
+		if info.Available != nil {
+			c.compile(info.Available, info.scope, typeBool, "an action's availability")
+		}
+		if info.Body != nil {
+			c.block(info.Body, newScope(info.scope), &bodyCtx{owner: "action " + info.ID})
+		}
+	}
+}
+
+// perform checks a perform statement.
+func (c *checker) perform(s *syntax.Perform, sc *scope) {
+	if s.Dynamic != nil {
+		c.compile(s.Dynamic, sc, typeString, "the action to perform")
+		for _, a := range s.Args {
+			c.compile(a.Value, sc, nil, "")
+		}
+		return
+	}
+	info := c.idx.Actions[s.Action.Name]
+	if info == nil {
+		c.unknown(identRange(s.Action), "action", s.Action.Name, keys(c.idx.Actions))
+		for _, a := range s.Args {
+			c.compile(a.Value, sc, nil, "")
+		}
+		return
+	}
+	c.args(s.Args, info.Params, sc, "action "+info.ID, diag.RangeOf(s.Pos, s.EndPos), false)
+}
+
+// stopTarget checks that `stop ID` names a procedure, table or action.
+func (c *checker) stopTarget(s *syntax.Stop) {
+	if s.Target == nil {
+		return
+	}
+	id := &s.Target.Ident
+	switch c.lookup(nsCore, id.Name).(type) {
+	case *syntax.Procedure, *syntax.Table:
+		return
+	}
+	if c.idx.Actions[id.Name] != nil {
+		return
+	}
+	names := append(c.ofKind("procedure"), c.ofKind("table")...)
+	names = append(names, keys(c.idx.Actions)...)
+	c.unknown(identRange(id), "procedure, table or action", id.Name, names)
+}
+
+// period checks that a period is declared by some event's `ends`.
+func (c *checker) period(id *syntax.Ident) {
+	if id == nil || len(c.idx.Periods[id.Name]) > 0 {
+		return
+	}
+	d := c.unknown(identRange(id), "period", id.Name, keys(c.idx.Periods))
+	if len(c.idx.Periods) == 0 {
+		d.Detail = "A period is declared by an event that ends it: `event round_ended() \"The round ends\" ends round`."
+	}
+}
+
+// oncePer checks an effect's `once per PERIOD`.
+func (c *checker) oncePer(item syntax.FeatureItem) {
+	var o *syntax.OncePer
+	switch e := item.(type) {
+	case *syntax.Modify:
+		o = e.Once
+	case *syntax.Reroll:
+		o = e.Once
+	case *syntax.ExtraDice:
+		o = e.Once
+	case *syntax.Override:
+		o = e.Once
+	case *syntax.Hook:
+		o = e.Once
+	case *syntax.On:
+		o = e.Once
+	}
+	if o != nil {
+		c.period(o.Period)
+	}
+}
+
+// OnceOf is an effect's `once per`, nil when it has none.
+func OnceOf(item syntax.FeatureItem) *syntax.OncePer {
+	switch e := item.(type) {
+	case *syntax.Modify:
+		return e.Once
+	case *syntax.Reroll:
+		return e.Once
+	case *syntax.ExtraDice:
+		return e.Once
+	case *syntax.Override:
+		return e.Once
+	case *syntax.Hook:
+		return e.Once
+	case *syntax.On:
+		return e.Once
+	}
+	return nil
+}
+
+// actionFunctions give expressions `available_actions(m)`.
+func (c *checker) actionFunctions() []expr.Option {
+	c.statePatch.Names["available_actions"] = true
+	return []expr.Option{expr.Function("available_actions", func(args ...any) (any, error) {
+		st, _ := args[0].(*state.State)
+		m, _ := args[1].(*state.Model)
+		return c.idx.AvailableActions(st, m)
+	}, new(func(*state.State, *state.Model) []string))}
+}
+
+// AvailableActions lists the ids of the actions available to m, sorted by
+// id: every action declared with parameters whose first is a model, whose
+// `available when` holds with m as that parameter and the others at their
+// defaults (nil where they have none).
+func (idx *Index) AvailableActions(st *state.State, m *state.Model) ([]string, error) {
+	out := []string{}
+	ids := keys(idx.Actions)
+	sort.Strings(ids)
+	for _, id := range ids {
+		a := idx.Actions[id]
+		if len(a.Params) == 0 || a.Params[0].Type != typeModel {
+			continue
+		}
+		ok, err := a.AvailableTo(st, map[string]any{a.Params[0].Name: m})
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// AvailableTo evaluates the action's `available when` with these
+// arguments, the others taking their defaults.
+func (a *ActionInfo) AvailableTo(st *state.State, args map[string]any) (bool, error) {
+	if a.Available == nil {
+		return true, nil
+	}
+	env := BaseEnv(st)
+	for _, p := range a.Params {
+		v, ok := args[p.Name]
+		if !ok && p.Default != nil {
+			var err error
+			if v, err = runProgram(p.Default.Program, BaseEnv(st)); err != nil {
+				return false, fmt.Errorf("action %s: the default of %s: %w", a.ID, p.Name, err)
+			}
+		}
+		env[p.Name] = v
+	}
+	v, err := runProgram(a.Available.Program, env)
+	if err != nil {
+		return false, fmt.Errorf("action %s: its availability: %w", a.ID, err)
+	}
+	b, _ := v.(bool)
+	return b, nil
+}
