@@ -1,0 +1,89 @@
+package dsl
+
+import (
+	"reflect"
+
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
+)
+
+// PoolDiceVar is the name under which a pool re-roll's predicate sees the
+// pool's dice: `where PRED` is compiled as `map(PoolDiceVar, PRED)`, so `#`
+// is each die in turn (an inner scope, so a rule's own name never clashes
+// with it).
+const PoolDiceVar = "__pool_dice"
+
+// poolWrap is what a pool re-roll's predicate is wrapped in.
+const poolWrap = "map(" + PoolDiceVar + ", "
+
+// isPool reports whether a site is a roll of several dice kept apart
+// (`roll x = (N) d6`).
+func isPool(s *Site) bool {
+	if s == nil || s.Kind != symRoll {
+		return false
+	}
+	r, ok := s.Stmt.(*syntax.Roll)
+	return ok && r.Count != nil
+}
+
+// poolModify checks a modifier of a pool: it adds to each die, so the dice
+// must be numbers.
+func (c *checker) poolModify(e *syntax.Modify, s *Site) {
+	if isPool(s) && s.Dice != nil && s.Dice.Symbolic() {
+		c.diags.errorf(diag.CodeTypeError, diag.RangeOf(e.Target.Pos, e.Target.EndPos),
+			"%s is a pool of %s, which has symbols: its dice cannot be modified by a number", e.Target, s.Dice.ID)
+	}
+}
+
+// poolReroll checks the per-die parts of a re-roll: `each`, `up to N` and
+// `where PRED` belong to pools, and a re-roll of a pool needs one of each
+// or up to.
+func (c *checker) poolReroll(e *syntax.Reroll, sc *scope, s *Site) {
+	at := diag.RangeOf(e.Pos, e.Target.EndPos)
+	if !isPool(s) {
+		if e.Each || e.UpTo != nil || e.Where != nil {
+			c.diags.errorf(diag.CodeEffectTarget, at,
+				"%s is a single roll: each, up to and where re-roll dice of a pool (roll x = (N) dice)", e.Target)
+		}
+		return
+	}
+	if !e.Each && e.UpTo == nil {
+		c.diags.errorf(diag.CodeEffectTarget, at,
+			"%s is a pool of dice: say which dice are re-rolled, `reroll %s each where PRED` or `reroll %s up to N where PRED`",
+			e.Target, e.Target, e.Target)
+	}
+	if e.UpTo != nil {
+		c.compile(e.UpTo, sc, typeInt, "how many dice may be re-rolled")
+		c.idx.Choices[e.Target.Member.Name+"_reroll"] = true
+	}
+	if e.Where == nil {
+		return
+	}
+	// `#` is each die: compile map(dice, PRED) with the dice in scope, and
+	// keep that program on the predicate.
+	inner := newScope(sc)
+	inner.define(&symbol{name: PoolDiceVar, kind: symLet, typ: s.Type, used: true})
+	wrapped := &syntax.Expr{Pos: e.Where.Pos, EndPos: e.Where.EndPos, Text: poolWrap + e.Where.Text + ")"}
+	wrapped.Pos.Column -= len(poolWrap)
+	wrapped.Pos.Offset -= len(poolWrap)
+	t := c.compile(wrapped, inner, nil, "")
+	if wrapped.Program == nil {
+		return
+	}
+	if t != nil && t.Kind() == reflect.Slice && t.Elem() != typeBool && t.Elem().Kind() != reflect.Interface {
+		c.diags.errorf(diag.CodeTypeError, diag.RangeOf(e.Where.Pos, e.Where.EndPos),
+			"a pool re-roll's where must be true or false for each die (#), but this is %s", TypeName(t.Elem()))
+	}
+	e.Where.Program = wrapped.Program
+	e.Where.Type = typeBool
+}
+
+// poolExtraDice checks extra dice: a single roll keeps one of its dice, so
+// it needs pick; a pool may take more dice, or roll more and keep its size.
+func (c *checker) poolExtraDice(e *syntax.ExtraDice, s *Site) {
+	if isPool(s) || e.Pick != "" {
+		return
+	}
+	c.diags.errorf(diag.CodeEffectTarget, diag.RangeOf(e.Pos, e.Count.EndPos),
+		"%s is a single roll: extra dice for it need `pick highest`, `pick lowest` or `pick choice` to keep one", e.Target)
+}
