@@ -308,6 +308,11 @@ func (r *runner) poolRerolls(p *pool, f *frame, target string, s *syntax.Roll, v
 			delete(f.env, name)
 		}
 	}()
+	// Sources in an order that does not depend on the order of files or
+	// declarations: by owner (an up to chooses among the dice the ones
+	// before it left).
+	list = slices.Clone(list)
+	sort.SliceStable(list, func(i, j int) bool { return list[i].owner < list[j].owner })
 	marked := map[int]bool{}
 	var order []int         // the dice to re-roll, in the order they were marked
 	by := map[int]*effect{} // whose re-roll each die is
