@@ -1,7 +1,11 @@
 package dsl
 
 import (
+	"fmt"
 	"reflect"
+
+	"github.com/expr-lang/expr/ast"
+	exprparser "github.com/expr-lang/expr/parser"
 
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -76,6 +80,58 @@ func (c *checker) poolReroll(e *syntax.Reroll, sc *scope, s *Site) {
 	}
 	e.Where.Program = wrapped.Program
 	e.Where.Type = typeBool
+	if s.Dice != nil && s.Dice.Symbolic() {
+		c.poolFaces(wrapped, s.Dice)
+	}
+}
+
+// poolFaces checks the faces a predicate on symbolic dice compares # with
+// (`# == "miss"`, `# in ["miss", "jam"]`): each must be a face of the dice.
+func (c *checker) poolFaces(wrapped *syntax.Expr, d *DiceInfo) {
+	tree, err := exprparser.Parse(wrapped.Text)
+	if err != nil {
+		return
+	}
+	var faces []string
+	for _, f := range d.Faces {
+		faces = append(faces, f.ID)
+	}
+	check := func(n ast.Node) {
+		lit, ok := n.(*ast.StringNode)
+		if !ok {
+			return
+		}
+		if _, ok := d.Face(lit.Value); ok {
+			return
+		}
+		at := diag.RangeOf(exprPosition(wrapped, lit.Location().From), exprPosition(wrapped, lit.Location().To))
+		c.unknown(at, "face of dice "+d.ID+":", fmt.Sprintf("%q", lit.Value), faces)
+	}
+	isDie := func(n ast.Node) bool {
+		p, ok := n.(*ast.PointerNode)
+		return ok && p.Name == ""
+	}
+	ast.Find(tree.Node, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryNode)
+		if !ok {
+			return false
+		}
+		switch b.Operator {
+		case "==", "!=":
+			if isDie(b.Left) {
+				check(b.Right)
+			} else if isDie(b.Right) {
+				check(b.Left)
+			}
+		case "in", "not in":
+			if arr, ok := b.Right.(*ast.ArrayNode); ok && isDie(b.Left) {
+				for _, el := range arr.Nodes {
+					check(el)
+				}
+			}
+		}
+		return false
+	})
 }
 
 // poolExtraDice checks extra dice: a single roll keeps one of its dice, so
