@@ -20,6 +20,16 @@ const PoolDiceVar = "__pool_dice"
 // poolWrap is what a pool re-roll's predicate is wrapped in.
 const poolWrap = "map(" + PoolDiceVar + ", "
 
+// PoolPredicate is a pool re-roll's `where PRED` as it is compiled and
+// run: `map(PoolDiceVar, PRED)`, placed so that positions in it are the
+// predicate's in the file. It shares where's program, once checked.
+func PoolPredicate(where *syntax.Expr) *syntax.Expr {
+	w := &syntax.Expr{Pos: where.Pos, EndPos: where.EndPos, Text: poolWrap + where.Text + ")", Program: where.Program}
+	w.Pos.Column -= len(poolWrap)
+	w.Pos.Offset -= len(poolWrap)
+	return w
+}
+
 // isPool reports whether a site is a roll of several dice kept apart
 // (`roll x = (N) d6`).
 func isPool(s *Site) bool {
@@ -67,9 +77,7 @@ func (c *checker) poolReroll(e *syntax.Reroll, sc *scope, s *Site) {
 	// keep that program on the predicate.
 	inner := newScope(sc)
 	inner.define(&symbol{name: PoolDiceVar, kind: symLet, typ: s.Type, used: true})
-	wrapped := &syntax.Expr{Pos: e.Where.Pos, EndPos: e.Where.EndPos, Text: poolWrap + e.Where.Text + ")"}
-	wrapped.Pos.Column -= len(poolWrap)
-	wrapped.Pos.Offset -= len(poolWrap)
+	wrapped := PoolPredicate(e.Where)
 	t := c.compile(wrapped, inner, nil, "")
 	if wrapped.Program == nil {
 		return

@@ -403,7 +403,7 @@ func (r *runner) poolEligible(p *pool, f *frame, rr *syntax.Reroll, marked map[i
 	}
 	old, had := f.env[dsl.PoolDiceVar]
 	f.env[dsl.PoolDiceVar] = dice
-	v, err := r.eval(f, rr.Where)
+	v, err := r.eval(f, dsl.PoolPredicate(rr.Where))
 	if had {
 		f.env[dsl.PoolDiceVar] = old
 	} else {
