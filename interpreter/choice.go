@@ -26,6 +26,9 @@ type ChoiceRequest struct {
 	Default any // what the rules choose when nobody answers
 
 	render func() string // fills in the question's {…}, only when asked
+	// parse, when set, reads a typed answer (the dice of a pool to
+	// re-roll), so that a bad one is refused where it is typed.
+	parse func(string) (any, error)
 }
 
 // Answers is how an answer to the request is named: NAME, or NAME.KEY
@@ -96,6 +99,9 @@ func ChoiceName(answer string) string {
 
 // parseAnswer turns typed text into one of the request's options.
 func parseAnswer(req *ChoiceRequest, s string) (any, error) {
+	if req.parse != nil {
+		return req.parse(s)
+	}
 	if req.Options == nil {
 		switch def := req.Default.(type) {
 		case bool:

@@ -246,20 +246,20 @@ func (r *runner) poolPick(p *pool, f *frame, ef *effect, s *syntax.Roll) error {
 		req := &ChoiceRequest{Name: p.name + "_pick", Key: ownerKey(ef), Rule: ef.owner, Default: def,
 			Prompt: fmt.Sprintf("%s: which %d of %s %s to discard? (positions, e.g. %s)", titleOf(ef.owner), k, p.name,
 				strings.Join(shown, ", "), joinInts(def))}
-		v, err := r.ask(f, req, at(s.Pos), spanOf(s))
-		if err != nil {
-			return err
-		}
 		all := make([]int, len(p.natural))
 		for i := range all {
 			all[i] = i
 		}
-		pos, err := dicePositions(v, all)
-		if err != nil {
-			return r.errorAt(f, diag.CodeRunChoice, spanOf(s), fmt.Errorf("%s: %v", req.Answers(), err))
+		read := func(v any) ([]int, error) {
+			pos, err := dicePositions(v, all)
+			if err == nil && len(pos) != k {
+				err = fmt.Errorf("discard exactly %d of the dice of %s, not %d", k, p.name, len(pos))
+			}
+			return pos, err
 		}
-		if len(pos) != k {
-			return r.errorAt(f, diag.CodeRunChoice, spanOf(s), fmt.Errorf("%s: discard exactly %d of the dice of %s, not %d", req.Answers(), k, p.name, len(pos)))
+		pos, err := r.askDice(f, req, s, read)
+		if err != nil {
+			return err
 		}
 		discard = pos
 	}
@@ -461,16 +461,37 @@ func (r *runner) poolBudget(p *pool, f *frame, ef *effect, rr *syntax.Reroll, s 
 	req := &ChoiceRequest{Name: p.name + "_reroll", Key: ownerKey(ef), Rule: ef.owner, Default: def,
 		Prompt: fmt.Sprintf("%s: which dice of %s to re-roll, up to %d of %s? (positions, e.g. %s)", titleOf(ef.owner), p.name,
 			budget, strings.Join(shown, ", "), joinInts(def))}
+	return r.askDice(f, req, s, func(v any) ([]int, error) {
+		pos, err := dicePositions(v, eligible)
+		if err == nil && len(pos) > budget {
+			err = fmt.Errorf("%d dice chosen for a pool re-roll with a budget of %d: no budget left for die %d", len(pos), budget, pos[budget]+1)
+		}
+		return pos, err
+	})
+}
+
+// askDice asks a choice answered by dice of a pool, read (and checked) by
+// read: a typed answer is checked as it is typed (the prompt asks again),
+// a given one after.
+func (r *runner) askDice(f *frame, req *ChoiceRequest, s *syntax.Roll, read func(any) ([]int, error)) ([]int, error) {
+	req.parse = func(text string) (any, error) {
+		pos, err := read(text)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]int, len(pos))
+		for i, p := range pos {
+			out[i] = p + 1
+		}
+		return out, nil
+	}
 	v, err := r.ask(f, req, at(s.Pos), spanOf(s))
 	if err != nil {
 		return nil, err
 	}
-	pos, err := dicePositions(v, eligible)
+	pos, err := read(v)
 	if err != nil {
 		return nil, r.errorAt(f, diag.CodeRunChoice, spanOf(s), fmt.Errorf("%s: %v", req.Answers(), err))
-	}
-	if len(pos) > budget {
-		return nil, r.errorAt(f, diag.CodeRunChoice, spanOf(s), fmt.Errorf("%s: %d dice chosen for a pool re-roll with a budget of %d: no budget left for die %d", req.Answers(), len(pos), budget, pos[budget]+1))
 	}
 	return pos, nil
 }

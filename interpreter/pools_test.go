@@ -1,6 +1,7 @@
 package interpreter
 
 import (
+	"bufio"
 	"slices"
 	"strings"
 	"testing"
@@ -45,5 +46,21 @@ func TestDicePositions(t *testing.T) {
 		if err != nil || !slices.Equal(got, c.want) {
 			t.Errorf("%v: got %v, %v; want %v", c.answer, got, err, c.want)
 		}
+	}
+}
+
+// TestPoolChoicePrompt: a bad answer naming dice is refused as it is typed,
+// and the prompt asks again.
+func TestPoolChoicePrompt(t *testing.T) {
+	req := &ChoiceRequest{Name: "hits_reroll", Prompt: "Which dice?", Default: []int{1},
+		parse: func(s string) (any, error) { return dicePositions(s, []int{0, 2}) }}
+	var out strings.Builder
+	p := NewChoicePrompt(bufio.NewReader(strings.NewReader("2\n1,3\n")), &out)
+	v, ok, err := p.Choose(req)
+	if err != nil || !ok || !slices.Equal(v.([]int), []int{0, 2}) {
+		t.Fatalf("got %v, %v, %v", v, ok, err)
+	}
+	if !strings.Contains(out.String(), "die 2 cannot be chosen") {
+		t.Errorf("the prompt did not say why it asked again:\n%s", out.String())
 	}
 }
