@@ -37,6 +37,16 @@ func (p *pool) values() any {
 	return out
 }
 
+// bind sets rolled.x to the dice as rolled and natural.x to their sum.
+func (p *pool) bind(f *frame) {
+	f.rolled[p.name] = slices.Clone(p.natural)
+	sum := 0
+	for _, v := range p.natural {
+		sum += v
+	}
+	f.natural[p.name] = sum
+}
+
 // die is one die as a predicate sees it (#): its modified value, or its
 // face.
 func (p *pool) die(i int) any {
@@ -144,7 +154,7 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error
 		}
 	}
 	value := p.values()
-	f.rolled[name] = slices.Clone(p.natural)
+	p.bind(f)
 	if err := r.logPool(f, s, p, mods, ""); err != nil {
 		return nil, err
 	}
@@ -154,7 +164,7 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error
 	}
 	if rerolled {
 		value = p.values()
-		f.rolled[name] = slices.Clone(p.natural)
+		p.bind(f)
 		if err := r.logPool(f, s, p, mods, "after re-rolls"); err != nil {
 			return nil, err
 		}
