@@ -144,14 +144,16 @@ func (c *checker) effect(item syntax.FeatureItem) (string, string) {
 				c.selfStat(e.When, e.Target.Name.Name, e.Target.Member.Name)
 			})
 		}
-		return c.rollEffect(e.Target, false, func(sc *scope) {
+		return c.rollEffect(e.Target, false, func(sc *scope, s *Site) {
+			c.poolModify(e, s)
 			c.compile(e.By, sc, typeInt, "a modifier")
 			if e.When != nil {
 				c.compile(e.When, sc, typeBool, "a modifier's when")
 			}
 		})
 	case *syntax.Reroll:
-		return c.rollEffect(e.Target, true, func(sc *scope) {
+		return c.rollEffect(e.Target, true, func(sc *scope, s *Site) {
+			c.poolReroll(e, sc, s)
 			if e.When != nil {
 				c.compile(e.When, sc, typeBool, "a re-roll's when")
 			}
@@ -168,7 +170,8 @@ func (c *checker) effect(item syntax.FeatureItem) (string, string) {
 		if n := e.Count.Value(); n < 1 || n > 10 {
 			c.diags.errorf(diag.CodeOutOfRange, diag.RangeOf(e.Count.Pos, e.Count.EndPos), "extra_dice adds 1 to 10 dice, not %d", n)
 		}
-		return c.rollEffect(e.Target, false, func(sc *scope) {
+		return c.rollEffect(e.Target, false, func(sc *scope, s *Site) {
+			c.poolExtraDice(e, s)
 			if e.When != nil {
 				c.compile(e.When, sc, typeBool, "extra dice's when")
 			}
@@ -224,8 +227,8 @@ func (c *checker) effect(item syntax.FeatureItem) (string, string) {
 // or test of a procedure (P.name), a table's roll (T), or every test of a
 // characteristic (C). check runs for each place with the scope there;
 // withResult makes the roll's own result visible (a re-roll decides after
-// seeing it).
-func (c *checker) rollEffect(ref *syntax.Ref, withResult bool, check func(sc *scope)) (string, string) {
+// seeing it). check's site is nil for a table or a characteristic.
+func (c *checker) rollEffect(ref *syntax.Ref, withResult bool, check func(sc *scope, s *Site)) (string, string) {
 	if ref.Member == nil {
 		switch d := c.lookup(nsCore, ref.Name.Name).(type) {
 		case *syntax.Table:
@@ -237,7 +240,7 @@ func (c *checker) rollEffect(ref *syntax.Ref, withResult bool, check func(sc *sc
 				c.diags.errorf(diag.CodeEffectTarget, identRange(ref.Name), "table %s is not rolled on, so it has no roll to change", d.ID.Name)
 				return "", ""
 			}
-			check(info.RollScope)
+			check(info.RollScope, nil)
 			return ref.Name.Name, "table"
 		case *syntax.Characteristic:
 			sc := newScope(c.globals)
@@ -245,7 +248,7 @@ func (c *checker) rollEffect(ref *syntax.Ref, withResult bool, check func(sc *sc
 			if withResult {
 				sc.define(&symbol{name: "passed", kind: symTest, typ: typeBool, used: true})
 			}
-			check(sc)
+			check(sc, nil)
 			return ref.Name.Name, "characteristic"
 		case nil:
 			var cands []string
@@ -275,7 +278,7 @@ func (c *checker) rollEffect(ref *syntax.Ref, withResult bool, check func(sc *sc
 			sc = newScope(sc)
 			sc.define(&symbol{name: ref.Member.Name, kind: s.Kind, typ: s.Type, used: true})
 		}
-		check(sc)
+		check(sc, s)
 	}
 	if len(sites) == 0 {
 		return "", ""

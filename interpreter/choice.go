@@ -32,6 +32,9 @@ type ChoiceRequest struct {
 	Count int
 
 	render func() string // fills in the question's {…}, only when asked
+	// parse, when set, reads a typed answer (the dice of a pool to
+	// re-roll), so that a bad one is refused where it is typed.
+	parse func(string) (any, error)
 }
 
 // Answers is how an answer to the request is named: NAME, or NAME.KEY
@@ -102,6 +105,9 @@ func ChoiceName(answer string) string {
 
 // parseAnswer turns typed text into one of the request's options.
 func parseAnswer(req *ChoiceRequest, s string) (any, error) {
+	if req.parse != nil {
+		return req.parse(s)
+	}
 	if req.Multi != "" {
 		return parseMulti(req, s)
 	}

@@ -348,67 +348,6 @@ func diceText(d *dsl.DiceInfo, res rolled) string {
 	return fmt.Sprintf("%s = %d", strings.Join(parts, "+"), res.natural)
 }
 
-// rollPool rolls several dice kept apart: `roll injuries = (n) injury`.
-func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error) {
-	n := 0
-	if s.Count.Number != nil {
-		n = s.Count.Number.Value()
-	} else {
-		var err error
-		if n, err = r.evalInt(f, s.Count.Expr); err != nil {
-			return nil, err
-		}
-	}
-	if n < 0 || n > r.limits.DicePerRoll {
-		return nil, r.errorAt(f, diag.CodeRunLimit, spanOf(s), fmt.Errorf("roll %s: cannot roll %d dice (0 to %d)", s.Name.Name, n, r.limits.DicePerRoll))
-	}
-	var ints []int
-	var faces []string
-	var all rolled
-	for i := 0; i < n; i++ {
-		res, err := r.rollDice(d, s.Name.Name, f.rule, r.purpose(f))
-		if err != nil {
-			return nil, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
-		}
-		ints = append(ints, res.natural)
-		all.dice = append(all.dice, res.natural)
-		if d.Symbolic() {
-			faces = append(faces, res.faces[0])
-		}
-	}
-	f.rolled[s.Name.Name] = ints
-	if ints == nil {
-		ints = []int{}
-	}
-	if faces == nil && d.Symbolic() {
-		faces = []string{}
-	}
-	if !r.logging() {
-		if d.Symbolic() {
-			return faces, r.count()
-		}
-		return ints, r.count()
-	}
-	ev := &Event{Kind: EventRoll, At: at(s.Pos), Name: s.Name.Name, Dice: fmt.Sprintf("%d×%s", n, d.Title), Rolled: ints, Faces: faces}
-	if d.Symbolic() {
-		var titles []string
-		for _, fc := range faces {
-			face, _ := d.Face(fc)
-			titles = append(titles, face.Title)
-		}
-		ev.Text = fmt.Sprintf("%s: %d %s: %s", s.Name.Name, n, d.Title, strings.Join(titles, ", "))
-		if faces == nil {
-			faces = []string{}
-		}
-		return faces, r.log(f, ev)
-	}
-	ev.Text = fmt.Sprintf("%s: %d %s: %s", s.Name.Name, n, d.Title, display(ints))
-	if ints == nil {
-		ints = []int{}
-	}
-	return ints, r.log(f, ev)
-}
-
 // diceOfSides is a plain die with n sides, for `roll x = one of list`.
 var diceOfSides sync.Map // int → *dsl.DiceInfo
 

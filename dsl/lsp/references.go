@@ -284,6 +284,10 @@ func (b *xrefBuilder) visit(n any, c walkCtx) {
 		b.target(n.Target)
 	case *syntax.Reroll:
 		b.target(n.Target)
+		if n.Where != nil {
+			// A pool's predicate (`#` is the die) parses inside its wrapper.
+			b.expr(dsl.PoolPredicate(n.Where))
+		}
 	case *syntax.ExtraDice:
 		b.target(n.Target)
 	case *syntax.Override:

@@ -55,9 +55,23 @@ func DescribeEffect(e *dsl.EffectInfo) EffectDesc {
 		d.Detail = join("by "+syntax.CanonicalExpr(it.By), when(it.When))
 	case *syntax.Reroll:
 		d.Action = "re-rolled"
-		d.Detail = when(it.When)
+		var which []string
+		if it.Each {
+			which = append(which, "each die")
+		}
+		if it.UpTo != nil {
+			which = append(which, "up to "+syntax.CanonicalExpr(it.UpTo)+" dice")
+		}
+		if it.Where != nil {
+			which = append(which, "where "+syntax.CanonicalExpr(it.Where))
+		}
+		which = append(which, when(it.When))
+		d.Detail = join(which...)
 	case *syntax.ExtraDice:
-		d.Action = fmt.Sprintf("given %s extra dice (pick %s)", it.Count.Digits, it.Pick)
+		d.Action = fmt.Sprintf("given %s extra dice", it.Count.Digits)
+		if it.Pick != "" {
+			d.Action += fmt.Sprintf(" (pick %s)", it.Pick)
+		}
 		d.Detail = when(it.When)
 	case *syntax.Hook:
 		d.Action = strings.ReplaceAll(it.Timing, "_", "-") + "-hook"

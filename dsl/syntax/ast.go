@@ -600,22 +600,30 @@ type Modify struct {
 	EndPos lexer.Position
 }
 
-// Reroll re-rolls a roll once when the condition holds.
+// Reroll re-rolls a roll once when the condition holds. On a pool it
+// re-rolls dice one by one: `reroll P.hits each where # < 3` (every die the
+// predicate holds for) or `reroll P.hits up to 2 where # < 3` (a player
+// picks at most that many); `#` is the die.
 type Reroll struct {
 	Pos    lexer.Position
 	Target *Ref     `parser:"'reroll' @@"`
+	Each   bool     `parser:"( @'each'"`
+	UpTo   *Expr    `parser:"  | 'up' 'to' @@ )?"`
+	Where  *Expr    `parser:"( 'where' @@ )?"`
 	When   *Expr    `parser:"( 'when' @@ )?"`
 	Once   *OncePer `parser:"@@?"`
 	EndPos lexer.Position
 }
 
 // ExtraDice rolls more dice for a roll and keeps one:
-// `extra_dice recovery_test.injury 1 pick choice`.
+// `extra_dice recovery_test.injury 1 pick choice`. On a pool it adds dice
+// (`extra_dice P.hits 1`), or with pick rolls that many more and keeps the
+// pool's size.
 type ExtraDice struct {
 	Pos    lexer.Position
 	Target *Ref     `parser:"'extra_dice' @@"`
 	Count  *Int     `parser:"@@"`
-	Pick   string   `parser:"'pick' @('highest' | 'lowest' | 'choice')"`
+	Pick   string   `parser:"( 'pick' @('highest' | 'lowest' | 'choice') )?"`
 	When   *Expr    `parser:"( 'when' @@ )?"`
 	Once   *OncePer `parser:"@@?"`
 	EndPos lexer.Position

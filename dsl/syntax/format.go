@@ -837,14 +837,28 @@ func (p *printer) node(n any) {
 	case *Reroll:
 		p.kw("reroll")
 		p.ref(n.Target, true)
+		if n.Each {
+			p.kw("each")
+		}
+		if n.UpTo != nil {
+			p.kw("up")
+			p.kw("to")
+			p.expr(n.UpTo, true)
+		}
+		if n.Where != nil {
+			p.kw("where")
+			p.expr(n.Where, true)
+		}
 		p.when(n.When)
 		p.oncePer(n.Once)
 	case *ExtraDice:
 		p.kw("extra_dice")
 		p.ref(n.Target, true)
 		p.int(n.Count, true)
-		p.kw("pick")
-		p.kw(n.Pick)
+		if n.Pick != "" {
+			p.kw("pick")
+			p.kw(n.Pick)
+		}
 		p.when(n.When)
 		p.oncePer(n.Once)
 	case *Override:
