@@ -591,17 +591,19 @@ type HouseRule struct {
 // Modify adds to a roll: `modify bottle_check.check by -1 when …`.
 type Modify struct {
 	Pos    lexer.Position
-	Target *Ref  `parser:"'modify' @@"`
-	By     *Expr `parser:"'by' @@"`
-	When   *Expr `parser:"( 'when' @@ )?"`
+	Target *Ref   `parser:"'modify' @@"`
+	As     *Ident `parser:"( 'as' @@ )?"`
+	By     *Expr  `parser:"'by' @@"`
+	When   *Expr  `parser:"( 'when' @@ )?"`
 	EndPos lexer.Position
 }
 
 // Reroll re-rolls a roll once when the condition holds.
 type Reroll struct {
 	Pos    lexer.Position
-	Target *Ref  `parser:"'reroll' @@"`
-	When   *Expr `parser:"( 'when' @@ )?"`
+	Target *Ref   `parser:"'reroll' @@"`
+	As     *Ident `parser:"( 'as' @@ )?"`
+	When   *Expr  `parser:"( 'when' @@ )?"`
 	EndPos lexer.Position
 }
 
@@ -609,10 +611,12 @@ type Reroll struct {
 // `extra_dice recovery_test.injury 1 pick choice`.
 type ExtraDice struct {
 	Pos    lexer.Position
-	Target *Ref   `parser:"'extra_dice' @@"`
-	Count  *Int   `parser:"@@"`
-	Pick   string `parser:"'pick' @('highest' | 'lowest' | 'choice')"`
-	When   *Expr  `parser:"( 'when' @@ )?"`
+	Target *Ref      `parser:"'extra_dice' @@"`
+	As     *Ident    `parser:"( 'as' @@ )?"`
+	Count  *Int      `parser:"@@"`
+	Pick   string    `parser:"'pick' @('highest' | 'lowest' | 'choice')"`
+	When   *Expr     `parser:"( 'when' @@ )?"`
+	Prio   *Priority `parser:"@@?"`
 	EndPos lexer.Position
 }
 
@@ -620,9 +624,11 @@ type ExtraDice struct {
 // `override bottle_check.threshold = gang.eligible_models`.
 type Override struct {
 	Pos    lexer.Position
-	Target *Ref  `parser:"'override' @@"`
-	Value  *Expr `parser:"'=' @@"`
-	When   *Expr `parser:"( 'when' @@ )?"`
+	Target *Ref      `parser:"'override' @@"`
+	As     *Ident    `parser:"( 'as' @@ )?"`
+	Value  *Expr     `parser:"'=' @@"`
+	When   *Expr     `parser:"( 'when' @@ )?"`
+	Prio   *Priority `parser:"@@?"`
 	EndPos lexer.Position
 }
 
@@ -630,19 +636,23 @@ type Override struct {
 // instead of it.
 type Hook struct {
 	Pos    lexer.Position
-	Timing string `parser:"@('before' | 'after' | 'instead_of')"`
-	Target *Ref   `parser:"@@"`
-	When   *Expr  `parser:"( 'when' @@ )?"`
-	Body   *Block `parser:"@@"`
+	Timing string    `parser:"@('before' | 'after' | 'instead_of')"`
+	Target *Ref      `parser:"@@"`
+	As     *Ident    `parser:"( 'as' @@ )?"`
+	When   *Expr     `parser:"( 'when' @@ )?"`
+	Prio   *Priority `parser:"@@?"`
+	Body   *Block    `parser:"@@"`
 	EndPos lexer.Position
 }
 
 // On reacts to a signalled event.
 type On struct {
 	Pos    lexer.Position
-	Event  *Ident `parser:"'on' @@"`
-	When   *Expr  `parser:"( 'when' @@ )?"`
-	Body   *Block `parser:"@@"`
+	Event  *Ident    `parser:"'on' @@"`
+	As     *Ident    `parser:"( 'as' @@ )?"`
+	When   *Expr     `parser:"( 'when' @@ )?"`
+	Prio   *Priority `parser:"@@?"`
+	Body   *Block    `parser:"@@"`
 	EndPos lexer.Position
 }
 
@@ -807,6 +817,7 @@ type Let struct {
 	Pos    lexer.Position
 	Name   *Ident `parser:"'let' @@"`
 	Value  *Expr  `parser:"'=' @@"`
+	Prefer string `parser:"( 'prefer' @('highest' | 'lowest') )?"`
 	EndPos lexer.Position
 }
 

@@ -823,36 +823,49 @@ func (p *printer) node(n any) {
 	case *Modify:
 		p.kw("modify")
 		p.ref(n.Target, true)
+		p.as(n.As)
 		p.kw("by")
 		p.expr(n.By, true)
 		p.when(n.When)
 	case *Reroll:
 		p.kw("reroll")
 		p.ref(n.Target, true)
+		p.as(n.As)
 		p.when(n.When)
 	case *ExtraDice:
 		p.kw("extra_dice")
 		p.ref(n.Target, true)
+		p.as(n.As)
 		p.int(n.Count, true)
 		p.kw("pick")
 		p.kw(n.Pick)
 		p.when(n.When)
+		p.priority(n.Prio)
 	case *Override:
 		p.kw("override")
 		p.ref(n.Target, true)
+		p.as(n.As)
 		p.kw("=")
 		p.expr(n.Value, true)
 		p.when(n.When)
+		p.priority(n.Prio)
 	case *Hook:
 		p.kw(n.Timing)
 		p.ref(n.Target, true)
+		p.as(n.As)
 		p.when(n.When)
+		p.priority(n.Prio)
 		p.block(n.Body)
 	case *On:
 		p.kw("on")
 		p.ident(n.Event, true)
+		p.as(n.As)
 		p.when(n.When)
+		p.priority(n.Prio)
 		p.block(n.Body)
+	case *Holder:
+		p.kw("holder")
+		p.ident(n.Role, true)
 	case *Replace:
 		p.kw("replace")
 		if n.Decl != nil {
@@ -968,6 +981,10 @@ func (p *printer) stmt(s any) {
 		p.ident(n.Name, true)
 		p.kw("=")
 		p.expr(n.Value, true)
+		if n.Prefer != "" {
+			p.kw("prefer")
+			p.kw(n.Prefer)
+		}
 	case *Set:
 		p.kw("set")
 		p.path(n.Target)
