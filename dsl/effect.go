@@ -101,7 +101,7 @@ func (c *checker) checkEffects() {
 				key = "instead_of " + target
 			}
 		}
-		if o.feature != nil && key != "" {
+		if o.feature != nil {
 			features = append(features, info)
 		}
 		// Rules of one layer must not give two answers to one question:
