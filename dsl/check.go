@@ -191,6 +191,10 @@ type checker struct {
 	// compiles every expression, inlining declared functions.
 	exprc  *Compiler
 	inline *inliner
+	// the effect being checked (scoping.go), and the `prefer` of the let
+	// an override targets.
+	eff    *effectCtx
+	prefer string
 }
 
 func newChecker(rules *Rules) *checker {

@@ -27,6 +27,15 @@ type EffectInfo struct {
 	// Layer is the layer of the pack it comes from (LayerBase, …): an
 	// override or instead_of of a higher layer wins over a lower one's.
 	Layer int
+	// Role is the name, in the target's scope, of the model or weapon
+	// that must hold the feature for the effect to apply ("" for effects
+	// that are not scoped: actions', standing and house rules'; RoleAny
+	// for `as any`). HolderKind is "model" or "weapon" when scoped.
+	Role, HolderKind string
+	// Priority ranks effects of one target that cannot all apply (`priority N`).
+	Priority int
+	// Prefer is the `prefer highest|lowest` of the let an override targets.
+	Prefer string
 }
 
 // checkEffects resolves every effect's target, checks its expressions in
@@ -63,8 +72,13 @@ func (c *checker) checkEffects() {
 	}
 	// "override P.x" / "instead_of P", and the layer → the first owner.
 	exclusive := map[string]owned{}
+	var features []*EffectInfo
 	for _, o := range all {
+		c.eff = &effectCtx{feature: o.feature, item: o.item}
+		c.prefer = ""
 		target, kind := c.effect(o.item)
+		role, prefer := c.eff.role, c.prefer
+		c.eff = nil
 		if target == "" {
 			target, kind = c.grantEffect(o.item, o.feature)
 		}
@@ -74,8 +88,13 @@ func (c *checker) checkEffects() {
 		if o.rule != "" && !c.rules.Active[o.rule] {
 			continue
 		}
-		c.idx.Effects = append(c.idx.Effects, &EffectInfo{Item: o.item, Owner: o.owner, Rule: o.rule,
-			Feature: o.feature, Standing: o.standing, Target: target, TargetKind: kind, Layer: o.layer})
+		info := &EffectInfo{Item: o.item, Owner: o.owner, Rule: o.rule,
+			Feature: o.feature, Standing: o.standing, Target: target, TargetKind: kind, Layer: o.layer,
+			Role: role, Priority: syntax.EffectPriority(o.item).Value(), Prefer: prefer}
+		if role != "" {
+			info.HolderKind = TypeName(HolderType(o.feature.Kind))
+		}
+		c.idx.Effects = append(c.idx.Effects, info)
 		var key string
 		switch it := o.item.(type) {
 		case *syntax.Override:
@@ -84,6 +103,9 @@ func (c *checker) checkEffects() {
 			if it.Timing == "instead_of" {
 				key = "instead_of " + target
 			}
+		}
+		if o.feature != nil {
+			features = append(features, info)
 		}
 		// Rules of one layer must not give two answers to one question:
 		// two house rules, two mods, or two standing rules of a ruleset
@@ -106,6 +128,7 @@ func (c *checker) checkEffects() {
 		}
 		exclusive[key] = o
 	}
+	c.checkCombining(features)
 }
 
 func (c *checker) itemRange(it syntax.FeatureItem) *diag.Range {
@@ -187,9 +210,13 @@ func (c *checker) effect(item syntax.FeatureItem) (string, string) {
 		}
 		sites := c.sites(e.Target, symLet)
 		for _, s := range sites {
-			c.compile(e.Value, s.scope, s.Type, "the new value of "+e.Target.String())
+			sc := c.scoped(s.scope, c.procParamsOf(e.Target))
+			c.compile(e.Value, sc, s.Type, "the new value of "+e.Target.String())
 			if e.When != nil {
-				c.compile(e.When, s.scope, typeBool, "an override's when")
+				c.compile(e.When, sc, typeBool, "an override's when")
+			}
+			if l, ok := s.Stmt.(*syntax.Let); ok && l.Prefer != "" {
+				c.prefer = l.Prefer
 			}
 		}
 		if len(sites) == 0 {
@@ -200,6 +227,11 @@ func (c *checker) effect(item syntax.FeatureItem) (string, string) {
 		sc, kind := c.hookScope(e.Target, e.Timing)
 		if sc == nil {
 			return "", ""
+		}
+		if kind == "characteristic" {
+			sc = c.scoped(sc, modelParam)
+		} else {
+			sc = c.scoped(sc, c.procParamsOf(e.Target))
 		}
 		if e.When != nil {
 			c.compile(e.When, sc, typeBool, "a hook's when")
@@ -214,6 +246,7 @@ func (c *checker) effect(item syntax.FeatureItem) (string, string) {
 		}
 		sc := newScope(c.globals)
 		c.params(ev.Params, sc)
+		sc = c.scoped(sc, c.eventParams[ev])
 		if e.When != nil {
 			c.compile(e.When, sc, typeBool, "an event handler's when")
 		}
@@ -240,7 +273,7 @@ func (c *checker) rollEffect(ref *syntax.Ref, withResult bool, check func(sc *sc
 				c.diags.errorf(diag.CodeEffectTarget, identRange(ref.Name), "table %s is not rolled on, so it has no roll to change", d.ID.Name)
 				return "", ""
 			}
-			check(info.RollScope, nil)
+			check(c.scoped(info.RollScope, info.Params), nil)
 			return ref.Name.Name, "table"
 		case *syntax.Characteristic:
 			sc := newScope(c.globals)
@@ -248,7 +281,7 @@ func (c *checker) rollEffect(ref *syntax.Ref, withResult bool, check func(sc *sc
 			if withResult {
 				sc.define(&symbol{name: "passed", kind: symTest, typ: typeBool, used: true})
 			}
-			check(sc, nil)
+			check(c.scoped(sc, modelParam), nil)
 			return ref.Name.Name, "characteristic"
 		case nil:
 			var cands []string
@@ -278,7 +311,7 @@ func (c *checker) rollEffect(ref *syntax.Ref, withResult bool, check func(sc *sc
 			sc = newScope(sc)
 			sc.define(&symbol{name: ref.Member.Name, kind: s.Kind, typ: s.Type, used: true})
 		}
-		check(sc, s)
+		check(c.scoped(sc, c.procParamsOf(ref)), s)
 	}
 	if len(sites) == 0 {
 		return "", ""

@@ -76,6 +76,9 @@ func (c *checker) stmt(st syntax.Stmt, sc *scope, b *bodyCtx) {
 	case *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
 	case *syntax.Let:
 		t := c.compile(s.Value, sc, nil, "")
+		if s.Prefer != "" && t != nil && !isNumber(t) {
+			c.diags.errorf(diag.CodeTypeError, diag.RangeOf(s.Pos, s.EndPos), "let %s is %s: only a number has a highest or lowest to prefer", s.Name.Name, TypeName(t))
+		}
 		c.site(b, s.Name.Name, &Site{Stmt: s, Kind: symLet, Type: t}, sc)
 		c.declare(sc, s.Name, symLet, t)
 	case *syntax.Set:

@@ -43,10 +43,6 @@ func (r *runner) addUntil(s *syntax.Add, f *frame) error {
 	return nil
 }
 
-// holderOf is the holder an effect applies for, for `once per`: nil (once
-// overall) until effects know their holder.
-func (r *runner) holderOf(ef *effect, f *frame) any { return nil }
-
 // usedKey names an effect in battle.durations.
 func usedKey(ef *effect) string {
 	kind := ""
@@ -68,14 +64,15 @@ func usedKey(ef *effect) string {
 }
 
 // useOnce reports whether an effect limited to once per period may apply
-// now, and if so records it as used.
-func (r *runner) useOnce(ef *effect, f *frame) bool {
+// now for holder (nil for an effect no one holds: once overall), and if
+// so records it as used.
+func (r *runner) useOnce(ef *effect, f *frame, holder any) bool {
 	once := dsl.OnceOf(ef.info.Item)
 	if once == nil {
 		return true
 	}
 	du := &state.Duration{Period: once.Period.Name, Used: usedKey(ef)}
-	switch h := r.holderOf(ef, f).(type) {
+	switch h := holder.(type) {
 	case *state.Model:
 		du.Model = h.ID
 	case *state.Gang:

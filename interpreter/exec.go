@@ -130,13 +130,16 @@ func (r *runner) isDefault(f *frame, prm dsl.ParamInfo, v any) bool {
 func (r *runner) hooks(list []*effect, f *frame) error {
 	for _, ef := range list {
 		h := ef.info.Item.(*syntax.Hook)
-		if ok, err := r.effectApplies(ef, h.When, f); err != nil || !ok {
-			if err != nil {
-				return err
-			}
+		ok, restore, err := r.effectApplies(ef, h.When, f)
+		if err != nil {
+			return err
+		}
+		if !ok {
 			continue
 		}
-		if err := r.runEffectBody(ef, h.Body, f, h.Timing+" "+h.Target.String()); err != nil {
+		err = r.runEffectBody(ef, h.Body, f, h.Timing+" "+h.Target.String())
+		restore()
+		if err != nil {
 			return err
 		}
 	}
@@ -148,28 +151,16 @@ func (r *runner) hooks(list []*effect, f *frame) error {
 func (r *runner) instead(list []*effect, f *frame) (bool, error) {
 	for _, ef := range list {
 		h := ef.info.Item.(*syntax.Hook)
-		ok, err := r.effectApplies(ef, h.When, f)
+		ok, restore, err := r.effectApplies(ef, h.When, f)
 		if err != nil {
 			return false, err
 		}
 		if ok {
+			defer restore()
 			return true, r.runEffectBody(ef, h.Body, f, "instead of "+h.Target.String())
 		}
 	}
 	return false, nil
-}
-
-// effectApplies evaluates an effect's when (true when it has none).
-func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (bool, error) {
-	if r.running[ef] {
-		return false, nil
-	}
-	if when != nil {
-		if ok, err := r.evalBool(f, when); err != nil || !ok {
-			return false, err
-		}
-	}
-	return r.useOnce(ef, f), nil
 }
 
 // runEffectBody runs a hook's statements in the frame of what it targets,
@@ -411,20 +402,37 @@ func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 }
 
 // letValue evaluates a let, or an override of it that is in force.
+//
+// Overrides are looked at highest layer first; the first layer with one
+// in force decides. Every override of it whose when holds is evaluated:
+// equal values agree; of different ones, the let's `prefer highest|lowest`
+// picks, else the higher priority (the checker makes sure there is one).
 func (r *runner) letValue(s *syntax.Let, f *frame) (any, error) {
+	var chosen *effect
+	var v any
 	for _, ef := range r.p.override[r.p.effectKey(f.proc, s.Name.Name)] {
+		if chosen != nil && ef.info.Layer < chosen.info.Layer {
+			break
+		}
 		o := ef.info.Item.(*syntax.Override)
-		ok, err := r.effectApplies(ef, o.When, f)
+		ok, restore, err := r.effectApplies(ef, o.When, f)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			continue
 		}
-		v, err := r.eval(f, o.Value)
+		w, err := r.eval(f, o.Value)
+		restore()
 		if err != nil {
 			return nil, err
 		}
+		if chosen == nil || (!reflect.DeepEqual(v, w) && preferred(s.Prefer, w, v)) {
+			chosen, v = ef, w
+		}
+	}
+	if ef := chosen; ef != nil {
+		o := ef.info.Item.(*syntax.Override)
 		if err := r.logLazy(f, func() *Event {
 			return &Event{Kind: EventEffect, Rule: ef.owner, Source: ef.source, At: at(o.Pos), Name: s.Name.Name,
 				Value: jsonValue(v), Text: fmt.Sprintf("%s: %s = %s", titleOf(ef.owner), s.Name.Name, display(v))}
@@ -1010,9 +1018,10 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 		for k, v := range args {
 			hf.env[k] = v
 		}
-		ok, err := r.effectApplies(ef, on.When, hf)
+		ok, restore, err := r.effectApplies(ef, on.When, hf)
 		if err == nil && ok {
 			err = r.runEffectBody(ef, on.Body, hf, "on "+ev.ID.Name)
+			restore()
 		}
 		r.release(hf)
 		if err != nil {

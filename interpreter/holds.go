@@ -92,7 +92,9 @@ func (r *runner) heldBy(ef *effect, when *syntax.Expr, x any) (bool, error) {
 	f := r.newFrame(ef.owner, ef.source, "")
 	defer r.release(f)
 	f.env[roleOf(x)] = x
-	return r.effectApplies(ef, when, f)
+	ok, restore, err := r.effectApplies(ef, when, f)
+	restore()
+	return ok, err
 }
 
 // roleOf is the name an effect on x's values or features sees x under.
@@ -133,12 +135,14 @@ func (r *runner) stat(x any, field string) (int, error) {
 		f.env[role] = x
 		for _, ef := range r.p.override[target] {
 			o := ef.info.Item.(*syntax.Override)
-			ok, err := r.effectApplies(ef, o.When, f)
+			ok, restore, err := r.effectApplies(ef, o.When, f)
 			if err != nil {
 				return 0, err
 			}
 			if ok {
-				if v, err = r.evalInt(f, o.Value); err != nil {
+				v, err = r.evalInt(f, o.Value)
+				restore()
+				if err != nil {
 					return 0, err
 				}
 				break
@@ -188,4 +192,89 @@ func (r *runner) prevented(m *state.Model, id string) (*effect, error) {
 		}
 	}
 	return nil, nil
+}
+
+// candidates lists, in state order, the models (or, for traits, the
+// weapons of the models) of the state that hold a feature: who an `as any`
+// effect may apply for.
+func (r *runner) candidates(kind, id string) []any {
+	var out []any
+	if r.st == nil {
+		return nil
+	}
+	for _, g := range r.st.Gangs {
+		for _, m := range g.Models {
+			if kind == "trait" {
+				for _, w := range m.Weapons {
+					if ok, _ := r.holds(w, kind, id); ok {
+						out = append(out, w)
+					}
+				}
+			} else if ok, _ := r.holds(m, kind, id); ok {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
+}
+
+func noRestore() {}
+
+// effectApplies says whether an effect applies where f stands: for an
+// effect scoped to its holder's role, the model or weapon in that role
+// holds the feature (for `as any`: some model or weapon of the state
+// does); and the effect's when holds (true when it has none). A scoped
+// effect's expressions see `holder`, bound until restore is called.
+func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (ok bool, restore func(), err error) {
+	if r.running[ef] {
+		return false, noRestore, nil
+	}
+	info := ef.info
+	if info.Role == "" || info.Feature == nil {
+		if when != nil {
+			if ok, err := r.evalBool(f, when); err != nil || !ok {
+				return false, noRestore, err
+			}
+		}
+		return r.useOnce(ef, f, nil), noRestore, nil
+	}
+	kind, id := info.Feature.Kind, info.Feature.ID.Name
+	var cands []any
+	if info.Role == dsl.RoleAny {
+		cands = r.candidates(kind, id)
+	} else if x := f.env[info.Role]; x != nil {
+		held, err := r.holds(x, kind, id)
+		if err != nil {
+			return false, noRestore, err
+		}
+		if held {
+			cands = []any{x}
+		}
+	}
+	if len(cands) == 0 {
+		return false, noRestore, nil
+	}
+	old, had := f.env["holder"]
+	restore = func() {
+		if had {
+			f.env["holder"] = old
+		} else {
+			delete(f.env, "holder")
+		}
+	}
+	for _, x := range cands {
+		f.env["holder"] = x
+		ok := true
+		if when != nil {
+			if ok, err = r.evalBool(f, when); err != nil {
+				restore()
+				return false, noRestore, err
+			}
+		}
+		if ok && r.useOnce(ef, f, x) {
+			return true, restore, nil
+		}
+	}
+	restore()
+	return false, noRestore, nil
 }

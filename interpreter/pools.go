@@ -116,7 +116,8 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error
 	var picks []*effect
 	for _, ef := range r.p.extra[target] {
 		x := ef.info.Item.(*syntax.ExtraDice)
-		ok, err := r.effectApplies(ef, x.When, f)
+		ok, restore, err := r.effectApplies(ef, x.When, f)
+		restore()
 		if err != nil {
 			return nil, err
 		}
@@ -334,22 +335,22 @@ func (r *runner) poolRerolls(p *pool, f *frame, target string, s *syntax.Roll, v
 			if rr.Each != pass {
 				continue
 			}
-			ok, err := r.effectApplies(ef, rr.When, f)
+			ok, restore, err := r.effectApplies(ef, rr.When, f)
 			if err != nil {
 				return false, err
 			}
 			if !ok {
 				continue
 			}
+			// The predicate and the budget see the holder too.
 			eligible, err := r.poolEligible(p, f, rr, marked)
+			chosen := eligible
+			if err == nil && !rr.Each {
+				chosen, err = r.poolBudget(p, f, ef, rr, s, eligible)
+			}
+			restore()
 			if err != nil {
 				return false, err
-			}
-			chosen := eligible
-			if !rr.Each {
-				if chosen, err = r.poolBudget(p, f, ef, rr, s, eligible); err != nil {
-					return false, err
-				}
 			}
 			for _, i := range chosen {
 				marked[i] = true

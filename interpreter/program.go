@@ -131,12 +131,19 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 	for id, t := range rules.Index.Tables {
 		p.readsRoll[id] = rowsReadRoll(t)
 	}
-	// One override, or one instead_of, applies: the first whose when holds,
-	// looking at the highest layer first, so a house rule's answer wins
-	// over the ruleset's and a mod's over both.
-	for _, m := range []map[string][]*effect{p.override, p.instead} {
+	// Effects of one target apply in an order that does not depend on the
+	// order of files (order.go). One override layer, one instead_of and
+	// one extra_dice apply: the highest layer's first, so a house rule's
+	// answer wins over the ruleset's and a mod's over both; then the
+	// highest priority.
+	for _, m := range []map[string][]*effect{p.override, p.instead, p.extra} {
 		for _, list := range m {
-			sort.SliceStable(list, func(i, j int) bool { return list[i].info.Layer > list[j].info.Layer })
+			sortEffects(list, true)
+		}
+	}
+	for _, m := range []map[string][]*effect{p.modify, p.reroll, p.before, p.after, p.on} {
+		for _, list := range m {
+			sortEffects(list, false)
 		}
 	}
 	return p, nil

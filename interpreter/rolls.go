@@ -108,7 +108,7 @@ func (r *runner) modifiers(target string, f *frame, own int, ownText string) (in
 	}
 	for _, ef := range r.p.modify[target] {
 		m := ef.info.Item.(*syntax.Modify)
-		ok, err := r.effectApplies(ef, m.When, f)
+		ok, restore, err := r.effectApplies(ef, m.When, f)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -116,6 +116,7 @@ func (r *runner) modifiers(target string, f *frame, own int, ownText string) (in
 			continue
 		}
 		by, err := r.evalInt(f, m.By)
+		restore()
 		if err != nil {
 			return 0, nil, err
 		}
@@ -132,7 +133,8 @@ func (r *runner) modifiers(target string, f *frame, own int, ownText string) (in
 func (r *runner) extraDice(target string, f *frame) (int, string, *effect, error) {
 	for _, ef := range r.p.extra[target] {
 		x := ef.info.Item.(*syntax.ExtraDice)
-		ok, err := r.effectApplies(ef, x.When, f)
+		ok, restore, err := r.effectApplies(ef, x.When, f)
+		restore()
 		if err != nil {
 			return 0, "", nil, err
 		}
@@ -161,7 +163,8 @@ func (r *runner) wantsReroll(target string, f *frame, name string, result any) (
 	}()
 	for _, ef := range list {
 		rr := ef.info.Item.(*syntax.Reroll)
-		ok, err := r.effectApplies(ef, rr.When, f)
+		ok, restore, err := r.effectApplies(ef, rr.When, f)
+		restore()
 		if err != nil {
 			return nil, err
 		}

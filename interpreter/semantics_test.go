@@ -154,12 +154,7 @@ func runSemantics(t *testing.T, sel rulesets.Selection) semanticsOutcome {
 // knownOrderDependent are the tests whose outcome still depends on the
 // order of declarations, by test name, with why. Each is a bug: the
 // reversed run of these is skipped, saying so, until it is fixed.
-var knownOrderDependent = map[string]string{
-	"handlers of one event that do not commute": "the `on` handlers (and before/after hooks) of one target run in declaration order, so the order of files decides the outcome " +
-		"(in core-2023, renaming hits.munda to zz_hits.munda swaps the `on wrecked` handlers thrown_clear and nerve_tests and fails 3 shipped tests)",
-	"overrides of one let whose whens both hold": "the first feature in declaration order whose when holds applies (as docs/language.md says, but against DESIGN.md §1.8)",
-	"extra dice from two features both in force": "the first extra_dice in declaration order whose when holds applies",
-}
+var knownOrderDependent = map[string]string{}
 
 // TestSemantics runs every test block of the suite, in both orders: a
 // subtest per case and per test block.

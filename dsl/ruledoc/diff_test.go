@@ -37,7 +37,7 @@ procedure bottle_check(gang) "Bottle Check" {
 
 skill iron_will "Iron Will" {
   number 3
-  modify bottle_check.check by -1
+  modify bottle_check.check as any by -1
 }
 `
 
@@ -227,11 +227,11 @@ func TestDiff(t *testing.T) {
 	}, {
 		name: "declarations only on one side, and a skill's effect",
 		a:    base,
-		b:    edit("skill iron_will \"Iron Will\" {\n  number 3\n  modify bottle_check.check by -1\n}", "skill iron_will \"Iron Will\" {\n  number 2\n}\n\ncondition broken \"Broken\" {}"),
+		b:    edit("skill iron_will \"Iron Will\" {\n  number 3\n  modify bottle_check.check as any by -1\n}", "skill iron_will \"Iron Will\" {\n  number 2\n}\n\ncondition broken \"Broken\" {}"),
 		want: []string{
 			"skill iron_will changed",
 			"  changed number: 3 | 2",
-			"  removed modify: modify bottle_check.check by -1 | ",
+			"  removed modify: modify bottle_check.check as any by -1 | ",
 			"condition broken added",
 			"effect removed roll check of procedure bottle_check: modified by skill iron_will by -1",
 		},

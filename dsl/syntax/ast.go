@@ -594,6 +594,7 @@ type HouseRule struct {
 type Modify struct {
 	Pos    lexer.Position
 	Target *Ref     `parser:"'modify' @@"`
+	As     *Ident   `parser:"( 'as' @@ )?"`
 	By     *Expr    `parser:"'by' @@"`
 	When   *Expr    `parser:"( 'when' @@ )?"`
 	Once   *OncePer `parser:"@@?"`
@@ -607,6 +608,7 @@ type Modify struct {
 type Reroll struct {
 	Pos    lexer.Position
 	Target *Ref     `parser:"'reroll' @@"`
+	As     *Ident   `parser:"( 'as' @@ )?"`
 	Each   bool     `parser:"( @'each'"`
 	UpTo   *Expr    `parser:"  | 'up' 'to' @@ )?"`
 	Where  *Expr    `parser:"( 'where' @@ )?"`
@@ -621,11 +623,13 @@ type Reroll struct {
 // pool's size.
 type ExtraDice struct {
 	Pos    lexer.Position
-	Target *Ref     `parser:"'extra_dice' @@"`
-	Count  *Int     `parser:"@@"`
-	Pick   string   `parser:"( 'pick' @('highest' | 'lowest' | 'choice') )?"`
-	When   *Expr    `parser:"( 'when' @@ )?"`
-	Once   *OncePer `parser:"@@?"`
+	Target *Ref      `parser:"'extra_dice' @@"`
+	As     *Ident    `parser:"( 'as' @@ )?"`
+	Count  *Int      `parser:"@@"`
+	Pick   string    `parser:"( 'pick' @('highest' | 'lowest' | 'choice') )?"`
+	When   *Expr     `parser:"( 'when' @@ )?"`
+	Prio   *Priority `parser:"@@?"`
+	Once   *OncePer  `parser:"@@?"`
 	EndPos lexer.Position
 }
 
@@ -633,10 +637,12 @@ type ExtraDice struct {
 // `override bottle_check.threshold = gang.eligible_models`.
 type Override struct {
 	Pos    lexer.Position
-	Target *Ref     `parser:"'override' @@"`
-	Value  *Expr    `parser:"'=' @@"`
-	When   *Expr    `parser:"( 'when' @@ )?"`
-	Once   *OncePer `parser:"@@?"`
+	Target *Ref      `parser:"'override' @@"`
+	As     *Ident    `parser:"( 'as' @@ )?"`
+	Value  *Expr     `parser:"'=' @@"`
+	When   *Expr     `parser:"( 'when' @@ )?"`
+	Prio   *Priority `parser:"@@?"`
+	Once   *OncePer  `parser:"@@?"`
 	EndPos lexer.Position
 }
 
@@ -644,21 +650,25 @@ type Override struct {
 // instead of it.
 type Hook struct {
 	Pos    lexer.Position
-	Timing string   `parser:"@('before' | 'after' | 'instead_of')"`
-	Target *Ref     `parser:"@@"`
-	When   *Expr    `parser:"( 'when' @@ )?"`
-	Once   *OncePer `parser:"@@?"`
-	Body   *Block   `parser:"@@"`
+	Timing string    `parser:"@('before' | 'after' | 'instead_of')"`
+	Target *Ref      `parser:"@@"`
+	As     *Ident    `parser:"( 'as' @@ )?"`
+	When   *Expr     `parser:"( 'when' @@ )?"`
+	Prio   *Priority `parser:"@@?"`
+	Once   *OncePer  `parser:"@@?"`
+	Body   *Block    `parser:"@@"`
 	EndPos lexer.Position
 }
 
 // On reacts to a signalled event.
 type On struct {
 	Pos    lexer.Position
-	Event  *Ident   `parser:"'on' @@"`
-	When   *Expr    `parser:"( 'when' @@ )?"`
-	Once   *OncePer `parser:"@@?"`
-	Body   *Block   `parser:"@@"`
+	Event  *Ident    `parser:"'on' @@"`
+	As     *Ident    `parser:"( 'as' @@ )?"`
+	When   *Expr     `parser:"( 'when' @@ )?"`
+	Prio   *Priority `parser:"@@?"`
+	Once   *OncePer  `parser:"@@?"`
+	Body   *Block    `parser:"@@"`
 	EndPos lexer.Position
 }
 
@@ -823,6 +833,7 @@ type Let struct {
 	Pos    lexer.Position
 	Name   *Ident `parser:"'let' @@"`
 	Value  *Expr  `parser:"'=' @@"`
+	Prefer string `parser:"( 'prefer' @('highest' | 'lowest') )?"`
 	EndPos lexer.Position
 }
 

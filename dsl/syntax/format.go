@@ -830,6 +830,7 @@ func (p *printer) node(n any) {
 	case *Modify:
 		p.kw("modify")
 		p.ref(n.Target, true)
+		p.as(n.As)
 		p.kw("by")
 		p.expr(n.By, true)
 		p.when(n.When)
@@ -837,6 +838,7 @@ func (p *printer) node(n any) {
 	case *Reroll:
 		p.kw("reroll")
 		p.ref(n.Target, true)
+		p.as(n.As)
 		if n.Each {
 			p.kw("each")
 		}
@@ -854,19 +856,23 @@ func (p *printer) node(n any) {
 	case *ExtraDice:
 		p.kw("extra_dice")
 		p.ref(n.Target, true)
+		p.as(n.As)
 		p.int(n.Count, true)
 		if n.Pick != "" {
 			p.kw("pick")
 			p.kw(n.Pick)
 		}
 		p.when(n.When)
+		p.priority(n.Prio)
 		p.oncePer(n.Once)
 	case *Override:
 		p.kw("override")
 		p.ref(n.Target, true)
+		p.as(n.As)
 		p.kw("=")
 		p.expr(n.Value, true)
 		p.when(n.When)
+		p.priority(n.Prio)
 		p.oncePer(n.Once)
 	case *Grant:
 		p.kw("grant")
@@ -881,13 +887,17 @@ func (p *printer) node(n any) {
 	case *Hook:
 		p.kw(n.Timing)
 		p.ref(n.Target, true)
+		p.as(n.As)
 		p.when(n.When)
+		p.priority(n.Prio)
 		p.oncePer(n.Once)
 		p.block(n.Body)
 	case *On:
 		p.kw("on")
 		p.ident(n.Event, true)
+		p.as(n.As)
 		p.when(n.When)
+		p.priority(n.Prio)
 		p.oncePer(n.Once)
 		p.block(n.Body)
 	case *Available:
@@ -897,6 +907,9 @@ func (p *printer) node(n any) {
 	case *ActionBody:
 		p.kw("body")
 		p.block(n.Body)
+	case *Holder:
+		p.kw("holder")
+		p.ident(n.Role, true)
 	case *Replace:
 		p.kw("replace")
 		if n.Decl != nil {
@@ -1012,6 +1025,10 @@ func (p *printer) stmt(s any) {
 		p.ident(n.Name, true)
 		p.kw("=")
 		p.expr(n.Value, true)
+		if n.Prefer != "" {
+			p.kw("prefer")
+			p.kw(n.Prefer)
+		}
 	case *Set:
 		p.kw("set")
 		p.path(n.Target)
