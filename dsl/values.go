@@ -72,7 +72,13 @@ func (c *checker) valueEffect(ref *syntax.Ref, check func(sc *scope)) (string, s
 		}
 		sc.define(&symbol{name: ValueWeapon, kind: symParam, typ: typeWeapon, used: true})
 	}
-	check(sc)
+	// The model (or weapon) whose value is read is the role of its
+	// holder: a skill's `modify model.m by 1` changes its holder's M only.
+	typ := typeModel
+	if role != ValueModel {
+		typ = typeWeapon
+	}
+	check(c.scoped(sc, []ParamInfo{{Name: role, Type: typ}}))
 	return ref.String(), "value"
 }
 
