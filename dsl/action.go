@@ -24,7 +24,11 @@ type ActionInfo struct {
 	Params    []ParamInfo
 	Available *syntax.Expr  // nil: always available
 	Body      *syntax.Block // nil: performing it does nothing but log
-	scope     *scope
+	// Proc is the action's body as a procedure is checked: its sites
+	// (rolls, tests, lets, steps) are what effects on ACTION.NAME reach,
+	// and before/after/instead_of ACTION hook it.
+	Proc  *ProcInfo
+	scope *scope
 }
 
 // Procedure is the action as a procedure, for what runs it (the CLI's
@@ -63,6 +67,8 @@ func (c *checker) prepareActions() {
 		info := &ActionInfo{Feature: f, ID: f.ID.Name, Title: f.Title.Value()}
 		info.scope = newScope(c.globals)
 		info.Params = c.params(f.Params, info.scope)
+		info.Proc = &ProcInfo{ID: info.ID, Title: info.Title, Meta: syntax.MetaOf(f.Items), Params: info.Params,
+			Sites: map[string][]*Site{}, scope: info.scope}
 		seenAvail, seenBody := false, false
 		for _, it := range f.Items {
 			switch it := it.(type) {
@@ -97,7 +103,9 @@ func (c *checker) checkActionBodies() {
 			c.compile(info.Available, info.scope, typeBool, "an action's availability")
 		}
 		if info.Body != nil {
-			c.block(info.Body, newScope(info.scope), &bodyCtx{owner: "action " + info.ID})
+			top := newScope(info.scope)
+			c.block(info.Body, top, &bodyCtx{owner: "action " + info.ID, proc: info.Proc, steps: map[string]*syntax.Step{}})
+			info.Proc.endScope = top.snapshot()
 		}
 	}
 }
@@ -249,4 +257,29 @@ func (a *ActionInfo) AvailableTo(st *state.State, args map[string]any) (bool, er
 	}
 	b, _ := v.(bool)
 	return b, nil
+}
+
+// procOf finds what effects on NAME.x and hooks on NAME reach: the
+// procedure NAME, or else the action NAME if it has a body (nil if
+// neither).
+func (c *checker) procOf(name string) *ProcInfo {
+	if p, ok := c.lookup(nsCore, name).(*syntax.Procedure); ok {
+		return c.idx.Procedures[p.ID.Name]
+	}
+	if a := c.idx.Actions[name]; a != nil && a.Body != nil {
+		return a.Proc
+	}
+	return nil
+}
+
+// procedureNames lists what effects may name as a procedure: procedures,
+// and actions with a body.
+func (c *checker) procedureNames() []string {
+	names := c.ofKind("procedure")
+	for _, id := range keys(c.idx.Actions) {
+		if c.idx.Actions[id].Body != nil {
+			names = append(names, id)
+		}
+	}
+	return names
 }

@@ -321,14 +321,13 @@ func (c *checker) rollEffect(ref *syntax.Ref, withResult bool, check func(sc *sc
 
 // sites finds the statements named by P.name of the wanted kinds.
 func (c *checker) sites(ref *syntax.Ref, kinds ...symbolKind) []*Site {
-	proc, ok := c.lookup(nsCore, ref.Name.Name).(*syntax.Procedure)
-	if !ok {
-		c.unknown(identRange(ref.Name), "procedure", ref.Name.Name, c.ofKind("procedure"))
+	info := c.procOf(ref.Name.Name)
+	if info == nil {
+		c.unknown(identRange(ref.Name), "procedure or action", ref.Name.Name, c.procedureNames())
 		return nil
 	}
-	info := c.idx.Procedures[proc.ID.Name]
 	if ref.Member == nil {
-		c.diags.errorf(diag.CodeEffectTarget, identRange(ref.Name), "name the %s of procedure %s: %s.NAME", kinds[0], proc.ID.Name, proc.ID.Name)
+		c.diags.errorf(diag.CodeEffectTarget, identRange(ref.Name), "name the %s of procedure %s: %s.NAME", kinds[0], info.ID, info.ID)
 		return nil
 	}
 	var out, wrongKind []*Site
@@ -351,9 +350,9 @@ func (c *checker) sites(ref *syntax.Ref, kinds ...symbolKind) []*Site {
 	}
 	if len(out) == 0 {
 		if len(wrongKind) > 0 {
-			c.diags.errorf(diag.CodeEffectTarget, identRange(ref.Member), "%s in procedure %s is a %s, not a %s", ref.Member.Name, proc.ID.Name, wrongKind[0].Kind, kinds[0])
+			c.diags.errorf(diag.CodeEffectTarget, identRange(ref.Member), "%s in procedure %s is a %s, not a %s", ref.Member.Name, info.ID, wrongKind[0].Kind, kinds[0])
 		} else {
-			c.unknown(identRange(ref.Member), string(kinds[0])+" of procedure "+proc.ID.Name+":", ref.Member.Name, cands)
+			c.unknown(identRange(ref.Member), string(kinds[0])+" of procedure "+info.ID+":", ref.Member.Name, cands)
 		}
 	}
 	return out
@@ -370,15 +369,14 @@ func (c *checker) hookScope(ref *syntax.Ref, timing string) (*scope, string) {
 		sc.define(&symbol{name: "passed", kind: symLet, typ: typeBool, used: true})
 		return sc, "characteristic"
 	}
-	proc, ok := c.lookup(nsCore, ref.Name.Name).(*syntax.Procedure)
-	if !ok {
+	info := c.procOf(ref.Name.Name)
+	if info == nil {
 		var cands []string
-		cands = append(cands, c.ofKind("procedure")...)
+		cands = append(cands, c.procedureNames()...)
 		cands = append(cands, c.ofKind("characteristic")...)
 		c.unknown(identRange(ref.Name), "procedure", ref.Name.Name, cands)
 		return nil, ""
 	}
-	info := c.idx.Procedures[proc.ID.Name]
 	if ref.Member == nil {
 		if timing == "after" && info.endScope != nil {
 			return info.endScope, "procedure"

@@ -137,7 +137,7 @@ var modelParam = []ParamInfo{{Name: "model", Type: typeModel}}
 // procParamsOf is the parameters of the procedure a Ref names (nil if it
 // names none).
 func (c *checker) procParamsOf(ref *syntax.Ref) []ParamInfo {
-	if info := c.idx.Procedures[ref.Name.Name]; info != nil {
+	if info := c.procOf(ref.Name.Name); info != nil {
 		return info.Params
 	}
 	return nil

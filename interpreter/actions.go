@@ -156,7 +156,9 @@ func (r *runner) runAction(a *dsl.ActionInfo, args map[string]any, caller *frame
 	}
 	defer r.leave()
 	defer r.activate(a.ID)()
-	f := r.newFrame(rule, syntax.MetaOf(a.Feature.Items).Source, "")
+	// The frame is the action's, as a procedure's is its own: effects on
+	// ACTION.NAME find the rolls, tests and lets of its body.
+	f := r.newFrame(rule, syntax.MetaOf(a.Feature.Items).Source, a.ID)
 	defer r.release(f)
 	shown, err := r.bindParams(f, a.Params, args)
 	if err != nil {
@@ -188,8 +190,8 @@ func (r *runner) runAction(a *dsl.ActionInfo, args map[string]any, caller *frame
 	if a.Body == nil {
 		return nil
 	}
-	if _, err := r.block(a.Body, f); err != nil && !isStopOf(err, a.ID) {
+	if err := r.hookedBody(a.ID, a.Body, f); err != nil && !isStopOf(err, a.ID) {
 		return err
 	}
-	return nil
+	return r.hooks(r.p.after[a.ID], f)
 }

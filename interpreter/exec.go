@@ -63,15 +63,21 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame
 // procBody runs a procedure's before hooks and its body (or an instead_of
 // hook): what `stop ID` naming it ends.
 func (r *runner) procBody(proc *dsl.ProcInfo, f *frame) error {
-	if err := r.hooks(r.p.before[proc.ID], f); err != nil {
+	return r.hookedBody(proc.ID, proc.Decl.Body, f)
+}
+
+// hookedBody runs the before hooks of a procedure or action, and its body
+// or an instead_of hook in its place.
+func (r *runner) hookedBody(id string, body *syntax.Block, f *frame) error {
+	if err := r.hooks(r.p.before[id], f); err != nil {
 		return err
 	}
-	replaced, err := r.instead(r.p.instead[proc.ID], f)
+	replaced, err := r.instead(r.p.instead[id], f)
 	if err != nil {
 		return err
 	}
 	if !replaced {
-		if _, err := r.block(proc.Decl.Body, f); err != nil {
+		if _, err := r.block(body, f); err != nil {
 			return err
 		}
 	}
