@@ -58,7 +58,8 @@ type Event struct {
 	Field     string     `json:"field,omitempty"`
 	Old       any        `json:"old,omitempty"`
 	New       any        `json:"new,omitempty"`
-	Value     any        `json:"value,omitempty"` // a choice's answer
+	Value     any        `json:"value,omitempty"`   // a choice's answer
+	Options   []any      `json:"options,omitempty"` // what a choice offered: a menu, for tools
 	Args      []string   `json:"args,omitempty"`
 
 	// Diagnostic is why the run stopped, on an error event.

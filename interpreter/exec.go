@@ -908,9 +908,43 @@ func (r *runner) ask(f *frame, req *ChoiceRequest, pos string, where span) (any,
 		v, how = req.Default, "default"
 	}
 	return v, r.logLazy(f, func() *Event {
-		return &Event{Kind: EventChoice, At: pos, Name: req.Answers(), Value: jsonValue(v),
-			Text: fmt.Sprintf("%s: %s (%s)", req.Answers(), showAnswer(v), how)}
+		e := &Event{Kind: EventChoice, At: pos, Name: req.Answers(), Value: jsonValue(v),
+			Text: fmt.Sprintf("%s: %s (%s%s)", req.Answers(), showAnswer(v), how, offered(req.Options))}
+		for _, o := range req.Options {
+			e.Options = append(e.Options, jsonValue(o))
+		}
+		return e
 	})
+}
+
+// maxOptionsShown bounds the options a choice's narration lists; the
+// JSON event lists them all.
+const maxOptionsShown = 12
+
+// offered tells what a choice from a list offered, so that the narration
+// shows the menu and what else could have been answered: "; of move,
+// shoot, end".
+func offered(options []any) string {
+	if len(options) < 2 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("; of ")
+	for i, o := range options {
+		if i == maxOptionsShown {
+			fmt.Fprintf(&b, " and %d more", len(options)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if id := identify(o); id != "" {
+			b.WriteString(id)
+		} else {
+			b.WriteString(display(o))
+		}
+	}
+	return b.String()
 }
 
 // choiceKey is how a keyed choice's key is written in an answer: a
