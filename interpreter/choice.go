@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -127,6 +128,12 @@ func parseAnswer(req *ChoiceRequest, s string) (any, error) {
 				return nil, fmt.Errorf("answer a whole number")
 			}
 			return n, nil
+		case float64:
+			f, err := strconv.ParseFloat(s, 64)
+			if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+				return nil, fmt.Errorf("answer a number, such as 2 or 2.5")
+			}
+			return f, nil
 		case string:
 			return s, nil
 		default:

@@ -75,3 +75,37 @@ func TestChoicePromptMulti(t *testing.T) {
 		t.Errorf("an empty answer should take the default: %v %v", ok, err)
 	}
 }
+
+// TestChooseFlagTyped: a typed answer takes the type of the default, so a
+// measured distance typed as 3 is the number 3.0, not the text "3".
+func TestChooseFlagTyped(t *testing.T) {
+	for _, c := range []struct {
+		def  any
+		flag string
+		want any
+		err  string
+	}{
+		{2.5, "x=3", 3.0, ""},
+		{2.5, "x=1.25", 1.25, ""},
+		{2.5, "x=far", nil, "answer a number"},
+		{2.5, "x=NaN", nil, "answer a number"},
+		{4, "x=5", 5, ""},
+		{false, "x=yes", true, ""},
+		{"a", "x=b", "b", ""},
+	} {
+		choices, err := ParseChoices([]string{c.flag})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := choices.Choose(&ChoiceRequest{Name: "x", Default: c.def})
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: got error %v, want one containing %q", c.flag, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s with default %v: got %#v (%v), want %#v", c.flag, c.def, got, err, c.want)
+		}
+	}
+}

@@ -61,6 +61,14 @@ func recordedAnswer(req *ChoiceRequest, v any) (any, error) {
 			return nil, err
 		}
 		return n, nil
+	case float64:
+		switch n := v.(type) {
+		case float64:
+			return n, nil
+		case int:
+			return float64(n), nil // 2 answers a measure as well as 2.0
+		}
+		return nil, fmt.Errorf("want a number, such as 2 or 2.5")
 	case string:
 		if _, ok := v.(string); !ok {
 			return nil, fmt.Errorf("want a string")
