@@ -119,6 +119,9 @@ func (c *checker) stmt(st syntax.Stmt, sc *scope, b *bodyCtx) {
 			c.compile(s.OrderBy, inner, nil, "")
 		}
 		c.block(s.Body, inner, b)
+	case *syntax.While:
+		c.compile(s.Cond, sc, typeBool, "a while condition")
+		c.block(s.Body, newScope(sc), b)
 	case *syntax.Add:
 		c.listEdit(s.Item, s.To, sc)
 		if s.Until != nil {

@@ -323,6 +323,8 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 		}
 	case *syntax.ForEach:
 		return r.forEach(s, f)
+	case *syntax.While:
+		return r.while(s, f)
 	case *syntax.Add:
 		if s.Until != nil {
 			return next, r.addUntil(s, f)
@@ -523,6 +525,24 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 		}
 	}
 	return next, nil
+}
+
+// while runs a block as long as its condition holds. Each pass is a
+// step, so the statement limit bounds a loop that would never end.
+func (r *runner) while(s *syntax.While, f *frame) (control, error) {
+	for {
+		ok, err := r.evalBool(f, s.Cond)
+		if err != nil || !ok {
+			return next, err
+		}
+		if err := r.step(); err != nil {
+			return next, r.errorAt(f, diag.CodeRunLimit, stmtSpan(s), err)
+		}
+		ctl, err := r.block(s.Body, f)
+		if err != nil || ctl == stopped {
+			return ctl, err
+		}
+	}
 }
 
 // less orders numbers, strings and flags (false before true).

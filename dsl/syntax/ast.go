@@ -911,6 +911,17 @@ type ForEach struct {
 	EndPos  lexer.Position
 }
 
+// While runs a block again and again as long as its condition holds:
+// `while tied { … }` (a roll-off rolled again on a tie). Every pass counts
+// against the run's statement limit, so a loop that never ends stops the
+// run with an error.
+type While struct {
+	Pos    lexer.Position
+	Cond   *Expr  `parser:"'while' @@"`
+	Body   *Block `parser:"@@"`
+	EndPos lexer.Position
+}
+
 // Add puts an id into a list field: `add broken to model.conditions`.
 type Add struct {
 	Pos    lexer.Position
@@ -1082,6 +1093,7 @@ func (*Roll) node()            {}
 func (*TestStmt) node()        {}
 func (*If) node()              {}
 func (*ForEach) node()         {}
+func (*While) node()           {}
 func (*Add) node()             {}
 func (*Remove) node()          {}
 func (*Apply) node()           {}

@@ -111,7 +111,7 @@ func (x *explainer) indexAt(offset int) int {
 var itemKeywords = map[string][]string{
 	blockTop: {"ruleset", "include", "dice", "characteristic", "table", "procedure", "function", "event",
 		"skill", "trait", "power", "action", "condition", "rule", "house", "replace", "test"},
-	blockStmts: {"let", "set", "if", "emit", "roll", "add", "call", "apply", "for", "test", "improve", "worsen",
+	blockStmts: {"let", "set", "if", "emit", "roll", "add", "call", "apply", "for", "while", "test", "improve", "worsen",
 		"choose", "remove", "stop", "text", "source", "step", "require", "signal", "title", "perform"},
 	blockFeature: {"text", "source", "title", "set", "number", "discipline", "type", "modify", "before", "after",
 		"instead_of", "on", "reroll", "extra_dice", "override", "continuous", "replace", "grant", "prevent", "available", "body", "holder"},

@@ -1087,6 +1087,10 @@ func (p *printer) stmt(s any) {
 			p.expr(n.OrderBy, true)
 		}
 		p.block(n.Body)
+	case *While:
+		p.kw("while")
+		p.expr(n.Cond, true)
+		p.block(n.Body)
 	case *Add:
 		p.kw("add")
 		p.ident(n.Item, true)

@@ -53,7 +53,7 @@ var parserOptions = []participle.Option{
 	participle.Union[TestItem](&TestRules{}, &TestHouse{}, &TestState{}, &TestDice{}, &TestSeed{},
 		&TestChoose{}, &TestRun{}, &TestExpectError{}, &TestExpectEmit{}, &TestExpect{}),
 	// Members are tried in order, so the most frequent come first.
-	participle.Union[Stmt](&Let{}, &Set{}, &If{}, &Emit{}, &Roll{}, &Add{}, &Call{}, &Apply{}, &ForEach{},
+	participle.Union[Stmt](&Let{}, &Set{}, &If{}, &Emit{}, &Roll{}, &Add{}, &Call{}, &Apply{}, &ForEach{}, &While{},
 		&TestStmt{}, &Change{}, &Choose{}, &Remove{}, &Stop{}, &TextItem{}, &SourceItem{}, &Step{}, &Require{},
 		&Signal{}, &TitleItem{}, &Perform{}),
 	participle.UseLookahead(2),
