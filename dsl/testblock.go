@@ -32,6 +32,10 @@ type TestInfo struct {
 	Expects     []*syntax.Expr
 	ExpectError []string
 	ExpectEmit  []string
+	// ExpectNoEmit are messages the log must not hold (`expect not emit`).
+	ExpectNoEmit []string
+	// ExpectSignals are events the run must (or, Not, must not) signal.
+	ExpectSignals []SignalExpectation
 }
 
 func (c *checker) checkTests() {
@@ -143,7 +147,16 @@ func (c *checker) checkTests() {
 			case *syntax.TestExpectError:
 				t.ExpectError = append(t.ExpectError, it.Text.Value())
 			case *syntax.TestExpectEmit:
-				t.ExpectEmit = append(t.ExpectEmit, it.Text.Value())
+				if it.Not {
+					t.ExpectNoEmit = append(t.ExpectNoEmit, it.Text.Value())
+				} else {
+					t.ExpectEmit = append(t.ExpectEmit, it.Text.Value())
+				}
+			case *syntax.TestExpectSignal:
+				if _, ok := c.lookup(nsCore, it.Event.Name).(*syntax.Event); !ok {
+					c.unknown(identRange(it.Event), "event", it.Event.Name, c.ofKind("event"))
+				}
+				t.ExpectSignals = append(t.ExpectSignals, SignalExpectation{Event: it.Event.Name, Not: it.Not})
 			}
 		}
 		if t.Run == nil {
@@ -155,7 +168,7 @@ func (c *checker) checkTests() {
 		if t.Seed != nil && len(t.Dice) > 0 {
 			c.diags.errorf(diag.CodeTestError, diag.RangeOf(d.Name.Pos, d.Name.EndPos), "test %q gives both scripted dice and a seed", t.Name)
 		}
-		if len(t.Expects)+len(t.ExpectError)+len(t.ExpectEmit) == 0 {
+		if len(t.Expects)+len(t.ExpectError)+len(t.ExpectEmit)+len(t.ExpectNoEmit)+len(t.ExpectSignals) == 0 {
 			c.diags.errorf(diag.CodeTestError, diag.RangeOf(d.Name.Pos, d.Name.EndPos), "test %q expects nothing, so it cannot fail", t.Name)
 		}
 	}
@@ -229,4 +242,10 @@ func inlineStateProblems(err error, first int) string {
 		lines = append(lines, l)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// SignalExpectation is `expect signal EVENT` (or `expect not signal`).
+type SignalExpectation struct {
+	Event string
+	Not   bool
 }

@@ -161,6 +161,29 @@ func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor) TestResult {
 			res.Failures = append(res.Failures, fmt.Sprintf("expected a message containing %q", want))
 		}
 	}
+	for _, unwanted := range t.ExpectNoEmit {
+		for _, e := range events {
+			if e.Kind == EventEmit && strings.Contains(e.Text, unwanted) {
+				res.Failures = append(res.Failures, fmt.Sprintf("expected no message containing %q, got %q", unwanted, e.Text))
+				break
+			}
+		}
+	}
+	for _, x := range t.ExpectSignals {
+		signalled := false
+		for _, e := range events {
+			if e.Kind == EventSignal && e.Name == x.Event {
+				signalled = true
+				break
+			}
+		}
+		switch {
+		case x.Not && signalled:
+			res.Failures = append(res.Failures, fmt.Sprintf("expected %s not to be signalled", x.Event))
+		case !x.Not && !signalled:
+			res.Failures = append(res.Failures, fmt.Sprintf("expected %s to be signalled", x.Event))
+		}
+	}
 	if runErr == nil {
 		after := dsl.BaseEnv(st)
 		for _, e := range t.Expects {

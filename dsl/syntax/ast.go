@@ -808,10 +808,21 @@ type TestExpectError struct {
 	EndPos lexer.Position
 }
 
-// TestExpectEmit expects a message containing Text in the event log.
+// TestExpectEmit expects a message containing Text in the event log, or
+// with `not`, none.
 type TestExpectEmit struct {
 	Pos    lexer.Position
-	Text   *Str `parser:"'expect' 'emit' @@"`
+	Not    bool `parser:"'expect' @'not'? 'emit'"`
+	Text   *Str `parser:"@@"`
+	EndPos lexer.Position
+}
+
+// TestExpectSignal expects an event to be signalled during the run
+// (`expect signal power_manifested`), or with `not`, never.
+type TestExpectSignal struct {
+	Pos    lexer.Position
+	Not    bool   `parser:"'expect' @'not'? 'signal'"`
+	Event  *Ident `parser:"@@"`
 	EndPos lexer.Position
 }
 
@@ -1029,82 +1040,83 @@ type Require struct {
 	Parts []*TemplatePart // set by the checker
 }
 
-func (*Ruleset) node()         {}
-func (*Extends) node()         {}
-func (*Include) node()         {}
-func (*Dice) node()            {}
-func (*Faces) node()           {}
-func (*Face) node()            {}
-func (*Sum) node()             {}
-func (*Digits) node()          {}
-func (*Characteristic) node()  {}
-func (*CharCheck) node()       {}
-func (*CharNatural) node()     {}
-func (*CharTarget) node()      {}
-func (*CharField) node()       {}
-func (*CharLimits) node()      {}
-func (*ModelKind) node()       {}
-func (*Status) node()          {}
-func (*Carries) node()         {}
-func (*Warn) node()            {}
-func (*Enum) node()            {}
-func (*Member) node()          {}
-func (*StandIn) node()         {}
-func (*Table) node()           {}
-func (*TableRoll) node()       {}
-func (*TableBy) node()         {}
-func (*TableChoose) node()     {}
-func (*Row) node()             {}
-func (*RangeKey) node()        {}
-func (*FaceKey) node()         {}
-func (*Procedure) node()       {}
-func (*Function) node()        {}
-func (*Event) node()           {}
-func (*Feature) node()         {}
-func (*Property) node()        {}
-func (*Flag) node()            {}
-func (*House) node()           {}
-func (*HouseRule) node()       {}
-func (*Modify) node()          {}
-func (*Reroll) node()          {}
-func (*ExtraDice) node()       {}
-func (*Override) node()        {}
-func (*Hook) node()            {}
-func (*On) node()              {}
-func (*Replace) node()         {}
-func (*TestDecl) node()        {}
-func (*TestRules) node()       {}
-func (*TestHouse) node()       {}
-func (*TestState) node()       {}
-func (*TestDice) node()        {}
-func (*TestSeed) node()        {}
-func (*TestChoose) node()      {}
-func (*ChoiceKey) node()       {}
-func (*TestRun) node()         {}
-func (*TestExpectError) node() {}
-func (*TestExpectEmit) node()  {}
-func (*TestExpect) node()      {}
-func (*SourceItem) node()      {}
-func (*TextItem) node()        {}
-func (*TitleItem) node()       {}
-func (*Let) node()             {}
-func (*Set) node()             {}
-func (*Roll) node()            {}
-func (*TestStmt) node()        {}
-func (*If) node()              {}
-func (*ForEach) node()         {}
-func (*While) node()           {}
-func (*Add) node()             {}
-func (*Remove) node()          {}
-func (*Apply) node()           {}
-func (*Call) node()            {}
-func (*Choose) node()          {}
-func (*Emit) node()            {}
-func (*Signal) node()          {}
-func (*Stop) node()            {}
-func (*Step) node()            {}
-func (*Require) node()         {}
-func (*Change) node()          {}
+func (*Ruleset) node()          {}
+func (*Extends) node()          {}
+func (*Include) node()          {}
+func (*Dice) node()             {}
+func (*Faces) node()            {}
+func (*Face) node()             {}
+func (*Sum) node()              {}
+func (*Digits) node()           {}
+func (*Characteristic) node()   {}
+func (*CharCheck) node()        {}
+func (*CharNatural) node()      {}
+func (*CharTarget) node()       {}
+func (*CharField) node()        {}
+func (*CharLimits) node()       {}
+func (*ModelKind) node()        {}
+func (*Status) node()           {}
+func (*Carries) node()          {}
+func (*Warn) node()             {}
+func (*Enum) node()             {}
+func (*Member) node()           {}
+func (*StandIn) node()          {}
+func (*Table) node()            {}
+func (*TableRoll) node()        {}
+func (*TableBy) node()          {}
+func (*TableChoose) node()      {}
+func (*Row) node()              {}
+func (*RangeKey) node()         {}
+func (*FaceKey) node()          {}
+func (*Procedure) node()        {}
+func (*Function) node()         {}
+func (*Event) node()            {}
+func (*Feature) node()          {}
+func (*Property) node()         {}
+func (*Flag) node()             {}
+func (*House) node()            {}
+func (*HouseRule) node()        {}
+func (*Modify) node()           {}
+func (*Reroll) node()           {}
+func (*ExtraDice) node()        {}
+func (*Override) node()         {}
+func (*Hook) node()             {}
+func (*On) node()               {}
+func (*Replace) node()          {}
+func (*TestDecl) node()         {}
+func (*TestRules) node()        {}
+func (*TestHouse) node()        {}
+func (*TestState) node()        {}
+func (*TestDice) node()         {}
+func (*TestSeed) node()         {}
+func (*TestChoose) node()       {}
+func (*ChoiceKey) node()        {}
+func (*TestRun) node()          {}
+func (*TestExpectError) node()  {}
+func (*TestExpectEmit) node()   {}
+func (*TestExpectSignal) node() {}
+func (*TestExpect) node()       {}
+func (*SourceItem) node()       {}
+func (*TextItem) node()         {}
+func (*TitleItem) node()        {}
+func (*Let) node()              {}
+func (*Set) node()              {}
+func (*Roll) node()             {}
+func (*TestStmt) node()         {}
+func (*If) node()               {}
+func (*ForEach) node()          {}
+func (*While) node()            {}
+func (*Add) node()              {}
+func (*Remove) node()           {}
+func (*Apply) node()            {}
+func (*Call) node()             {}
+func (*Choose) node()           {}
+func (*Emit) node()             {}
+func (*Signal) node()           {}
+func (*Stop) node()             {}
+func (*Step) node()             {}
+func (*Require) node()          {}
+func (*Change) node()           {}
 
 // Extends returns the ruleset's extends clause, if any.
 func (r *Ruleset) Extends() *Extends {

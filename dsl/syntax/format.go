@@ -970,8 +970,18 @@ func (p *printer) node(n any) {
 		p.str(n.Text)
 	case *TestExpectEmit:
 		p.kw("expect")
+		if n.Not {
+			p.kw("not")
+		}
 		p.kw("emit")
 		p.str(n.Text)
+	case *TestExpectSignal:
+		p.kw("expect")
+		if n.Not {
+			p.kw("not")
+		}
+		p.kw("signal")
+		p.ident(n.Event, true)
 	case *TestExpect:
 		p.kw("expect")
 		p.expr(n.Cond, true)

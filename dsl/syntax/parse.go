@@ -51,7 +51,7 @@ var parserOptions = []participle.Option{
 		&Reroll{}, &ExtraDice{}, &Override{}, &Flag{}, &Replace{}, &TitleItem{}, &Grant{}, &Prevent{}, &Available{}, &ActionBody{}, &Holder{}),
 	participle.Union[HouseItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &HouseRule{}),
 	participle.Union[TestItem](&TestRules{}, &TestHouse{}, &TestState{}, &TestDice{}, &TestSeed{},
-		&TestChoose{}, &TestRun{}, &TestExpectError{}, &TestExpectEmit{}, &TestExpect{}),
+		&TestChoose{}, &TestRun{}, &TestExpectError{}, &TestExpectEmit{}, &TestExpectSignal{}, &TestExpect{}),
 	// Members are tried in order, so the most frequent come first.
 	participle.Union[Stmt](&Let{}, &Set{}, &If{}, &Emit{}, &Roll{}, &Add{}, &Call{}, &Apply{}, &ForEach{}, &While{},
 		&TestStmt{}, &Change{}, &Choose{}, &Remove{}, &Stop{}, &TextItem{}, &SourceItem{}, &Step{}, &Require{},
