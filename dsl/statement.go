@@ -225,6 +225,11 @@ func (c *checker) set(s *syntax.Set, sc *scope) {
 		c.compile(s.Value, sc, nil, "")
 		return
 	}
+	if t != nil && t.Kind() == reflect.Pointer {
+		// An optional number takes a number, or nil.
+		c.compile(s.Value, sc, nil, "the value of "+s.Target.String())
+		return
+	}
 	c.compile(s.Value, sc, t, "the value of "+s.Target.String())
 }
 
@@ -262,6 +267,11 @@ func settable(f reflect.StructField) bool {
 	switch f.Type.Kind() {
 	case reflect.Int, reflect.Float64, reflect.Bool, reflect.String, reflect.Slice:
 		return true
+	case reflect.Pointer: // an optional number (a facing): set, or nil to clear
+		switch f.Type.Elem().Kind() {
+		case reflect.Int, reflect.Float64:
+			return true
+		}
 	}
 	return false
 }

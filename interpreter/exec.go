@@ -624,12 +624,12 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 	if err != nil {
 		return r.errorAt(f, diag.CodeRunState, spanOf(s), fmt.Errorf("set %s: %v", s.Target, err))
 	}
-	old := field.Interface()
+	old := plain(field)
 	nv, err := convertTo(v, field.Type())
 	if err != nil {
 		return r.errorAt(f, diag.CodeRunState, spanOf(s.Value), fmt.Errorf("set %s: %v", s.Target, err))
 	}
-	if reflect.DeepEqual(old, nv.Interface()) {
+	if reflect.DeepEqual(old, plain(nv)) {
 		return nil // nothing changes, nothing to log
 	}
 	if err := r.spend(textSize(nv)); err != nil {
@@ -639,8 +639,8 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 	name := parts[len(parts)-1].Name
 	return r.logLazy(f, func() *Event {
 		return &Event{Kind: EventSet, At: at(s.Pos), Object: identify(holder), Field: name,
-			Old: jsonValue(old), New: jsonValue(nv.Interface()),
-			Text: fmt.Sprintf("%s %s: %s → %s", display(holder), name, display(old), display(nv.Interface()))}
+			Old: jsonValue(old), New: jsonValue(plain(nv)),
+			Text: fmt.Sprintf("%s %s: %s → %s", display(holder), name, display(old), display(plain(nv)))}
 	})
 }
 
@@ -707,6 +707,18 @@ func fieldIndex(t reflect.Type, name string) ([]int, bool) {
 	return nil, false
 }
 
+// plain is a field's value as rules and the narration see it: an
+// optional number (a pointer) is the number, or nil.
+func plain(v reflect.Value) any {
+	if v.Kind() == reflect.Pointer && v.Type().Elem().Kind() != reflect.Struct {
+		if v.IsNil() {
+			return nil
+		}
+		return v.Elem().Interface()
+	}
+	return v.Interface()
+}
+
 // convertTo converts an expression's result for a field of type t.
 func convertTo(v any, t reflect.Type) (reflect.Value, error) {
 	if v == nil {
@@ -728,6 +740,14 @@ func convertTo(v any, t reflect.Type) (reflect.Value, error) {
 		case int:
 			return reflect.ValueOf(float64(x)), nil
 		}
+	case reflect.Pointer: // an optional number
+		e, err := convertTo(v, t.Elem())
+		if err != nil {
+			return reflect.Value{}, err
+		}
+		p := reflect.New(t.Elem())
+		p.Elem().Set(e)
+		return p, nil
 	case reflect.Slice:
 		items, err := toList(v)
 		if err != nil {
