@@ -31,6 +31,7 @@ type ChoiceRequest struct {
 	// distinct ones (the answer is a []any of options).
 	Multi string
 	Count int
+	UpTo  bool // a pick of at most Count items
 
 	render func() string // fills in the question's {…}, only when asked
 	// parse, when set, reads a typed answer (the dice of a pool to

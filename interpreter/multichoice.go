@@ -115,7 +115,10 @@ func multiAnswer(req *ChoiceRequest, v any) (any, error) {
 		seen[itemID(o)] = true
 		picked = append(picked, o)
 	}
-	if len(picked) != req.Count {
+	if req.UpTo && len(picked) > req.Count {
+		return nil, fmt.Errorf("pick at most %d of the items (%s), not %d", req.Count, req.itemList(), len(picked))
+	}
+	if !req.UpTo && len(picked) != req.Count {
 		return nil, fmt.Errorf("pick %d of the items (%s), not %d", req.Count, req.itemList(), len(picked))
 	}
 	if picked == nil {
@@ -197,6 +200,9 @@ func multiHint(req *ChoiceRequest) string {
 	if req.Multi == MultiSplit {
 		return fmt.Sprintf("share %d among these, as item:count,… (e.g. %s:%d)", req.Count, itemID(req.Options[0]), req.Count)
 	}
+	if req.UpTo {
+		return fmt.Sprintf("pick at most %d of these, as item,item,… (or none)", req.Count)
+	}
 	return fmt.Sprintf("pick %d of these, as item,item,…", req.Count)
 }
 
@@ -248,6 +254,9 @@ func (r *runner) multiRequest(f *frame, s *syntax.Choose, req *ChoiceRequest) er
 		}
 		seen[itemID(it)] = true
 	}
+	if m.UpTo && n > len(items) {
+		n = len(items) // up to more than there are: any of them
+	}
 	switch {
 	case n < 0:
 		return r.errorAt(f, diag.CodeRunChoice, spanOf(m.Count()), fmt.Errorf("choice %s: cannot %s %d items", s.Name.Name, m.Word(), n))
@@ -256,7 +265,7 @@ func (r *runner) multiRequest(f *frame, s *syntax.Choose, req *ChoiceRequest) er
 	case m.Pick != nil && n > len(items):
 		return r.errorAt(f, diag.CodeRunChoice, spanOf(m.Count()), fmt.Errorf("choice %s: cannot pick %d of %d items", s.Name.Name, n, len(items)))
 	}
-	req.Options, req.Count = items, n
+	req.Options, req.Count, req.UpTo = items, n, m.UpTo
 	req.Multi = MultiPick
 	if m.Split != nil {
 		req.Multi = MultiSplit

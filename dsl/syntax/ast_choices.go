@@ -5,11 +5,12 @@ import "github.com/alecthomas/participle/v2/lexer"
 // ChooseMulti makes a choice a decision about several items at once:
 // `split N among LIST` shares N out among the items (the answer is a map
 // from item to count, adding up to N); `pick K of LIST` takes K distinct
-// items (the answer is a list).
+// items (the answer is a list); `pick up to K of LIST` at most K.
 type ChooseMulti struct {
 	Pos    lexer.Position
 	Split  *Expr `parser:"(   'split' @@ 'among'"`
-	Pick   *Expr `parser:"  | 'pick' @@ 'of' )"`
+	UpTo   bool  `parser:"  | 'pick' ( @'up' 'to' )?"`
+	Pick   *Expr `parser:"    @@ 'of' )"`
 	List   *Expr `parser:"@@"`
 	EndPos lexer.Position
 }
@@ -22,10 +23,13 @@ func (m *ChooseMulti) Count() *Expr {
 	return m.Pick
 }
 
-// Word is how the choice reads: "split" or "pick".
+// Word is how the choice reads: "split", "pick" or "pick up to".
 func (m *ChooseMulti) Word() string {
 	if m.Split != nil {
 		return "split"
+	}
+	if m.UpTo {
+		return "pick up to"
 	}
 	return "pick"
 }
