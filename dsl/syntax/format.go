@@ -1154,7 +1154,9 @@ func (p *printer) stmt(s any) {
 			p.expr(n.From, true)
 		}
 		if m := n.Multi; m != nil {
-			p.kw(m.Word())
+			for _, w := range strings.Fields(m.Word()) { // one token each, as parsed
+				p.kw(w)
+			}
 			p.expr(m.Count(), true)
 			if m.Split != nil {
 				p.kw("among")
