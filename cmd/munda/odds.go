@@ -176,12 +176,18 @@ func (f *oddsFlags) variantProgram(cmd *cobra.Command, stack string) (*interpret
 // ask answers the question under one program: exactly when the branches
 // allow, by Monte Carlo otherwise.
 func (f *oddsFlags) ask(cmd *cobra.Command, prog *interpreter.Program, st *state.State, proc string, given map[string]string, choices interpreter.Choices) (*odds.Result, error) {
+	// A procedure, or else an action declared with parameters.
 	p, err := prog.Procedure(proc)
+	what := "procedure "
 	if err != nil {
-		return nil, unknownName(err, "procedures")
+		action, aerr := prog.Action(proc)
+		if aerr != nil {
+			return nil, unknownName(err, "procedures")
+		}
+		p, what = action.Procedure(), "action "
 	}
 	// Bad arguments are found once, before thousands of runs.
-	if _, err := interpreter.BindArgs(st.Clone(), p.Params, "procedure "+p.ID, given); err != nil {
+	if _, err := interpreter.BindArgs(st.Clone(), p.Params, what+p.ID, given); err != nil {
 		return nil, failed("%v", err)
 	}
 	q := odds.Question{Program: prog, State: st, Procedure: p.ID, Args: given, Choices: choices,

@@ -11,16 +11,28 @@ import (
 // the state, and returns the outcome's key and value.
 func runOnce(q *Question, dice interpreter.DiceSource) (string, any, error) {
 	st := q.State.Clone()
+	// A procedure, or else an action declared with parameters (its
+	// availability must hold, as for `munda run`).
 	proc, err := q.Program.Procedure(q.Procedure)
+	what, isAction := "procedure ", false
 	if err != nil {
-		return "", nil, err
+		action, aerr := q.Program.Action(q.Procedure)
+		if aerr != nil {
+			return "", nil, err
+		}
+		proc, what, isAction = action.Procedure(), "action ", true
 	}
-	args, err := interpreter.BindArgs(st, proc.Params, "procedure "+proc.ID, q.Args)
+	args, err := interpreter.BindArgs(st, proc.Params, what+proc.ID, q.Args)
 	if err != nil {
 		return "", nil, err
 	}
 	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits}
-	if err := q.Program.Run(st, q.Procedure, args, opts); err != nil {
+	if isAction {
+		err = q.Program.RunAction(st, proc.ID, args, opts)
+	} else {
+		err = q.Program.Run(st, q.Procedure, args, opts)
+	}
+	if err != nil {
 		return "", nil, err
 	}
 	if q.Of == nil {
