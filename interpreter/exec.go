@@ -629,7 +629,7 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 	if err != nil {
 		return r.errorAt(f, diag.CodeRunState, spanOf(s.Value), fmt.Errorf("set %s: %v", s.Target, err))
 	}
-	if reflect.DeepEqual(old, plain(nv)) {
+	if sameValue(old, plain(nv)) {
 		return nil // nothing changes, nothing to log
 	}
 	if err := r.spend(textSize(nv)); err != nil {
@@ -705,6 +705,16 @@ func fieldIndex(t reflect.Type, name string) ([]int, bool) {
 		}
 	}
 	return nil, false
+}
+
+// sameValue reports whether setting a field from a to b changes nothing:
+// equal values, or two empty lists (nil or not).
+func sameValue(a, b any) bool {
+	if reflect.DeepEqual(a, b) {
+		return true
+	}
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	return va.IsValid() && vb.IsValid() && va.Kind() == reflect.Slice && vb.Kind() == reflect.Slice && va.Len() == 0 && vb.Len() == 0
 }
 
 // plain is a field's value as rules and the narration see it: an
@@ -1087,8 +1097,11 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 		shown = append(shown, p.Name+": "+display(args[p.Name]))
 	}
 	if err := r.logLazy(f, func() *Event {
-		return &Event{Kind: EventSignal, At: at(s.Pos), Name: ev.ID.Name, Args: shown,
-			Text: fmt.Sprintf("%s (%s)", ev.Title.Value(), strings.Join(shown, ", "))}
+		text := ev.Title.Value()
+		if len(shown) > 0 {
+			text += " (" + strings.Join(shown, ", ") + ")"
+		}
+		return &Event{Kind: EventSignal, At: at(s.Pos), Name: ev.ID.Name, Args: shown, Text: text}
 	}); err != nil {
 		return err
 	}
