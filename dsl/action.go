@@ -8,6 +8,7 @@ package dsl
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/expr-lang/expr"
 	"github.com/munda-rules/munda/dsl/diag"
@@ -22,8 +23,10 @@ type ActionInfo struct {
 	ID        string
 	Title     string
 	Params    []ParamInfo
-	Available *syntax.Expr  // nil: always available
-	Body      *syntax.Block // nil: performing it does nothing but log
+	Available *syntax.Expr // nil: always available
+	// Unavailable is the `available when … else "…"` message, if any.
+	Unavailable *syntax.Available
+	Body        *syntax.Block // nil: performing it does nothing but log
 	// Proc is the action's body as a procedure is checked: its sites
 	// (rolls, tests, lets, steps) are what effects on ACTION.NAME reach,
 	// and before/after/instead_of ACTION hook it.
@@ -77,6 +80,9 @@ func (c *checker) prepareActions() {
 					c.diags.errorf(diag.CodeDuplicateID, diag.RangeOf(it.Pos, it.EndPos), "action %s says `available when` twice", f.ID.Name)
 				}
 				seenAvail, info.Available = true, it.When
+				if it.Message != nil {
+					info.Unavailable = it
+				}
 			case *syntax.ActionBody:
 				if seenBody {
 					c.diags.errorf(diag.CodeDuplicateID, diag.RangeOf(it.Pos, it.Body.Pos), "action %s has two bodies", f.ID.Name)
@@ -101,6 +107,14 @@ func (c *checker) checkActionBodies() {
 		info := c.actionInfo[f]
 		if info.Available != nil {
 			c.compile(info.Available, info.scope, typeBool, "an action's availability")
+			if u := info.Unavailable; u != nil {
+				u.Parts = c.parseTemplate(u.Message)
+				for _, p := range u.Parts {
+					if p.Expr != nil && strings.TrimSpace(p.Expr.Text) != "" {
+						c.compile(p.Expr, info.scope, nil, "")
+					}
+				}
+			}
 		}
 		if info.Body != nil {
 			top := newScope(info.scope)

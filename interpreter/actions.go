@@ -174,8 +174,14 @@ func (r *runner) runAction(a *dsl.ActionInfo, args map[string]any, caller *frame
 			if caller == nil {
 				at = spanOf(a.Available)
 			}
-			return r.errorAt(caller, diag.CodeRunRequireFailed, at, fmt.Errorf("action %s (%s) is not available: %s does not hold",
-				a.ID, strings.Join(shown, ", "), strings.TrimSpace(a.Available.Text)))
+			why := strings.TrimSpace(a.Available.Text) + " does not hold"
+			if u := a.Unavailable; u != nil {
+				if why, err = r.template(f, u.Parts); err != nil {
+					return err
+				}
+			}
+			return r.errorAt(caller, diag.CodeRunRequireFailed, at, fmt.Errorf("action %s (%s) is not available: %s",
+				a.ID, strings.Join(shown, ", "), why))
 		}
 	}
 	text := a.Title

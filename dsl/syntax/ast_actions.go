@@ -14,9 +14,12 @@ import (
 // Available says when an action may be taken: `available when
 // fighter.status == "standing"`. It sees the action's parameters.
 type Available struct {
-	Pos    lexer.Position
-	When   *Expr `parser:"'available' 'when' @@"`
-	EndPos lexer.Position
+	Pos     lexer.Position
+	When    *Expr `parser:"'available' 'when' @@"`
+	Message *Str  `parser:"( 'else' @@ )?"` // why not, for people: "{fighter.name} is not Standing"
+	EndPos  lexer.Position
+
+	Parts []*TemplatePart // the message's, set by the checker
 }
 
 // ActionBody is what an action does when performed: `body { … }`.

@@ -904,6 +904,10 @@ func (p *printer) node(n any) {
 		p.kw("available")
 		p.kw("when")
 		p.expr(n.When, true)
+		if n.Message != nil {
+			p.kw("else")
+			p.str(n.Message)
+		}
 	case *ActionBody:
 		p.kw("body")
 		p.block(n.Body)
