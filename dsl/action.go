@@ -97,8 +97,21 @@ func (c *checker) prepareActions() {
 	}
 }
 
+// menu lists, sorted by id, the actions a model may be offered: those
+// whose first parameter is a model.
+func (c *checker) menu() {
+	c.idx.Menu = nil
+	for _, id := range keys(c.idx.Actions) {
+		if a := c.idx.Actions[id]; len(a.Params) > 0 && a.Params[0].Type == typeModel {
+			c.idx.Menu = append(c.idx.Menu, a)
+		}
+	}
+	sort.Slice(c.idx.Menu, func(i, j int) bool { return c.idx.Menu[i].ID < c.idx.Menu[j].ID })
+}
+
 // checkActionBodies checks each action's availability and body.
 func (c *checker) checkActionBodies() {
+	c.menu()
 	for _, d := range c.all {
 		f, ok := d.(*syntax.Feature)
 		if !ok || c.actionInfo[f] == nil {
@@ -230,19 +243,17 @@ func (c *checker) actionFunctions() []expr.Option {
 // defaults (nil where they have none).
 func (idx *Index) AvailableActions(st *state.State, m *state.Model) ([]string, error) {
 	out := []string{}
-	ids := keys(idx.Actions)
-	sort.Strings(ids)
-	for _, id := range ids {
-		a := idx.Actions[id]
-		if len(a.Params) == 0 || a.Params[0].Type != typeModel {
-			continue
-		}
-		ok, err := a.AvailableTo(st, map[string]any{a.Params[0].Name: m})
+	// One environment for the whole menu: a menu is asked at every
+	// action of every activation, and building the names every
+	// expression sees is most of what asking costs.
+	env := BaseEnv(st)
+	for _, a := range idx.Menu {
+		ok, err := a.availableIn(env, map[string]any{a.Params[0].Name: m})
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			out = append(out, id)
+			out = append(out, a.ID)
 		}
 	}
 	return out, nil
@@ -254,16 +265,46 @@ func (a *ActionInfo) AvailableTo(st *state.State, args map[string]any) (bool, er
 	if a.Available == nil {
 		return true, nil
 	}
-	env := BaseEnv(st)
-	for _, p := range a.Params {
+	return a.availableIn(BaseEnv(st), args)
+}
+
+// availableIn evaluates the availability in env (the state's names),
+// binding the parameters there for the while and taking them out again.
+// Defaults see only the state, so they may be evaluated in env too.
+func (a *ActionInfo) availableIn(env map[string]any, args map[string]any) (bool, error) {
+	if a.Available == nil {
+		return true, nil
+	}
+	type saved struct {
+		v   any
+		had bool
+	}
+	outer := make([]saved, len(a.Params))
+	for i, p := range a.Params {
+		outer[i].v, outer[i].had = env[p.Name]
+	}
+	defer func() {
+		for i, p := range a.Params {
+			if outer[i].had {
+				env[p.Name] = outer[i].v
+			} else {
+				delete(env, p.Name)
+			}
+		}
+	}()
+	values := make([]any, len(a.Params))
+	for i, p := range a.Params {
 		v, ok := args[p.Name]
 		if !ok && p.Default != nil {
 			var err error
-			if v, err = runProgram(p.Default.Program, BaseEnv(st)); err != nil {
+			if v, err = runProgram(p.Default.Program, env); err != nil {
 				return false, fmt.Errorf("action %s: the default of %s: %w", a.ID, p.Name, err)
 			}
 		}
-		env[p.Name] = v
+		values[i] = v
+	}
+	for i, p := range a.Params {
+		env[p.Name] = values[i]
 	}
 	v, err := runProgram(a.Available.Program, env)
 	if err != nil {

@@ -22,6 +22,9 @@ type Index struct {
 	Tables          map[string]*TableInfo
 	Procedures      map[string]*ProcInfo
 	Actions         map[string]*ActionInfo     // actions declared with parameters
+	// Menu is the actions a model may be offered (their first parameter
+	// a model), sorted by id: what AvailableActions looks through.
+	Menu []*ActionInfo
 	Periods         map[string][]*syntax.Event // period → the events that end it
 	Functions       map[string]*FuncInfo       // function declarations and lookup tables
 	Events          map[string]*syntax.Event
