@@ -115,9 +115,19 @@ func Check(rules *Rules) diag.Diagnostics {
 	c.checkFeatures()
 	c.checkEffects()
 	c.checkGrantCycles()
-	if rules.SkipTests {
+	switch {
+	case rules.SkipTests:
 		c.idx.Tests = nil
-	} else {
+	case rules.TestsOf != nil:
+		kept := c.idx.Tests[:0]
+		for _, t := range c.idx.Tests {
+			if rules.TestsOf(t.Pack) {
+				kept = append(kept, t)
+			}
+		}
+		c.idx.Tests = kept
+		c.checkTests()
+	default:
 		c.checkTests()
 	}
 	c.checkUnused()

@@ -23,6 +23,10 @@ type Rules struct {
 	// Index: verbs that run rules but not tests (run, roll, odds) load
 	// faster, since a pack's tests are much of its text.
 	SkipTests bool
+	// TestsOf, when set, checks and indexes only the tests of the packs
+	// it accepts: `munda test mymod/` runs the mod's tests, and need not
+	// check the hundreds of the ruleset under it.
+	TestsOf func(*LoadedPack) bool
 	// Rulesets are the ids of the rulesets a test's `rules` may name (the
 	// shipped ones); empty when unknown, and then not checked.
 	Rulesets []string

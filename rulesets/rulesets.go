@@ -100,6 +100,9 @@ type Selection struct {
 	// SkipTests leaves test blocks unchecked and out of the index (see
 	// dsl.Rules.SkipTests): for verbs that run rules, not their tests.
 	SkipTests bool
+	// TestsOf, when set, keeps only the tests of the packs it accepts
+	// (see dsl.Rules.TestsOf).
+	TestsOf func(*dsl.LoadedPack) bool
 }
 
 // Load assembles and checks a selection. The rules are usable only when
@@ -163,6 +166,7 @@ func Load(sel Selection) (*dsl.Rules, diag.Diagnostics) {
 	}
 	rules, ds := dsl.Assemble(base, extra, Resolve)
 	rules.SkipTests = sel.SkipTests
+	rules.TestsOf = sel.TestsOf
 	diags = append(diags, ds...)
 	for _, d := range HouseDirs() {
 		rules.Available = append(rules.Available, houseID(d))
@@ -315,7 +319,7 @@ type cachedLoad struct {
 // and checked once per process and shared. The rules must not be
 // changed (Select, Check again). Anything else is loaded afresh.
 func LoadShared(sel Selection) (*dsl.Rules, diag.Diagnostics) {
-	if sel.Pack != nil || len(sel.Layered) > 0 || len(sel.With) > 0 {
+	if sel.Pack != nil || len(sel.Layered) > 0 || len(sel.With) > 0 || sel.TestsOf != nil {
 		return Load(sel)
 	}
 	key := fmt.Sprint(sel.Base, "\x00", strings.Join(sel.Houses, ","), "\x00", sel.SkipTests)

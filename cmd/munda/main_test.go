@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -15,9 +16,11 @@ import (
 // their output and exit codes.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"munda":    func() { os.Exit(Main()) },
-		"memlimit": func() { os.Exit(maxrssMain()) },
-		"exitcode": func() { os.Exit(exitcodeMain()) },
+		// munda in a process of its own (`exec munda-process`); plain
+		// `munda` in a script runs in this one (mundaInProcess).
+		"munda-process": func() { os.Exit(Main()) },
+		"memlimit":      func() { os.Exit(maxrssMain()) },
+		"exitcode":      func() { os.Exit(exitcodeMain()) },
 	})
 }
 
@@ -37,10 +40,73 @@ func TestScripts(t *testing.T) {
 		// what munda printed, as the golden tests of other packages do.
 		UpdateScripts: *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"build": buildFile,
+			"build":      buildFile,
+			"munda":      mundaInProcess,
+			"munda-exit": mundaExit,
 		},
 	})
 }
+
+// mundaInProcess is the script command "munda ARGS…": munda run in the
+// test process, as `exec munda-process` runs it in a process of its own. Runs in
+// one process share what they load (rulesets.LoadShared), so a script's
+// hundred commands do not each parse and check the shipped rules again:
+// most of this package's time went to that. It runs in the script's
+// directory, one command at a time (the working directory is the
+// process's). `exec munda-process` is what a script uses where the process
+// matters: standard input (`stdin`), exit codes through `exitcode`, and
+// memory through `memlimit`.
+func mundaInProcess(ts *testscript.TestScript, neg bool, args []string) {
+	code := runInDir(ts, args)
+	switch {
+	case neg && code == exitOK:
+		ts.Fatalf("munda succeeded unexpectedly")
+	case !neg && code != exitOK:
+		ts.Fatalf("munda failed: exit %d", code)
+	}
+}
+
+// runInDir runs munda in the test process, in the script's directory,
+// and returns its exit code.
+func runInDir(ts *testscript.TestScript, args []string) int {
+	dir := ts.MkAbs(".")
+	inProcess.Lock()
+	defer inProcess.Unlock()
+	back, err := os.Getwd()
+	if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		ts.Fatalf("%v", err)
+	}
+	defer func() {
+		if err := os.Chdir(back); err != nil {
+			ts.Fatalf("%v", err)
+		}
+	}()
+	return run(args, strings.NewReader(""), ts.Stdout(), ts.Stderr())
+}
+
+// mundaExit is the script command "munda-exit CODE ARGS…": munda in the
+// test process, which must exit with CODE (1, a failure; 2, a wrong
+// command line), as `exec exitcode CODE munda-process …` checks it in a
+// process of its own.
+func mundaExit(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: munda-exit CODE ARGS...")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("munda-exit: %q is not an exit code", args[0])
+	}
+	if got := runInDir(ts, args[1:]); got != want {
+		ts.Fatalf("munda exited %d, want %d", got, want)
+	}
+}
+
+// inProcess lets one in-process munda command run at a time: each works
+// in its script's directory.
+var inProcess sync.Mutex
 
 // buildFile is the script command "build OUT PART...": it writes OUT from
 // the parts in order, each a file of the script, and PART*N a file N

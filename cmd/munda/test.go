@@ -48,6 +48,7 @@ Exit code 0: every test passed; 1: a test failed or the rules have errors.`,
 			out := cmd.OutOrStdout()
 			passed, failedN, broken := 0, 0, len(unread)
 			for _, s := range selections {
+				s.TestsOf = func(lp *dsl.LoadedPack) bool { return ownPack(lp.Pack, s) }
 				rules, diags := rulesets.LoadShared(s)
 				if diags.HasErrors() {
 					var src diag.Sources
@@ -65,7 +66,7 @@ Exit code 0: every test passed; 1: a test failed or the rules have errors.`,
 				var tests []*dsl.TestInfo
 				for _, t := range rules.Index.Tests {
 					// Only the tests of the packs under test, not of the base.
-					if !ownPack(t, s) {
+					if !ownPack(t.Pack.Pack, s) {
 						continue
 					}
 					if filter == nil || filter.MatchString(t.Name) {
@@ -82,6 +83,9 @@ Exit code 0: every test passed; 1: a test failed or the rules have errors.`,
 						}
 					}
 					sub.Houses = append(append([]string(nil), s.Houses...), houses...)
+					// Only to run this pack's tests: the other packs' test
+					// blocks need not be checked again.
+					sub.SkipTests = true
 					key := sub.Base + "|" + strings.Join(sub.Houses, ",")
 					if p, ok := cache[key]; ok {
 						return p, nil
@@ -131,12 +135,12 @@ Exit code 0: every test passed; 1: a test failed or the rules have errors.`,
 
 // ownPack reports whether a test belongs to the pack being tested rather
 // than to the base ruleset it sits on.
-func ownPack(t *dsl.TestInfo, s rulesets.Selection) bool {
+func ownPack(tp *dsl.Pack, s rulesets.Selection) bool {
 	if p := s.Pack; p != nil {
-		return t.Pack.Pack == p || (t.Pack.Pack.FS == p.FS && t.Pack.Pack.Root == p.Root)
+		return tp == p || (tp.FS == p.FS && tp.Root == p.Root)
 	}
 	// A shipped base: its own tests, not those of what it extends.
-	return t.Pack.Pack.Display == rulesets.Pack(s.Base).Display
+	return tp.Display == rulesets.Pack(s.Base).Display
 }
 
 // packIsBase reports whether the loaded pack p is the base of the rules
