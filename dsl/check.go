@@ -21,20 +21,20 @@ type Index struct {
 	Characteristics map[string]*CharInfo
 	Tables          map[string]*TableInfo
 	Procedures      map[string]*ProcInfo
-	Actions         map[string]*ActionInfo     // actions declared with parameters
+	Actions         map[string]*ActionInfo // actions declared with parameters
 	// Menu is the actions a model may be offered (their first parameter
 	// a model), sorted by id: what AvailableActions looks through.
-	Menu []*ActionInfo
-	Periods         map[string][]*syntax.Event // period → the events that end it
-	Functions       map[string]*FuncInfo       // function declarations and lookup tables
-	Events          map[string]*syntax.Event
-	Kinds           map[string]*KindInfo // kinds of model
-	Enums           map[string]*EnumInfo
-	Features        map[string]map[string]*syntax.Feature // kind → id
-	Houses          map[string]*syntax.House
-	HouseRules      map[string]*syntax.HouseRule // "house.rule"
-	Tests           []*TestInfo
-	Effects         []*EffectInfo // from features and switched-on house rules
+	Menu       []*ActionInfo
+	Periods    map[string][]*syntax.Event // period → the events that end it
+	Functions  map[string]*FuncInfo       // function declarations and lookup tables
+	Events     map[string]*syntax.Event
+	Kinds      map[string]*KindInfo // kinds of model
+	Enums      map[string]*EnumInfo
+	Features   map[string]map[string]*syntax.Feature // kind → id
+	Houses     map[string]*syntax.House
+	HouseRules map[string]*syntax.HouseRule // "house.rule"
+	Tests      []*TestInfo
+	Effects    []*EffectInfo // from features and switched-on house rules
 	// Vocabulary is what the kinds declare a state's words to be, for
 	// state.DecodeWith and ValidateWith; nil when the rules declare no kind.
 	Vocabulary *state.Vocabulary
