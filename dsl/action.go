@@ -188,22 +188,7 @@ func (c *checker) period(id *syntax.Ident) {
 
 // oncePer checks an effect's `once per PERIOD`.
 func (c *checker) oncePer(item syntax.FeatureItem) {
-	var o *syntax.OncePer
-	switch e := item.(type) {
-	case *syntax.Modify:
-		o = e.Once
-	case *syntax.Reroll:
-		o = e.Once
-	case *syntax.ExtraDice:
-		o = e.Once
-	case *syntax.Override:
-		o = e.Once
-	case *syntax.Hook:
-		o = e.Once
-	case *syntax.On:
-		o = e.Once
-	}
-	if o != nil {
+	if o := OnceOf(item); o != nil {
 		c.period(o.Period)
 	}
 }

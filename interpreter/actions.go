@@ -53,16 +53,7 @@ func (r *runner) activate(id string) func() {
 // Action finds an action declared with parameters by id (kebab-case
 // accepted), with a did-you-mean.
 func (p *Program) Action(name string) (*dsl.ActionInfo, error) {
-	id := dsl.NormalizeID(name)
-	if a, ok := p.idx.Actions[id]; ok {
-		return a, nil
-	}
-	names := make([]string, 0, len(p.idx.Actions))
-	for n := range p.idx.Actions {
-		names = append(names, kebab(n))
-	}
-	sort.Strings(names)
-	return nil, errors.New(diag.Suggest(fmt.Sprintf("unknown action %q", name), kebab(id), names))
+	return byID(p.idx.Actions, "action", name)
 }
 
 // RunAction performs an action on the state, as `perform` does: its

@@ -188,30 +188,28 @@ func (p *Program) ownerSource(e *dsl.EffectInfo) string {
 // Procedure finds a procedure by id, accepting the command line's
 // kebab-case ("end-phase" for end_phase), with a did-you-mean.
 func (p *Program) Procedure(name string) (*dsl.ProcInfo, error) {
-	id := dsl.NormalizeID(name)
-	if proc, ok := p.idx.Procedures[id]; ok {
-		return proc, nil
-	}
-	names := make([]string, 0, len(p.idx.Procedures))
-	for n := range p.idx.Procedures {
-		names = append(names, kebab(n))
-	}
-	sort.Strings(names)
-	return nil, errors.New(diag.Suggest(fmt.Sprintf("unknown procedure %q", name), kebab(id), names))
+	return byID(p.idx.Procedures, "procedure", name)
 }
 
 // Table finds a table by id (kebab-case accepted).
 func (p *Program) Table(name string) (*dsl.TableInfo, error) {
+	return byID(p.idx.Tables, "table", name)
+}
+
+// byID finds a declaration by id as the command line names it
+// (kebab-case accepted), or says it is unknown with a did-you-mean.
+func byID[T any](known map[string]T, what, name string) (T, error) {
 	id := dsl.NormalizeID(name)
-	if t, ok := p.idx.Tables[id]; ok {
-		return t, nil
+	if v, ok := known[id]; ok {
+		return v, nil
 	}
-	names := make([]string, 0, len(p.idx.Tables))
-	for n := range p.idx.Tables {
+	names := make([]string, 0, len(known))
+	for n := range known {
 		names = append(names, kebab(n))
 	}
 	sort.Strings(names)
-	return nil, errors.New(diag.Suggest(fmt.Sprintf("unknown table %q", name), kebab(id), names))
+	var zero T
+	return zero, errors.New(diag.Suggest(fmt.Sprintf("unknown %s %q", what, name), kebab(id), names))
 }
 
 // kebab writes an id as the command line does: end_phase as end-phase.
