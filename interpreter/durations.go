@@ -77,6 +77,13 @@ func (r *runner) useOnce(ef *effect, f *frame, holder any) bool {
 		du.Model = h.ID
 	case *state.Gang:
 		du.Gang = h.ID
+	case *state.Weapon:
+		// A weapon's use is its bearer's, and names the weapon: two
+		// weapons of one trait are each used once.
+		if m := r.bearer(h); m != nil {
+			du.Model = m.ID
+		}
+		du.Used += " (" + h.ID + ")"
 	}
 	for _, x := range r.st.Battle.Durations {
 		if x != nil && x.Used == du.Used && x.Period == du.Period && x.Model == du.Model && x.Gang == du.Gang {
@@ -166,6 +173,20 @@ func (r *runner) removeEnded(du *state.Duration, f *frame) error {
 				return &Event{Kind: EventSet, Object: identify(holder), Field: du.Field, Old: du.Item,
 					Text: fmt.Sprintf("%s %s: -%s (until the end of the %s)", display(holder), du.Field, du.Item, du.Period)}
 			})
+		}
+	}
+	return nil
+}
+
+// bearer is the model that carries a weapon (nil if none does).
+func (r *runner) bearer(w *state.Weapon) *state.Model {
+	for _, g := range r.st.Gangs {
+		for _, m := range g.Models {
+			for _, x := range m.Weapons {
+				if x == w {
+					return m
+				}
+			}
 		}
 	}
 	return nil
