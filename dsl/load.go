@@ -193,7 +193,7 @@ func (l *packLoader) load(rel string, from *syntax.Include) {
 		return
 	}
 	l.sources[name] = src
-	file, diags := syntax.Parse(name, src)
+	file, diags := syntax.ParseCached(name, src)
 	l.diags.list = append(l.diags.list, diags...)
 	l.loaded[rel] = file
 	if file == nil {

@@ -1,0 +1,110 @@
+package syntax
+
+import (
+	"crypto/sha256"
+	"reflect"
+	"sync"
+
+	"github.com/munda-rules/munda/dsl/diag"
+)
+
+// ParseCached is Parse, remembering what it parsed: the same name and
+// text parse again to a copy of the same tree, without parsing. A
+// process that loads the shipped rules under several selections (a test
+// run, `munda test`, the language server) parses each file once; parsing
+// is half of loading a ruleset. Each caller gets its own copy, since the
+// checker writes into the tree (compiled programs, template parts). Files
+// that do not parse are not kept.
+func ParseCached(name string, src []byte) (*File, diag.Diagnostics) {
+	key := parseKey{name: name, sum: sha256.Sum256(src)}
+	parsed.Lock()
+	f, ok := parsed.files[key]
+	parsed.Unlock()
+	if ok {
+		return Clone(f), nil
+	}
+	f, diags := Parse(name, src)
+	if f == nil || len(diags) > 0 {
+		return f, diags
+	}
+	parsed.Lock()
+	if len(parsed.files) >= maxParsed || parsed.bytes+len(src) > maxParsedBytes {
+		parsed.files, parsed.bytes = map[parseKey]*File{}, 0 // a crude bound: start again
+	}
+	parsed.files[key] = Clone(f)
+	parsed.bytes += len(src)
+	parsed.Unlock()
+	return f, nil
+}
+
+// maxParsed and maxParsedBytes bound what is kept: far more than the
+// shipped rules hold, far less than memory (a language server sees every
+// version of a file being edited).
+const (
+	maxParsed      = 1024
+	maxParsedBytes = 16 << 20
+)
+
+type parseKey struct {
+	name string
+	sum  [sha256.Size]byte
+}
+
+var parsed = struct {
+	sync.Mutex
+	files map[parseKey]*File
+	bytes int
+}{files: map[parseKey]*File{}}
+
+// Clone copies a syntax tree deeply: every node, list and string of it is
+// the copy's own, but for the source text, which is never written.
+func Clone(f *File) *File {
+	if f == nil {
+		return nil
+	}
+	out := clone(reflect.ValueOf(f))
+	return out.Interface().(*File)
+}
+
+var bytesType = reflect.TypeOf([]byte(nil))
+
+func clone(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.New(v.Type().Elem())
+		c.Elem().Set(clone(v.Elem()))
+		return c
+	case reflect.Interface:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.New(v.Type()).Elem()
+		c.Set(clone(v.Elem()))
+		return c
+	case reflect.Struct:
+		c := reflect.New(v.Type()).Elem()
+		c.Set(v) // plain fields (positions, strings, numbers) by value
+		for i := 0; i < v.NumField(); i++ {
+			switch v.Field(i).Kind() {
+			case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Struct:
+				if c.Field(i).CanSet() {
+					c.Field(i).Set(clone(v.Field(i)))
+				}
+			}
+		}
+		return c
+	case reflect.Slice:
+		if v.IsNil() || v.Type() == bytesType {
+			return v
+		}
+		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := 0; i < v.Len(); i++ {
+			c.Index(i).Set(clone(v.Index(i)))
+		}
+		return c
+	}
+	return v
+}
