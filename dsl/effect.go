@@ -417,6 +417,8 @@ func (c *checker) anyRange(it syntax.FeatureItem) *diag.Range {
 		return diag.RangeOf(it.Pos, it.EndPos)
 	case *syntax.Flag:
 		return diag.RangeOf(it.Pos, it.EndPos)
+	case *syntax.TextOnly:
+		return diag.RangeOf(it.Pos, it.EndPos)
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package dsl
 // This file checks feature declarations (skills, traits, powers, actions, conditions) and their properties.
 
 import (
+	"strings"
+
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
 )
@@ -19,6 +21,10 @@ func (c *checker) checkFeatures() {
 				c.property(f, it)
 			case *syntax.Replace:
 				c.diags.errorf(diag.CodeMisplaced, diag.RangeOf(it.Pos, it.EndPos), "only house rules (and rulesets) replace declarations, not a %s", f.Kind)
+			case *syntax.TextOnly:
+				if strings.TrimSpace(it.Reason.Value()) == "" {
+					c.diags.errorf(diag.CodePropertyError, diag.RangeOf(it.Pos, it.EndPos), "text_only needs a reason: why the rule is only text")
+				}
 			}
 		}
 	}
@@ -29,7 +35,7 @@ func (c *checker) checkFeatures() {
 		}
 		for _, it := range r.Items {
 			switch it := it.(type) {
-			case *syntax.Property, *syntax.Flag:
+			case *syntax.Property, *syntax.Flag, *syntax.TextOnly:
 				c.diags.errorf(diag.CodePropertyError, c.anyRange(it), "rules have no properties")
 			case *syntax.Replace:
 				c.diags.errorf(diag.CodeMisplaced, diag.RangeOf(it.Pos, it.EndPos), "a standing rule is always in force, so it cannot replace; write the replacement at the top level")
@@ -40,7 +46,7 @@ func (c *checker) checkFeatures() {
 		for _, rule := range h.Rules() {
 			for _, it := range rule.Items {
 				switch it := it.(type) {
-				case *syntax.Property, *syntax.Flag:
+				case *syntax.Property, *syntax.Flag, *syntax.TextOnly:
 					c.diags.errorf(diag.CodePropertyError, c.anyRange(it), "house rules have no properties")
 				}
 			}

@@ -21,7 +21,7 @@ func newRulesShowCmd() *cobra.Command {
 		jsonOut bool
 	)
 	cmd := &cobra.Command{
-		Use:   "show ID",
+		Use:   "show [KIND] ID",
 		Short: "Explain a house rule, a house group or any declaration",
 		Long: `Show explains one thing of the rules: a house rule ("aa.single_lasting_injury",
 switched on to be shown), a house group ("aa"), or any declaration by id
@@ -30,15 +30,25 @@ enum, skill, trait, power, action, condition, standing rule or ruleset;
 kebab-case is fine).
 It prints its title, kind, source and text, its effects with what each
 touches, and for a procedure, table, characteristic or event the effects
-in force that act on it and whose they are. --rules, --house and --with
+in force that act on it and whose they are. For a skill, trait, power,
+condition, action or standing rule, "touches" sums up the procedures,
+actions, rolls, tables and events its effects reach, and "text only" says
+why a feature marked text_only does not run. --rules, --house and --with
 choose the rules in force, as for run. An id found in several kinds (a
-skill and a trait) shows each.`,
+skill and a trait) shows each; naming the kind first (skill dodge) shows
+that one.`,
 		Example: `  munda rules show aa.single_lasting_injury
   munda rules show aa
   munda rules show bottle-check --house aa
-  munda rules show lasting-injury --json`,
-		Args: cobra.ExactArgs(1),
+  munda rules show lasting-injury --json
+  munda rules show skill dodge`,
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			kind := ""
+			if len(args) == 2 {
+				kind = strings.TrimSpace(args[0])
+				args = args[1:]
+			}
 			sel, err := rf.selection()
 			if err != nil {
 				return err
@@ -121,6 +131,20 @@ skill and a trait) shows each.`,
 				}
 				return usagef("unknown id %q%s", args[0], didYouMean(id, cands, nil))
 			}
+			if kind != "" {
+				var kinds []string
+				var ofKind []ruledoc.Shown
+				for _, s := range found {
+					kinds = append(kinds, s.Kind)
+					if s.Kind == kind {
+						ofKind = append(ofKind, s)
+					}
+				}
+				if len(ofKind) == 0 {
+					return usagef("%q is no %s (it is: %s)", args[0], kind, strings.Join(kinds, ", "))
+				}
+				found = ofKind
+			}
 			if jsonOut {
 				return writeJSON(cmd.OutOrStdout(), found)
 			}
@@ -189,6 +213,12 @@ func writeShown(w io.Writer, s ruledoc.Shown, indent string) {
 		for _, e := range s.Effects {
 			fmt.Fprintf(w, "%s    %s\n", indent, e.Effect)
 			fmt.Fprintf(w, "%s      touches %s\n", indent, e.Touches)
+		}
+	}
+	if len(s.Touches) > 0 {
+		fmt.Fprintf(w, "%s  touches:\n", indent)
+		for _, t := range s.Touches {
+			fmt.Fprintf(w, "%s    %s\n", indent, t)
 		}
 	}
 	switch s.Kind {

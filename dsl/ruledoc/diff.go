@@ -446,6 +446,8 @@ func itemKey(it any) (what, id string) {
 		return it.Name, ""
 	case *syntax.Flag:
 		return it.Name, ""
+	case *syntax.TextOnly:
+		return "text_only", ""
 	}
 	return "", ""
 }

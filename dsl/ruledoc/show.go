@@ -28,6 +28,10 @@ type Shown struct {
 	Lists []ItemList `json:"lists,omitempty"`
 	// Effects are its own effects and replacements, with what each touches.
 	Effects []OwnEffect `json:"effects,omitempty"`
+	// Touches sums up the procedures, actions, rolls, tables and events
+	// its effects reach: their targets, then what their bodies call,
+	// perform, roll on or signal. Each once, in order.
+	Touches []string `json:"touches,omitempty"`
 	// Rules are a house group's rules.
 	Rules []Shown `json:"rules,omitempty"`
 	// EffectsOnIt are the effects in force that act on it.
@@ -126,7 +130,7 @@ func Show(r *dsl.Rules, id string) []Shown {
 			if !r.Active[rid] {
 				sr.Facts = append(sr.Facts, Fact{"in force", "no (switched off)"})
 			}
-			sr.Effects = ownEffects(rule.Items, effects)
+			sr.Effects = ownEffects(idx, rule.Items, effects)
 			s.Rules = append(s.Rules, sr)
 		}
 		out = append(out, s)
@@ -140,7 +144,7 @@ func Show(r *dsl.Rules, id string) []Shown {
 		if !r.Active[id] {
 			s.Facts = append(s.Facts, Fact{"in force", "no (switched off)"})
 		}
-		s.Effects = ownEffects(hr.Items, effects)
+		s.Effects = ownEffects(idx, hr.Items, effects)
 		out = append(out, s)
 	}
 	for _, p := range r.Packs {
@@ -219,14 +223,19 @@ func Show(r *dsl.Rules, id string) []Shown {
 			if l := itemList("properties", f.Items); len(l.Items) > 0 {
 				s.Facts = append(s.Facts, Fact{"properties", strings.Join(l.Items, ", ")})
 			}
-			s.Effects = ownEffects(f.Items, effects)
+			if m := syntax.TextOnlyOf(f.Items); m != nil {
+				s.Facts = append(s.Facts, Fact{"text only", m.Reason.Value()})
+			}
+			s.Effects = ownEffects(idx, f.Items, effects)
+			s.Touches = touches(idx, f.Items, effects)
 			out = append(out, s)
 		}
 	}
 	if hr := r.StandingRules()[id]; hr != nil {
 		s := shownOf(hr, "rule", id, hr.Title, hr.Items)
 		s.Facts = append(s.Facts, Fact{"in force", "always (a standing rule of the ruleset)"})
-		s.Effects = ownEffects(hr.Items, effects)
+		s.Effects = ownEffects(idx, hr.Items, effects)
+		s.Touches = touches(idx, hr.Items, effects)
 		out = append(out, s)
 	}
 	for i := range out {
@@ -294,7 +303,7 @@ func placeOf(decl any) string {
 
 // ownEffects lists the effects and replacements among items, with what
 // each touches.
-func ownEffects[T any](items []T, effects map[any]*dsl.EffectInfo) []OwnEffect {
+func ownEffects[T any](idx *dsl.Index, items []T, effects map[any]*dsl.EffectInfo) []OwnEffect {
 	var out []OwnEffect
 	for _, it := range items {
 		fi, ok := any(it).(syntax.FeatureItem)
@@ -305,7 +314,7 @@ func ownEffects[T any](items []T, effects map[any]*dsl.EffectInfo) []OwnEffect {
 		if rp, ok := fi.(*syntax.Replace); ok {
 			e.Touches = "the " + DescribeReplace(rp)
 		} else if info := effects[fi]; info != nil {
-			e.Touches = "the " + DescribeTarget(info.Target, info.TargetKind)
+			e.Touches = "the " + touchedTarget(idx, info.Target, info.TargetKind)
 		} else {
 			e.Touches = "nothing in force"
 		}
@@ -314,13 +323,81 @@ func ownEffects[T any](items []T, effects map[any]*dsl.EffectInfo) []OwnEffect {
 	return out
 }
 
+// touches lists what the effects among items reach: each effect's target
+// ("roll hit of action shoot", "procedure take_wound"), then what the
+// bodies of hooks and handlers call, perform, roll on or signal. An effect
+// on a procedure's part names the action when the target is an action.
+func touches[T any](idx *dsl.Index, items []T, effects map[any]*dsl.EffectInfo) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(s string) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	var bodies []any
+	for _, it := range items {
+		fi, ok := any(it).(syntax.FeatureItem)
+		if !ok || !IsEffect(fi) {
+			continue
+		}
+		if info := effects[fi]; info != nil {
+			add(touchedTarget(idx, info.Target, info.TargetKind))
+		}
+		switch x := fi.(type) {
+		case *syntax.Hook:
+			bodies = append(bodies, x.Body)
+		case *syntax.On:
+			bodies = append(bodies, x.Body)
+		}
+	}
+	for _, b := range bodies {
+		syntax.Inspect(b, func(n any) bool {
+			switch n := n.(type) {
+			case *syntax.Call:
+				add("procedure " + n.Proc.Name + " (called)")
+			case *syntax.Perform:
+				if n.Action != nil {
+					add("action " + n.Action.Name + " (performed)")
+				} else {
+					add("an action chosen as it runs (performed)")
+				}
+			case *syntax.Apply:
+				add("table " + n.Table.Name + " (rolled on)")
+			case *syntax.Signal:
+				add("event " + n.Event.Name + " (signalled)")
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// touchedTarget names an effect's target, as an action's part when the
+// name is an action's and no procedure's.
+func touchedTarget(idx *dsl.Index, target, kind string) string {
+	name, member, _ := strings.Cut(target, ".")
+	isAction := idx.Procedures[name] == nil && idx.Actions[name] != nil
+	if !isAction {
+		return DescribeTarget(target, kind)
+	}
+	switch kind {
+	case "let", "roll", "test", "step":
+		return kind + " " + member + " of action " + name
+	case "procedure":
+		return "action " + name
+	}
+	return DescribeTarget(target, kind)
+}
+
 // itemList lists a declaration's items other than metadata and effects,
 // one line each.
 func itemList[T any](name string, items []T) ItemList {
 	l := ItemList{Name: name}
 	for _, it := range items {
 		switch x := any(it).(type) {
-		case *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
+		case *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem, *syntax.TextOnly:
 			continue
 		case syntax.FeatureItem:
 			if IsEffect(x) {

@@ -114,7 +114,7 @@ var itemKeywords = map[string][]string{
 	blockStmts: {"let", "set", "if", "emit", "roll", "add", "call", "apply", "for", "while", "test", "improve", "worsen",
 		"choose", "remove", "stop", "text", "source", "step", "require", "signal", "title", "perform"},
 	blockFeature: {"text", "source", "title", "set", "number", "discipline", "type", "modify", "before", "after",
-		"instead_of", "on", "reroll", "extra_dice", "override", "continuous", "replace", "grant", "prevent", "available", "body", "holder"},
+		"instead_of", "on", "reroll", "extra_dice", "override", "continuous", "replace", "grant", "prevent", "available", "body", "holder", "text_only"},
 	blockTable:   {"text", "source", "title", "roll", "by", "require"},
 	blockDice:    {"source", "text", "title", "faces", "face", "sum", "digits"},
 	blockChar:    {"source", "text", "title", "check", "natural", "target", "field", "limits"},

@@ -821,6 +821,9 @@ func (p *printer) node(n any) {
 		}
 	case *Flag:
 		p.kw(n.Name)
+	case *TextOnly:
+		p.kw("text_only")
+		p.str(n.Reason)
 	case *HouseRule:
 		p.kw("rule")
 		p.ident(n.ID, true)

@@ -48,7 +48,7 @@ var parserOptions = []participle.Option{
 	participle.Union[TableItem](&TextItem{}, &SourceItem{}, &TitleItem{}, &TableRoll{}, &TableBy{}, &TableChoose{}, &Require{}, &Row{}),
 	participle.Union[RowKey](&RangeKey{}, &FaceKey{}),
 	participle.Union[FeatureItem](&TextItem{}, &SourceItem{}, &Property{}, &Modify{}, &Hook{}, &On{},
-		&Reroll{}, &ExtraDice{}, &Override{}, &Flag{}, &Replace{}, &TitleItem{}, &Grant{}, &Prevent{}, &Available{}, &ActionBody{}, &Holder{}),
+		&Reroll{}, &ExtraDice{}, &Override{}, &Flag{}, &Replace{}, &TitleItem{}, &Grant{}, &Prevent{}, &Available{}, &ActionBody{}, &Holder{}, &TextOnly{}),
 	participle.Union[HouseItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &HouseRule{}),
 	participle.Union[TestItem](&TestRules{}, &TestHouse{}, &TestState{}, &TestDice{}, &TestSeed{},
 		&TestChoose{}, &TestRun{}, &TestExpectError{}, &TestExpectEmit{}, &TestExpectSignal{}, &TestExpect{}),
