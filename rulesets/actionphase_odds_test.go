@@ -17,7 +17,19 @@ import (
 
 func actionOdds(t *testing.T, proc string, args map[string]string, choices map[string]string, of string) map[string]*big.Rat {
 	t.Helper()
-	rules, diags := rulesets.Load(rulesets.Selection{})
+	data, err := os.ReadFile("core-2023/tests/states/action_phase.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exactOdds(t, "action_phase.yaml", data, proc, args, choices, of)
+}
+
+// exactOdds enumerates every die of a procedure or action of the shipped
+// rules on a state, and gives each outcome of the query `of` its exact
+// chance.
+func exactOdds(t *testing.T, stateName string, stateData []byte, proc string, args, choices map[string]string, of string) map[string]*big.Rat {
+	t.Helper()
+	rules, diags := rulesets.LoadShared(rulesets.Selection{SkipTests: true})
 	if diags.HasErrors() {
 		t.Fatal(diags.Err())
 	}
@@ -25,11 +37,7 @@ func actionOdds(t *testing.T, proc string, args map[string]string, choices map[s
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile("core-2023/tests/states/action_phase.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := state.Decode("action_phase.yaml", data)
+	st, err := state.Decode(stateName, stateData)
 	if err != nil {
 		t.Fatal(err)
 	}

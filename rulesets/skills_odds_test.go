@@ -1,14 +1,8 @@
 package rulesets_test
 
 import (
-	"context"
 	"math/big"
 	"testing"
-
-	"github.com/munda-rules/munda/interpreter"
-	"github.com/munda-rules/munda/interpreter/odds"
-	"github.com/munda-rules/munda/rulesets"
-	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Closed-form odds of skills (skills.munda), enumerated exactly over every
@@ -37,31 +31,7 @@ gangs:
 
 func skillOdds(t *testing.T, proc string, args map[string]string, of string) map[string]*big.Rat {
 	t.Helper()
-	rules, diags := rulesets.Load(rulesets.Selection{})
-	if diags.HasErrors() {
-		t.Fatal(diags.Err())
-	}
-	p, err := interpreter.Compile(rules)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := state.Decode("skills.yaml", []byte(skillsState))
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, qd := p.Rules.Index.CompileQuery("--of", of)
-	if qd.HasErrors() {
-		t.Fatal(qd)
-	}
-	r, err := odds.Exact(context.Background(), odds.Question{Program: p, State: st, Procedure: proc, Args: args, Of: q}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]*big.Rat{}
-	for _, o := range r.Outcomes {
-		out[o.Key] = o.P
-	}
-	return out
+	return exactOdds(t, "skills.yaml", []byte(skillsState), proc, args, nil, of)
 }
 
 func rat(s string) *big.Rat {
