@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,6 +16,10 @@ import (
 // testdata/script runs munda commands in a fresh directory and checks
 // their output and exit codes.
 func TestMain(m *testing.M) {
+	// The tests run munda in this process hundreds of times and keep what
+	// they load (shared rules, parsed files): collecting at the default
+	// pace spends a fifth of the time re-marking that, for little memory.
+	debug.SetGCPercent(400)
 	testscript.Main(m, map[string]func(){
 		// munda in a process of its own (`exec munda-process`); plain
 		// `munda` in a script runs in this one (mundaInProcess).
