@@ -5,10 +5,12 @@ go 1.25
 require (
 	github.com/alecthomas/participle/v2 v2.1.4
 	github.com/expr-lang/expr v1.17.8
+	github.com/nicksnyder/go-i18n/v2 v2.6.0
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/sourcegraph/jsonrpc2 v0.2.1
 	github.com/spf13/cobra v1.10.2
 	github.com/tliron/glsp v0.2.2
+	golang.org/x/text v0.23.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 

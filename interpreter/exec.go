@@ -41,7 +41,7 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame
 		if !ok {
 			return next, r.logLazy(f, func() *Event {
 				return &Event{Kind: EventSkip, Name: proc.ID, Args: shown,
-					Text: fmt.Sprintf("%s (%s): not needed", r.title(proc.Meta, proc.Title), strings.Join(shown, ", "))}
+					Text: fmt.Sprintf("%s (%s): %s", r.title(proc.Meta, proc.Title), strings.Join(shown, ", "), r.say("not_needed", "not needed"))}
 			})
 		}
 	}
@@ -354,7 +354,11 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 		if !r.logging() {
 			return next, r.count()
 		}
-		text, err := r.template(f, s.Parts)
+		parts, err := r.translatedParts(f, s)
+		if err != nil {
+			return next, err
+		}
+		text, err := r.template(f, parts)
 		if err != nil {
 			return next, err
 		}
@@ -383,7 +387,7 @@ func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 	target := r.p.effectKey(f.proc, s.ID.Name)
 	title := s.ID.Name
 	if s.Title != nil {
-		title = s.Title.Value()
+		title = r.translatedText(s.Title.Value(), f)
 	}
 	if err := r.logLazy(f, func() *Event {
 		return &Event{Kind: EventStep, Name: s.ID.Name, At: at(s.Pos), Text: "— " + title + " —"}
@@ -933,7 +937,7 @@ func (r *runner) choose(s *syntax.Choose, f *frame) (any, error) {
 		if !offered {
 			return def, r.logLazy(f, func() *Event {
 				return &Event{Kind: EventChoice, At: at(s.Pos), Name: req.Answers(), Value: jsonValue(def),
-					Text: fmt.Sprintf("%s: %s (no choice to make)", req.Answers(), showAnswer(def))}
+					Text: fmt.Sprintf("%s: %s (%s)", req.Answers(), showAnswer(def), r.say("no_choice", "no choice to make"))}
 			})
 		}
 	}
@@ -953,9 +957,9 @@ func (r *runner) ask(f *frame, req *ChoiceRequest, pos string, where span) (any,
 	if err != nil {
 		return nil, r.errorAt(f, diag.CodeRunChoice, where, err)
 	}
-	how := "chosen"
+	how := r.say("chosen", "chosen")
 	if !ok {
-		v, how = req.Default, "default"
+		v, how = req.Default, r.say("default", "default")
 	}
 	return v, r.logLazy(f, func() *Event {
 		e := &Event{Kind: EventChoice, At: pos, Name: req.Answers(), Value: jsonValue(v),
@@ -1012,7 +1016,7 @@ func choiceKey(v any) string {
 // renderPrompt fills {…} in a choice's prompt from the frame (the prompt
 // is plain text to the checker, so names it cannot find stay as written).
 func (r *runner) renderPrompt(f *frame, s *syntax.Str) string {
-	text := s.Value()
+	text := r.translatedText(s.Value(), f)
 	var b strings.Builder
 	for {
 		i := strings.IndexByte(text, '{')

@@ -184,7 +184,7 @@ func (r *runner) logPool(f *frame, s *syntax.Roll, p *pool, mods []Modifier, not
 	}
 	ev := &Event{Kind: EventRoll, At: at(s.Pos), Name: p.name, Dice: fmt.Sprintf("%d×%s", len(ints), p.d.Title), Rolled: ints}
 	var text strings.Builder
-	fmt.Fprintf(&text, "%s: %d %s: ", p.name, len(ints), p.d.Title)
+	fmt.Fprintf(&text, "%s: %d %s: ", p.name, len(ints), r.countedDiceTitle(p.d, len(ints)))
 	if p.d.Symbolic() {
 		ev.Faces = slices.Clone(p.faces)
 		if ev.Faces == nil {

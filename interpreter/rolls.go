@@ -565,7 +565,7 @@ func (r *runner) logTest(f *frame, s *syntax.TestStmt, m *state.Model, ci *dsl.C
 	ev := &Event{Kind: EventTest, At: at(s.Pos), Name: s.Name.Name, Object: m.ID, Field: ci.FieldName,
 		Target: &value, Pass: &pass, Modifiers: mods, Rolled: res.dice}
 	var text strings.Builder
-	fmt.Fprintf(&text, "%s test for %s (%s): ", r.charTitle(ci), m.Name, showChar(ci, value))
+	fmt.Fprintf(&text, "%s %s %s (%s): ", r.charTitle(ci), r.say("test_for", "test for"), m.Name, showChar(ci, value))
 	if note == "decided" || note == "decided instead" {
 		fmt.Fprintf(&text, "%s without dice", note)
 	} else {
@@ -574,9 +574,9 @@ func (r *runner) logTest(f *frame, s *syntax.TestStmt, m *state.Model, ci *dsl.C
 		writeModifiers(&text, mods, total)
 	}
 	if pass {
-		text.WriteString(": passed")
+		text.WriteString(": " + r.say("passed", "passed"))
 	} else {
-		text.WriteString(": failed")
+		text.WriteString(": " + r.say("failed", "failed"))
 	}
 	if note != "" && note != "decided" && note != "decided instead" {
 		text.WriteString(", " + note)

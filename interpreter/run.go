@@ -9,6 +9,7 @@ import (
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/i18n"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib/state"
 )
@@ -48,6 +49,9 @@ type Options struct {
 	// Lang picks translated titles for the narration ("cs"), where the
 	// rules give them (`title cs "…"`).
 	Lang string
+	// Translation, when set, narrates in its language: titles and messages
+	// from the rules' overlay (i18n/LANG.i18n) and munda's own words.
+	Translation *i18n.Catalog
 }
 
 // A run that stops (a rule's require failed, a bound was hit, dice ran
@@ -387,10 +391,18 @@ func (r *runner) step() error {
 }
 
 // title is a declaration's title in the narration's language.
-func (r *runner) title(m syntax.Meta, fallback string) string { return m.Title(r.opts.Lang, fallback) }
+func (r *runner) title(m syntax.Meta, fallback string) string {
+	if t, ok := r.opts.Translation.Title(fallback); ok {
+		return t
+	}
+	return m.Title(r.opts.Lang, fallback)
+}
 
 // charTitle and diceTitle translate what has no Meta of its own.
 func (r *runner) charTitle(ci *dsl.CharInfo) string {
+	if t, ok := r.opts.Translation.Title(ci.Title); ok {
+		return t
+	}
 	if r.opts.Lang == "" || ci.Decl == nil {
 		return ci.Title
 	}
@@ -398,6 +410,9 @@ func (r *runner) charTitle(ci *dsl.CharInfo) string {
 }
 
 func (r *runner) diceTitle(d *dsl.DiceInfo) string {
+	if t, ok := r.opts.Translation.Title(d.Title); ok {
+		return t
+	}
 	if r.opts.Lang == "" || d.Decl == nil {
 		return d.Title
 	}

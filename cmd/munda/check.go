@@ -16,6 +16,7 @@ func newCheckCmd() *cobra.Command {
 		format      string
 		verbose     bool
 		allVariants bool
+		lang        string
 	)
 	cmd := &cobra.Command{
 		Use:   "check [PATH]...",
@@ -58,6 +59,8 @@ be printed); 1: errors; 2: a usage error.`,
 			} else {
 				selections, all = selectionsFor(args, sel)
 			}
+			lang = narrationLang(lang)
+			var counts []string // "core-2023: 120 of 900 translated" per selection, with --lang
 			src := diag.Sources{}
 			seen := map[string]bool{}
 			for _, s := range selections {
@@ -65,6 +68,17 @@ be printed); 1: errors; 2: a usage error.`,
 				if rules != nil {
 					for k, v := range rules.Sources() {
 						src[k] = v
+					}
+				}
+				if lang != "" && lang != "en" && rules != nil && !diags.HasErrors() {
+					if err := checkLang(lang, rules); err != nil {
+						return err
+					}
+					cat, more := translation(rules, lang, true, src)
+					diags = append(diags, more...)
+					if cat != nil {
+						counts = append(counts, fmt.Sprintf("%s: %d of %d titles and messages translated into %s, %d untranslated",
+							selectionName(s), cat.Translated, cat.Translated+cat.Untranslated, lang, cat.Untranslated))
 					}
 				}
 				for _, d := range diags {
@@ -91,6 +105,11 @@ be printed); 1: errors; 2: a usage error.`,
 			if err != nil {
 				return err
 			}
+			if format == "text" {
+				for _, c := range counts {
+					fmt.Fprintln(out, c)
+				}
+			}
 			if all.HasErrors() {
 				return &failure{}
 			}
@@ -100,6 +119,7 @@ be printed); 1: errors; 2: a usage error.`,
 	rf.register(cmd)
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or github (Actions annotations)")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "say which packs were checked")
+	cmd.Flags().StringVar(&lang, "lang", "", "also check the rules' translation into this language (default $MUNDA_LANG): its overlay's errors, and what is untranslated, as warnings with a count")
 	cmd.Flags().BoolVar(&allVariants, "all-variants", false, "check every shipped base with every combination of shipped house groups")
 	return cmd
 }

@@ -128,7 +128,7 @@ rolling.`,
 			events := &printer{w: cmd.OutOrStdout(), json: f.jsonOut}
 			limits := interpreter.DefaultLimits
 			limits.Steps = f.maxSteps
-			runErr := prog.Apply(st, table.ID, bound, result, interpreter.Options{Dice: dice, Choices: choices, Log: events, Limits: limits, Lang: f.lang})
+			runErr := prog.Apply(st, table.ID, bound, result, interpreter.Options{Dice: dice, Choices: choices, Log: events, Limits: limits, Lang: f.lang, Translation: f.translation})
 			return f.finish(cmd, prog, st, dice, events, runErr)
 		},
 	}

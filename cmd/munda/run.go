@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,23 +14,26 @@ import (
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/i18n"
 	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // runFlags are the flags of the verbs that run rules: run and roll.
 type runFlags struct {
-	rf       ruleFlags
-	state    string
-	args     []string
-	seed     string
-	dice     string
-	choose   []string
-	out      string
-	inPlace  bool
-	jsonOut  bool
-	lang     string
-	maxSteps int
+	rf      ruleFlags
+	state   string
+	args    []string
+	seed    string
+	dice    string
+	choose  []string
+	out     string
+	inPlace bool
+	jsonOut bool
+	lang    string
+	// translation narrates in --lang (nil: English); set by checkFlags.
+	translation *i18n.Catalog
+	maxSteps    int
 	// allowUnknown demotes ids of the state the rules do not declare
 	// (skills, conditions, traits) from errors to warnings.
 	allowUnknown bool
@@ -51,7 +53,7 @@ func (f *runFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&f.out, "output", "o", "", "write the new state to this file (atomically)")
 	cmd.Flags().BoolVar(&f.inPlace, "in-place", false, "write the new state over the state file (atomically)")
 	cmd.Flags().BoolVar(&f.jsonOut, "json", false, "print events as JSON lines instead of a narration")
-	cmd.Flags().StringVar(&f.lang, "lang", "", `narrate with the rules' titles in this language where they have one (e.g. "cs")`)
+	cmd.Flags().StringVar(&f.lang, "lang", "", `narrate in this language (e.g. "cs"; default $MUNDA_LANG, else English): titles, messages and munda's own words, where the rules' i18n overlay translates them`)
 	cmd.Flags().IntVar(&f.maxSteps, "max-steps", interpreter.DefaultLimits.Steps, "stop a run after this many statements")
 	cmd.Flags().BoolVar(&f.allowUnknown, "allow-unknown", false, "accept skills, conditions and traits the rules do not declare, with a warning")
 }
@@ -93,17 +95,18 @@ func (f *runFlags) checkFlags(prog *interpreter.Program) error {
 	if f.maxSteps < 1 {
 		return usagef("--max-steps must be at least 1")
 	}
-	// The rules' own titles are English; other languages are those the
-	// rules translate their titles into.
+	// The rules' own titles are English; other languages come from the
+	// packs' overlays (i18n/LANG.i18n) and munda's own words.
+	f.lang = narrationLang(f.lang)
+	if err := checkLang(f.lang, prog.Rules); err != nil {
+		return err
+	}
 	if f.lang != "" && f.lang != "en" {
-		langs := languages(prog.Rules)
-		if !slices.Contains(langs, f.lang) {
-			msg := fmt.Sprintf("--lang %s: the rules have no titles in %q", f.lang, f.lang)
-			if len(langs) > 0 {
-				msg += " (they have: " + strings.Join(langs, ", ") + ")"
-			}
-			return failed("%s", msg)
+		cat, diags := translation(prog.Rules, f.lang, false, nil)
+		if diags.HasErrors() {
+			return failed("%v", diags)
 		}
+		f.translation = cat
 	}
 	known := prog.Index().Choices
 	var names []string
@@ -215,7 +218,7 @@ if the run fails.`,
 			events := &printer{w: cmd.OutOrStdout(), json: f.jsonOut}
 			limits := interpreter.DefaultLimits
 			limits.Steps = f.maxSteps
-			opts := interpreter.Options{Dice: dice, Choices: choices, Log: events, Limits: limits, Lang: f.lang}
+			opts := interpreter.Options{Dice: dice, Choices: choices, Log: events, Limits: limits, Lang: f.lang, Translation: f.translation}
 			var runErr error
 			if what == "action " {
 				runErr = prog.RunAction(st, proc.ID, bound, opts)

@@ -37,6 +37,8 @@ const (
 	CodeVocabulary      = "vocabulary_definition"     // a kind with no statuses, an enum with no members
 	CodeStandIn         = "stand_in_error"            // a ruleset's stand-in state that cannot be read or used
 	CodeOverlayConflict = "overlay_conflict"          // two overlays change one thing differently
+	CodeTranslation     = "translation_error"         // a translation overlay naming what the rules lack, or with wrong placeholders
+	CodeUntranslated    = "untranslated"              // a title or message with no translation (a warning, with --lang)
 	CodeUnused          = "unused"                    // declared but never used (a warning)
 	CodeTestError       = "test_error"                // a test block that cannot run
 	CodeInternal        = "internal_error"            // a bug in munda, not in the rules
