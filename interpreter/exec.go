@@ -1101,7 +1101,7 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 		shown = append(shown, p.Name+": "+display(args[p.Name]))
 	}
 	if err := r.logLazy(f, func() *Event {
-		text := ev.Title.Value()
+		text := r.translatedTitle(ev.Title.Value())
 		if len(shown) > 0 {
 			text += " (" + strings.Join(shown, ", ") + ")"
 		}

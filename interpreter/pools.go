@@ -193,7 +193,7 @@ func (r *runner) logPool(f *frame, s *syntax.Roll, p *pool, mods []Modifier, not
 		var titles []string
 		for _, fc := range p.faces {
 			face, _ := p.d.Face(fc)
-			titles = append(titles, face.Title)
+			titles = append(titles, r.translatedTitle(face.Title))
 		}
 		text.WriteString(strings.Join(titles, ", "))
 	} else {

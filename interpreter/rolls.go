@@ -309,11 +309,12 @@ func (r *runner) rollValue(d *dsl.DiceInfo, res rolled, mod int) any {
 }
 
 func (r *runner) logRoll(f *frame, pos lexer.Position, name string, d *dsl.DiceInfo, res rolled, mod int, mods []Modifier, note string) error {
-	return r.logLazy(f, func() *Event { return rollEvent(pos, name, d, r.diceTitle(d), res, mod, mods, note) })
+	return r.logLazy(f, func() *Event { return r.rollEvent(pos, name, d, res, mod, mods, note) })
 }
 
 // rollEvent describes a roll: "check: D6 4 +2 = 6".
-func rollEvent(pos lexer.Position, name string, d *dsl.DiceInfo, title string, res rolled, mod int, mods []Modifier, note string) *Event {
+func (r *runner) rollEvent(pos lexer.Position, name string, d *dsl.DiceInfo, res rolled, mod int, mods []Modifier, note string) *Event {
+	title := r.diceTitle(d)
 	natural := res.natural
 	ev := &Event{Kind: EventRoll, At: at(pos), Name: name, Dice: d.Title, Rolled: res.dice, Faces: res.faces,
 		Natural: &natural, Modifiers: mods}
@@ -322,7 +323,7 @@ func rollEvent(pos lexer.Position, name string, d *dsl.DiceInfo, title string, r
 	if d.Symbolic() {
 		ev.Face = res.faces[0]
 		face, _ := d.Face(res.faces[0])
-		text.WriteString(face.Title)
+		text.WriteString(r.translatedTitle(face.Title))
 	} else {
 		total := natural + mod
 		ev.Total = &total
@@ -570,7 +571,7 @@ func (r *runner) logTest(f *frame, s *syntax.TestStmt, m *state.Model, ci *dsl.C
 		fmt.Fprintf(&text, "%s without dice", note)
 	} else {
 		ev.Dice, ev.Natural, ev.Total = ci.Dice.Title, &natural, &total
-		fmt.Fprintf(&text, "%s %s", ci.Dice.Title, diceText(ci.Dice, res))
+		fmt.Fprintf(&text, "%s %s", r.diceTitle(ci.Dice), diceText(ci.Dice, res))
 		writeModifiers(&text, mods, total)
 	}
 	if pass {
@@ -914,7 +915,7 @@ func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, *Event, err
 	if !r.logging() {
 		return value, "", nil, nil
 	}
-	ev := rollEvent(t.Decl.Pos, t.ID, d, r.diceTitle(d), res, mod, mods, "")
+	ev := r.rollEvent(t.Decl.Pos, t.ID, d, res, mod, mods, "")
 	how := strings.TrimPrefix(ev.Text, t.ID+": ")
 	return value, how, ev, nil
 }

@@ -99,3 +99,11 @@ func (r *runner) countedDiceTitle(d *dsl.DiceInfo, n int) string {
 	}
 	return r.diceTitle(d)
 }
+
+// translatedTitle is a title that has no Meta at hand (an event's).
+func (r *runner) translatedTitle(english string) string {
+	if t, ok := r.opts.Translation.Title(english); ok {
+		return t
+	}
+	return english
+}

@@ -116,7 +116,7 @@ func Compile(lang string, overlays []*Overlay, decls []*Declaration, untranslate
 				want := Placeholders(m.English.Value)
 				ok := true
 				if m.Text != nil {
-					ok = checkPlaceholders(m.Text, want, errorf)
+					ok = checkPlaceholders(m.Text, want, true, errorf)
 				} else {
 					if m.Plural.On == nil {
 						errorf(nil, m.Plural.Pos, "say which placeholder the plural forms count: plural \"n\" { … }")
@@ -173,14 +173,15 @@ func Compile(lang string, overlays []*Overlay, decls []*Declaration, untranslate
 }
 
 // checkPlaceholders reports a translation whose placeholders are not the
-// English message's: each one the English lacks, and each one it leaves out.
-func checkPlaceholders(t *Text, want []string, errorf func(*Text, lexer.Position, string, ...any)) bool {
-	pieces, closed := Split(t.Value)
-	if !closed {
+// English message's: each one the English lacks, and (with all) each one
+// it leaves out. A plural form may leave some out: "one" may say "jednou"
+// for {times}, and the English's own {times == 1 ? '' : 's'} has no place
+// in a language whose forms are written out.
+func checkPlaceholders(t *Text, want []string, all bool, errorf func(*Text, lexer.Position, string, ...any)) bool {
+	if _, closed := Split(t.Value); !closed {
 		errorf(t, t.Pos, "unclosed { in %s", t.Raw)
 		return false
 	}
-	_ = pieces
 	got := Placeholders(t.Value)
 	ok := true
 	for _, g := range got {
@@ -190,7 +191,7 @@ func checkPlaceholders(t *Text, want []string, errorf func(*Text, lexer.Position
 		}
 	}
 	for _, w := range want {
-		if !slices.Contains(got, w) {
+		if all && !slices.Contains(got, w) {
 			errorf(t, t.Pos, "the translation leaves out the placeholder {%s} of the English", w)
 			ok = false
 		}
@@ -227,7 +228,7 @@ func (c *Catalog) pluralMessage(id string, p *Plural, want []string, errorf func
 			errorf(f.Text, f.Pos, "the form %s is given twice", f.Category)
 			ok = false
 		}
-		if want != nil && !checkPlaceholders(f.Text, want, errorf) {
+		if want != nil && !checkPlaceholders(f.Text, want, false, errorf) {
 			ok = false
 		}
 		// go-i18n would read "{{" as its own template: keep ours literal.

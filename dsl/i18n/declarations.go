@@ -47,8 +47,11 @@ func Declarations(files []*syntax.File) []*Declaration {
 				continue
 			}
 			out = append(out, decl)
-			if t, ok := d.(*syntax.Table); ok {
-				out = append(out, rowsOf(t)...)
+			switch d := d.(type) {
+			case *syntax.Table:
+				out = append(out, rowsOf(d)...)
+			case *syntax.Dice:
+				out = append(out, facesOf(d)...)
 			}
 		}
 	}
@@ -173,4 +176,16 @@ func collectSaid(v reflect.Value, out *[]Said) {
 			collectSaid(v.Index(i), out)
 		}
 	}
+}
+
+// facesOf lists a symbolic dice's faces that have a title: "face
+// injury.out_of_action".
+func facesOf(d *syntax.Dice) []*Declaration {
+	var out []*Declaration
+	for _, it := range d.Items {
+		if f, ok := it.(*syntax.Face); ok && f.ID != nil && f.Title != nil {
+			out = append(out, &Declaration{Kind: "face", ID: d.ID.Name + "." + f.ID.Name, Title: f.Title.Value(), Pos: f.Pos})
+		}
+	}
+	return out
 }

@@ -71,21 +71,52 @@ type Text struct {
 	Value string
 }
 
-// Capture unquotes the string (participle calls it while parsing).
-func (t *Text) Capture(values []string) error {
-	t.Raw = values[0]
+// unquote sets Value from Raw.
+func (t *Text) unquote() *diag.Diagnostic {
+	if t == nil {
+		return nil
+	}
 	v, err := strconv.Unquote(t.Raw)
 	if err != nil {
-		return fmt.Errorf("bad string %s: %v", t.Raw, err)
+		return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeTranslation,
+			Summary: fmt.Sprintf("bad string %s: %v", t.Raw, err), Subject: diag.RangeOf(t.Pos, t.Pos)}
 	}
 	t.Value = v
+	return nil
+}
+
+// unquoteAll sets every Text's Value, or says which string is bad.
+func (ov *Overlay) unquoteAll() *diag.Diagnostic {
+	var texts []*Text
+	plural := func(p *Plural) {
+		if p == nil {
+			return
+		}
+		texts = append(texts, p.On)
+		for _, f := range p.Forms {
+			texts = append(texts, f.Text)
+		}
+	}
+	for _, e := range ov.Entries {
+		texts = append(texts, e.Title)
+		plural(e.Counted)
+		for _, m := range e.Messages {
+			texts = append(texts, m.English, m.Text)
+			plural(m.Plural)
+		}
+	}
+	for _, t := range texts {
+		if d := t.unquote(); d != nil {
+			return d
+		}
+	}
 	return nil
 }
 
 var overlayLexer = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "Comment", Pattern: `//[^\n]*`},
 	{Name: "String", Pattern: `"(\\.|[^"\\\n])*"`},
-	{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*`},
+	{Name: "Ident", Pattern: `[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*`},
 	{Name: "Punct", Pattern: `[{}=]`},
 	{Name: "Whitespace", Pattern: `[ \t\r\n]+`},
 })
@@ -113,6 +144,9 @@ func Parse(filename string, src []byte) (*Overlay, *diag.Diagnostic) {
 			d.Summary = pe.Message()
 			d.Subject = diag.RangeOf(pe.Position(), pe.Position())
 		}
+		return nil, d
+	}
+	if d := ov.unquoteAll(); d != nil {
 		return nil, d
 	}
 	return ov, nil
