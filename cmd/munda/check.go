@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/i18n"
 	"github.com/munda-rules/munda/rulesets"
 )
 
@@ -74,7 +75,12 @@ be printed); 1: errors; 2: a usage error.`,
 					if err := checkLang(lang, rules); err != nil {
 						return err
 					}
-					cat, more := translation(rules, lang, true, src)
+					untr := i18n.Untranslated{List: true}
+					if s.Pack != nil { // a mod or house pack: its own text, not the ruleset's under it
+						prefix := strings.TrimSuffix(s.Pack.Display, "/") + "/"
+						untr.In = func(file string) bool { return strings.HasPrefix(file, prefix) || file == s.Pack.Display }
+					}
+					cat, more := translation(rules, lang, untr, src)
 					diags = append(diags, more...)
 					if cat != nil {
 						counts = append(counts, fmt.Sprintf("%s: %d of %d titles and messages translated into %s, %d untranslated",

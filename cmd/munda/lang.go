@@ -49,10 +49,10 @@ func checkLang(lang string, rules *dsl.Rules) error {
 func overlayPath(lang string) string { return path.Join("i18n", lang+".i18n") }
 
 // translation reads every pack's overlay for lang (a pack may have none)
-// and checks them against the rules. With untranslated, what no overlay
-// translates is listed as warnings. src, if not nil, receives the
-// overlays' text for quoting in diagnostics.
-func translation(rules *dsl.Rules, lang string, untranslated bool, src diag.Sources) (*i18n.Catalog, diag.Diagnostics) {
+// and checks them against the rules. untr says what untranslated text is
+// counted and listed as warnings. src, if not nil, receives the overlays'
+// text for quoting in diagnostics.
+func translation(rules *dsl.Rules, lang string, untr i18n.Untranslated, src diag.Sources) (*i18n.Catalog, diag.Diagnostics) {
 	if lang == "" || lang == "en" {
 		return nil, nil
 	}
@@ -82,6 +82,6 @@ func translation(rules *dsl.Rules, lang string, untranslated bool, src diag.Sour
 		}
 		overlays = append(overlays, ov)
 	}
-	cat, more := i18n.Compile(lang, overlays, i18n.Declarations(rules.Files()), untranslated)
+	cat, more := i18n.Compile(lang, overlays, i18n.Declarations(rules.Files()), untr)
 	return cat, append(diags, more...)
 }

@@ -102,7 +102,7 @@ func (f *runFlags) checkFlags(prog *interpreter.Program) error {
 		return err
 	}
 	if f.lang != "" && f.lang != "en" {
-		cat, diags := translation(prog.Rules, f.lang, false, nil)
+		cat, diags := translation(prog.Rules, f.lang, i18n.Untranslated{}, nil)
 		if diags.HasErrors() {
 			return failed("%v", diags)
 		}

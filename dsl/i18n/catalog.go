@@ -32,11 +32,19 @@ type Catalog struct {
 // pluralForms are CLDR's plural categories, as go-i18n names them.
 var pluralForms = []string{"zero", "one", "two", "few", "many", "other"}
 
+// Untranslated says what Compile counts and lists as untranslated.
+type Untranslated struct {
+	List bool // each title or message left in English is a warning
+	// In, when set, limits the count and the list to the declarations of
+	// these files (a mod's own, not the ruleset's under it).
+	In func(filename string) bool
+}
+
 // Compile checks overlays (all for lang) against the declarations of the
 // rules and builds the catalog. Errors are translation_error diagnostics
-// at the overlay's position; with untranslated set, each title or message
+// at the overlay's position; with untranslated.List, each title or message
 // left in English is an `untranslated` warning at the rule's position.
-func Compile(lang string, overlays []*Overlay, decls []*Declaration, untranslated bool) (*Catalog, diag.Diagnostics) {
+func Compile(lang string, overlays []*Overlay, decls []*Declaration, untr Untranslated) (*Catalog, diag.Diagnostics) {
 	tag, err := language.Parse(lang)
 	if err != nil {
 		return nil, diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeTranslation, Summary: fmt.Sprintf("%q is not a language tag: %v", lang, err)}}
@@ -142,6 +150,10 @@ func Compile(lang string, overlays []*Overlay, decls []*Declaration, untranslate
 	}
 	c.local = goi18n.NewLocalizer(c.bundle, lang)
 	for _, d := range decls {
+		if untr.In != nil && !untr.In(d.Pos.Filename) {
+			continue
+		}
+		untranslated := untr.List
 		dn := translated[d.Key()]
 		if dn != nil && dn.title {
 			c.Translated++
@@ -175,7 +187,7 @@ func Compile(lang string, overlays []*Overlay, decls []*Declaration, untranslate
 // checkPlaceholders reports a translation whose placeholders are not the
 // English message's: each one the English lacks, and (with all) each one
 // it leaves out. A plural form may leave some out: "one" may say "jednou"
-// for {times}, and the English's own {times == 1 ? '' : 's'} has no place
+// for {times}, and the English's own {times == 1 ? ” : 's'} has no place
 // in a language whose forms are written out.
 func checkPlaceholders(t *Text, want []string, all bool, errorf func(*Text, lexer.Position, string, ...any)) bool {
 	if _, closed := Split(t.Value); !closed {
