@@ -963,7 +963,7 @@ func (r *runner) ask(f *frame, req *ChoiceRequest, pos string, where span) (any,
 	}
 	return v, r.logLazy(f, func() *Event {
 		e := &Event{Kind: EventChoice, At: pos, Name: req.Answers(), Value: jsonValue(v),
-			Text: fmt.Sprintf("%s: %s (%s%s)", req.Answers(), showAnswer(v), how, offered(req.Options))}
+			Text: fmt.Sprintf("%s: %s (%s%s)", req.Answers(), showAnswer(v), how, offered(req.Options, r.say("of", "of")))}
 		for _, o := range req.Options {
 			e.Options = append(e.Options, jsonValue(o))
 		}
@@ -978,12 +978,12 @@ const maxOptionsShown = 12
 // offered tells what a choice from a list offered, so that the narration
 // shows the menu and what else could have been answered: "; of move,
 // shoot, end".
-func offered(options []any) string {
+func offered(options []any, of string) string {
 	if len(options) < 2 {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("; of ")
+	b.WriteString("; " + of + " ")
 	for i, o := range options {
 		if i == maxOptionsShown {
 			fmt.Fprintf(&b, " and %d more", len(options)-i)

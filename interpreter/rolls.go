@@ -383,7 +383,7 @@ func (r *runner) rollOneOf(s *syntax.Roll, f *frame) (any, error) {
 	if len(items) == 1 {
 		return items[0], r.logLazy(f, func() *Event {
 			return &Event{Kind: EventRoll, At: at(s.Pos), Name: s.Name.Name,
-				Text: fmt.Sprintf("%s: %s (the only one)", s.Name.Name, display(items[0]))}
+				Text: fmt.Sprintf("%s: %s (%s)", s.Name.Name, display(items[0]), r.say("the_only_one", "the only one"))}
 		})
 	}
 	d := sidedDice(len(items))
@@ -718,7 +718,7 @@ func (r *runner) applyTableOnce(t *dsl.TableInfo, args map[string]any, using any
 				continue
 			}
 			again := withRoll(&Event{Kind: EventApply, Name: t.ID, Row: row.ID, Args: shown, At: at(row.Row.Pos), Rerolled: true,
-				Text: fmt.Sprintf("%s: %s → %s, rolled again", title, how, r.title(row.Meta, row.Title))}, ev)
+				Text: fmt.Sprintf("%s: %s → %s, %s", title, how, r.title(row.Meta, row.Title), r.say("rolled_again", "rolled again"))}, ev)
 			if err := r.log(f, again); err != nil {
 				return next, err
 			}

@@ -332,11 +332,3 @@ func (c *Catalog) Say(id, english string) string {
 	}
 	return c.words.Say(id, english)
 }
-
-// Count is munda's own words for n things (see Words.Count).
-func (c *Catalog) Count(id string, n int, english string) string {
-	if c == nil {
-		return strings.ReplaceAll(english, "{{.Count}}", fmt.Sprint(n))
-	}
-	return c.words.Count(id, n, english)
-}

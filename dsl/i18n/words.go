@@ -84,16 +84,3 @@ func (w *Words) Say(id, english string) string {
 	}
 	return s
 }
-
-// Count says n things in the plural form the language gives n: Count("dice",
-// 3, "{{.Count}} dice") is "3 kostky" in Czech. english is the template
-// used without a translation ({{.Count}} is n).
-func (w *Words) Count(id string, n int, english string) string {
-	if w != nil {
-		s, err := w.local.Localize(&goi18n.LocalizeConfig{MessageID: id, PluralCount: n})
-		if err == nil && s != "" {
-			return s
-		}
-	}
-	return strings.ReplaceAll(english, "{{.Count}}", fmt.Sprint(n))
-}
