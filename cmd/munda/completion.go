@@ -181,11 +181,7 @@ func registerRunCompletions(cmd *cobra.Command, rf *ruleFlags, statePath *string
 		return withPrefix(out, typed), noFiles | cobra.ShellCompDirectiveNoSpace
 	})
 	_ = cmd.RegisterFlagCompletionFunc("lang", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		rules := completionRules(rf)
-		if rules == nil {
-			return nil, noFiles
-		}
-		return languages(rules), noFiles
+		return narrationLanguages(completionRules(rf)), noFiles
 	})
 }
 

@@ -25,22 +25,30 @@ func narrationLang(flag string) string {
 	return os.Getenv(langEnv)
 }
 
-// checkLang is a usage error for a language munda cannot narrate in: not
-// one with munda's own words, nor one the rules title things in.
+// narrationLanguages are the languages munda can narrate in: those with
+// munda's own words, and those the rules (nil: none) title things in.
+func narrationLanguages(rules *dsl.Rules) []string {
+	known := i18n.Languages()
+	if rules != nil {
+		for _, l := range languages(rules) {
+			if !slices.Contains(known, l) {
+				known = append(known, l)
+			}
+		}
+	}
+	slices.Sort(known)
+	return known
+}
+
+// checkLang is a usage error for a language munda cannot narrate in.
 func checkLang(lang string, rules *dsl.Rules) error {
 	if lang == "" || lang == "en" {
 		return nil
 	}
-	known := i18n.Languages()
-	for _, l := range languages(rules) {
-		if !slices.Contains(known, l) {
-			known = append(known, l)
-		}
-	}
+	known := narrationLanguages(rules)
 	if slices.Contains(known, lang) {
 		return nil
 	}
-	slices.Sort(known)
 	return usagef("--lang (or %s): %s (munda narrates in: %s)", langEnv,
 		diag.Suggest(fmt.Sprintf("unknown language %q", lang), lang, known), strings.Join(known, ", "))
 }
