@@ -39,7 +39,8 @@ be printed); 1: errors; 2: a usage error.`,
   munda check --format json mymod/
   munda check --format github --rules core-2023 house/mine.munda
   munda check --rules legacy-2017 --house aa,n17
-  munda check --all-variants`,
+  munda check --all-variants
+  munda check --lang cs`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch format {
 			case "text", "json", "github":

@@ -182,6 +182,7 @@ new state to another file. Both writes are atomic, and nothing is written
 if the run fails.`,
 		Example: `  munda run end-phase --state testdata/states/goliaths-vs-eschers.yaml --seed 1
   munda run bottle-check --state battle.yaml --arg gang=goliaths --dice 6
+  munda run bottle-check --state battle.yaml --arg gang=goliaths --dice 6 --lang cs
   munda run end-phase --state battle.yaml --house aa --dice prompt -o after.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
