@@ -43,6 +43,13 @@ var czechGlossary = []struct {
 	{`Engaged`, "Zapojený do boje", `Zapojen\pL* do boje`},                                             // "Zapojený do boje (Engaged)"
 	{`Broken`, "Zlomený", `Zlomen\pL*`},                                                                // "Zlomený (Broken)"
 	{`Coup de Grace`, "Doražení modelu", `Doražení`},                                                   // "Doražení modelu (Coup De Grace)"
+	{`Attack dice`, "bojové kostky", `bojov\pL* kost\pL*`},                                             // "Počet bojových kostek (Attack dice)"
+	{`Reaction Attacks?`, "Reakční útoky", `Reakční\pL* útok\pL*`},                                     // "7. REAKČNÍ ÚTOKY"
+	{`Weapon Skill`, "Bojová dovednost", `Bojov\pL* dovednost\pL*`},                                    // "test Bojové dovednosti (Weapon Skill, WS)"
+	{`Ballistic Skill`, "Střelecká dovednost", `Střeleck\pL* dovednost\pL*`},                           // "test Střelecké dovednosti (Ballistic Skill, BS)"
+	{`Blast Markers?`, "šablona pro výbuch", `šablon\pL* pro výbuch`},                                  // 268
+	{`Flame Templates?`, "ohnivá šablona", `ohniv\pL* šablon\pL*`},                                     // 293
+	{`Stray Shots?`, "zbloudilé střely", `zbloudil\pL* střel\pL*`},                                     // "vyhodnocení zbloudilých střel"
 	{`Cool`, "Cool", `Cool`},                                                                           // 191, 477: the seed keeps "Cool"
 	{`Strength`, "Síla", `Síl\pL*`},                                                                    // "Síla (Strength)"
 	{`Toughness`, "Odolnost", `Odolnost\pL*`},                                                          // "Odolnost (Toughness)"
