@@ -77,15 +77,18 @@ be printed); 1: errors; 2: a usage error.`,
 						return err
 					}
 					untr := i18n.Untranslated{List: true}
-					if s.Pack != nil { // a mod or house pack: its own text, not the ruleset's under it
-						prefix := strings.TrimSuffix(s.Pack.Display, "/") + "/"
-						untr.In = func(file string) bool { return strings.HasPrefix(file, prefix) || file == s.Pack.Display }
+					if s.Pack != nil { // a mod, house pack or loose file: its own text, not the ruleset's under it
+						untr.In = packFiles(rules, s.Pack)
 					}
 					cat, more := translation(rules, lang, untr, src)
 					diags = append(diags, more...)
 					if cat != nil {
+						name := selectionName(s)
+						if s.Pack != nil && len(s.Pack.Files) > 0 && (name == "." || name == "") {
+							name = strings.Join(s.Pack.Files, ", ") // loose files
+						}
 						counts = append(counts, fmt.Sprintf("%s: %d of %d titles and messages translated into %s, %d untranslated",
-							selectionName(s), cat.Translated, cat.Translated+cat.Untranslated, lang, cat.Untranslated))
+							name, cat.Translated, cat.Translated+cat.Untranslated, lang, cat.Untranslated))
 					}
 				}
 				for _, d := range diags {

@@ -93,3 +93,16 @@ func translation(rules *dsl.Rules, lang string, untr i18n.Untranslated, src diag
 	cat, more := i18n.Compile(lang, overlays, i18n.Declarations(rules.Files()), untr)
 	return cat, append(diags, more...)
 }
+
+// packFiles tells the files (by display name) of one pack of the rules.
+func packFiles(rules *dsl.Rules, pack *dsl.Pack) func(string) bool {
+	files := map[string]bool{}
+	for _, p := range rules.Packs {
+		if p.Pack == pack || (p.Pack.Display == pack.Display && p.Pack.Root == pack.Root) {
+			for name := range p.Sources {
+				files[name] = true
+			}
+		}
+	}
+	return func(file string) bool { return files[file] }
+}
