@@ -83,4 +83,3 @@ func BenchmarkEndPhaseNarratedCzech(b *testing.B) {
 	cat := czechCatalog(b, coreProgram(b))
 	benchmarkNarrated(b, func() interpreter.Options { return interpreter.Options{Lang: "cs", Translation: cat} })
 }
-
