@@ -50,6 +50,7 @@ var czechGlossary = []struct {
 	{`Blast Markers?`, "šablona pro výbuch", `šablon\pL* pro výbuch`},                                  // 268
 	{`Flame Templates?`, "ohnivá šablona", `ohniv\pL* šablon\pL*`},                                     // 293
 	{`Stray Shots?`, "zbloudilé střely", `zbloudil\pL* střel\pL*`},                                     // "vyhodnocení zbloudilých střel"
+	{`Ductways?`, "větrací šachta", `větrac\pL* šacht\pL*`},                                            // "Větrací šachty (Ductways)"
 	{`Cool`, "Cool", `Cool`},                                                                           // 191, 477: the seed keeps "Cool"
 	{`Strength`, "Síla", `Síl\pL*`},                                                                    // "Síla (Strength)"
 	{`Toughness`, "Odolnost", `Odolnost\pL*`},                                                          // "Odolnost (Toughness)"
