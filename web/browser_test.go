@@ -20,11 +20,11 @@ import (
 // chromium package): the page is served by httptest from a site built
 // once for the test, and driven as a person would.
 //
-// Without Chromium the test is skipped, unless MUNDA_BROWSER_TESTS=1
-// (which .ci/run sets, after installing it) makes that a failure. It
-// builds the WebAssembly (a minute cold, seconds from the build cache) and
-// runs for about BROWSER_SECONDS seconds, so it runs only when
-// MUNDA_BROWSER_TESTS is set: see the README's "Web playground".
+// It builds the WebAssembly (about a minute cold, a second or two from
+// the build cache) and then runs for about 25 s, too long for every `go
+// test ./...`: it runs when MUNDA_BROWSER_TESTS=1, which .ci/run sets
+// after installing chromium. Set, a missing chromium is a failure, not a
+// skip.
 
 // chromium finds the browser: $MUNDA_CHROMIUM, else chromium on PATH.
 func chromium() string {
@@ -152,6 +152,20 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		step(name, chromedp.Click(chromedp.CSS(button)), chromedp.WaitVisible(chromedp.CSS(shown)))
 	}
 
+	// screenshot keeps the whole page as a PNG in the artifact directory.
+	screenshot := func(name string) string {
+		t.Helper()
+		png, err := chromedp.Run(browser, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		shot := filepath.Join(artifactDir(t), name)
+		if err := os.WriteFile(shot, png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return shot
+	}
+
 	// script runs JavaScript in the page, for what a person does that
 	// chromedp has no action for (picking an option fires change).
 	script := func(expr string) chromedp.Action[chromedp.Void] {
@@ -200,6 +214,8 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	if cmp := text("#odds"); !strings.Contains(cmp, "B − A") || !strings.Contains(cmp, "A core-2023+aa") {
 		t.Errorf("the comparison shows:\n%s", cmp)
 	}
+
+	screenshot("playground-compare.png")
 
 	// A rule file broken in the editor: the diagnostic, with its place.
 	step("break end_phase.munda", chromedp.SetValue(chromedp.CSS("#file"), "core-2023/end_phase.munda"),
@@ -253,14 +269,7 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	}
 	clickAndWait("run from the link", "#run", "#narration")
 
-	png, err := chromedp.Run(browser, chromedp.FullScreenshot(100))
-	if err != nil {
-		t.Fatal(err)
-	}
-	shot := filepath.Join(artifactDir(t), "playground.png")
-	if err := os.WriteFile(shot, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	shot := screenshot("playground.png")
 	t.Logf("screenshot: %s; built the site in %v, whole test %v", shot, built.Round(100*time.Millisecond), time.Since(start).Round(100*time.Millisecond))
 }
 
