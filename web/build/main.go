@@ -26,7 +26,7 @@ func main() {
 	}
 	dir := *out
 	if dir == "" {
-		dir = filepath.Join(root, "web", "dist")
+		dir = filepath.Join(root, filepath.FromSlash("web/dist"))
 	}
 	if err := web.Build(ctx, root, dir); err != nil {
 		fmt.Fprintln(os.Stderr, "build:", err)
