@@ -21,7 +21,7 @@ import (
 // once for the test, and driven as a person would.
 //
 // It builds the WebAssembly (about a minute cold, a second or two from
-// the build cache) and then runs for about 25 s, too long for every `go
+// the build cache) and then runs for about 30 s, too long for every `go
 // test ./...`: it runs when MUNDA_BROWSER_TESTS=1, which .ci/run sets
 // after installing chromium. Set, a missing chromium is a failure, not a
 // skip.
@@ -270,6 +270,25 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	clickAndWait("run from the link", "#run", "#narration")
 
 	shot := screenshot("playground.png")
+
+	// A site whose WebAssembly is missing says so on the page.
+	broken := t.TempDir()
+	for _, f := range []string{"index.html", "app.js", "worker.js", "style.css", WasmExecFile} {
+		data, err := os.ReadFile(filepath.Join(site, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(broken, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	brokenSrv := httptest.NewServer(Handler(broken))
+	defer brokenSrv.Close()
+	step("open a site without its WebAssembly", chromedp.Navigate(brokenSrv.URL),
+		chromedp.WaitVisible(chromedp.CSS(`#status[data-state="failed"]`)), chromedp.WaitVisible(chromedp.CSS("#error")))
+	if e := text("#error"); !strings.Contains(e, "munda did not start") {
+		t.Errorf("a missing WebAssembly shows:\n%s", e)
+	}
 	t.Logf("screenshot: %s; built the site in %v, whole test %v", shot, built.Round(100*time.Millisecond), time.Since(start).Round(100*time.Millisecond))
 }
 

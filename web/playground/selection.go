@@ -223,7 +223,7 @@ func stackName(s Selection) string {
 	if len(s.Houses) > 0 {
 		name += "+" + strings.Join(s.Houses, ",")
 	}
-	if s.File != nil {
+	if s.File != nil && (s.File.Path != "" || strings.TrimSpace(s.File.Text) != "") {
 		name += fmt.Sprintf(" (with %s edited)", s.File.DisplayPath())
 	}
 	return name

@@ -392,6 +392,7 @@ async function odds() {
   clearError();
   $("odds").replaceChildren();
   $("narration").textContent = "";
+  $("new-state-box").hidden = true;
   saveLater();
   try {
     const a = await call("odds", { ...selection(), ...question(), ...oddsSettings() });
@@ -405,6 +406,7 @@ async function compare() {
   clearError();
   $("odds").replaceChildren();
   $("narration").textContent = "";
+  $("new-state-box").hidden = true;
   saveLater();
   try {
     const b = parseStack($("variant-b").value);
