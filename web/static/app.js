@@ -502,9 +502,12 @@ function renderOdds(answers) {
   }
 }
 
-// Live diagnostics of the edited file, a moment after typing stops.
+// Live diagnostics of the edited file, a moment after typing stops. A
+// check of a whole ruleset takes seconds in WebAssembly, so one runs at a
+// time: edits made meanwhile are checked when it ends.
 let checkTimer = 0;
-let checkSeq = 0;
+let checking = false;
+let checkAgain = false;
 
 function checkLater() {
   editedNote();
@@ -513,26 +516,40 @@ function checkLater() {
 }
 
 async function checkNow() {
-  const seq = ++checkSeq;
+  if (checking) {
+    checkAgain = true;
+    return;
+  }
+  checking = true;
   const box = $("diagnostics");
+  box.dataset.state = "checking";
+  const note = document.createElement("p");
+  note.className = "summary checking";
+  note.textContent = "checking…";
+  box.prepend(note);
   try {
     const a = await call("check", selection());
-    if (seq !== checkSeq) return; // a newer check is on its way
     box.replaceChildren();
     const p = document.createElement("p");
     p.className = a.errors ? "summary bad" : "summary good";
     p.textContent = a.errors || a.warnings ? a.name + ": " + a.errors + " error(s), " + a.warnings + " warning(s)" : a.name + ": no problems";
     box.append(p, diagnosticList(a.diagnostics, pickDiagnostic));
   } catch (err) {
-    if (seq !== checkSeq) return;
     box.replaceChildren();
     const p = document.createElement("p");
     p.className = "summary bad";
     p.textContent = "cannot check: " + err.message;
     box.appendChild(p);
     if (err.diagnostics) box.appendChild(diagnosticList(err.diagnostics, pickDiagnostic));
+  } finally {
+    checking = false;
+    box.dataset.state = "done";
   }
   saveLater();
+  if (checkAgain) {
+    checkAgain = false;
+    await checkNow();
+  }
 }
 
 async function selectionChanged() {
