@@ -21,7 +21,7 @@ import (
 // once for the test, and driven as a person would.
 //
 // It builds the WebAssembly (about a minute cold, a second or two from
-// the build cache) and then runs for about 30 s, too long for every `go
+// the build cache) and then runs for about 35 s, too long for every `go
 // test ./...`: it runs when MUNDA_BROWSER_TESTS=1, which .ci/run sets
 // after installing chromium. Set, a missing chromium is a failure, not a
 // skip.
@@ -268,6 +268,28 @@ func TestPlaygroundInBrowser(t *testing.T) {
 		t.Errorf("the link restored aa=%v, of=%q", aaOn, of)
 	}
 	clickAndWait("run from the link", "#run", "#narration")
+
+	// A Yaktribe gang export, uploaded, becomes the state; its misspelt
+	// skill is a warning on the page, and the gang's check runs.
+	export, err := filepath.Abs(filepath.Join(root, "testdata", "yaktribe", "iron-sons.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	step("import a Yaktribe export", chromedp.SetUploadFiles(chromedp.CSS("#import-yaktribe"), []string{export}),
+		chromedp.WaitVisible(chromedp.CSS("#error")))
+	if e := text("#error"); !strings.Contains(e, "imported, with warnings") || !strings.Contains(e, "nerves_of_steel") {
+		t.Errorf("the import shows:\n%s", e)
+	}
+	state, err := chromedp.Run(browser, chromedp.Value(chromedp.CSS("#state")))
+	if err != nil || !strings.Contains(state, "The Iron Sons") {
+		t.Errorf("the imported state (%v):\n%s", err, state)
+	}
+	step("check the imported gang", script(`(() => { const s = document.getElementById("procedure"); s.value = "gang-check"; s.dispatchEvent(new Event("change")); })()`),
+		chromedp.SetValue(chromedp.CSS("#param-gang"), "48213"))
+	clickAndWait("run the gang check", "#run", "#narration")
+	if n := text("#narration"); !strings.Contains(n, "Gang Composition (gang: The Iron Sons)") {
+		t.Errorf("the gang check narrates:\n%s", n)
+	}
 
 	shot := screenshot("playground.png")
 

@@ -1,8 +1,9 @@
 // Package playground is what the web playground asks of munda, as JSON in
 // and JSON out: list the rulesets, house rules, procedures and example
 // states; load and check a selection of rules (with a rule file edited in
-// the page); run a procedure on a state with seeded dice; give exact or
-// Monte Carlo odds, of one selection or two side by side.
+// the page); import a Yaktribe gang export as a state; run a procedure on
+// a state with seeded dice; give exact or Monte Carlo odds, of one
+// selection or two side by side.
 //
 // It is plain Go over the library (rulesets.Load, interpreter,
 // interpreter/odds, stdlib/state), so it is tested natively; web/wasm
@@ -110,6 +111,8 @@ func (p *Playground) Call(method string, request []byte) (answer []byte) {
 		res, err = call(request, p.run)
 	case "odds":
 		res, err = call(request, func(q OddsRequest) (*OddsAnswer, *Error) { return p.odds(ctx, q) })
+	case "import":
+		res, err = call(request, p.importYaktribe)
 	case "compare":
 		res, err = call(request, func(q CompareRequest) (*CompareAnswer, *Error) { return p.compare(ctx, q) })
 	default:

@@ -3,6 +3,7 @@ package playground
 import (
 	"encoding/json"
 	"io/fs"
+	"os"
 	"strings"
 	"testing"
 
@@ -142,6 +143,40 @@ func TestExactOdds(t *testing.T) {
 	}
 	if !a.Exact || len(a.Outcomes) != 2 || a.Outcomes[0].P != "2/3" {
 		t.Errorf("%+v", a)
+	}
+}
+
+// A Yaktribe export becomes a state holding its gang, with warnings for
+// what the rules or the catalogue lack; the state runs with unknown names
+// accepted.
+func TestImportYaktribe(t *testing.T) {
+	export, err := os.ReadFile("../../testdata/yaktribe/iron-sons.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a ImportAnswer
+	if err := ask(t, shared, "import", ImportRequest{Export: string(export)}, &struct {
+		*ImportAnswer
+		Warnings []answerDiag `json:"warnings"`
+	}{ImportAnswer: &a}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(a.State, "gangs:") || !strings.Contains(a.State, "Vorst") {
+		t.Fatalf("state:\n%s", a.State)
+	}
+	var run struct {
+		Narration string       `json:"narration"`
+		Warnings  []answerDiag `json:"warnings"`
+	}
+	req := RunRequest{Question: Question{State: a.State, Procedure: "gang-check", Args: map[string]string{"gang": "48213"}, AllowUnknown: true}}
+	if err := ask(t, shared, "run", req, &run); err != nil {
+		t.Fatalf("%s: %v", err.Message, err.Diagnostics)
+	}
+	if !strings.Contains(run.Narration, "The Iron Sons") || len(run.Warnings) == 0 {
+		t.Errorf("the imported gang's check: %+v", run)
+	}
+	if err := ask(t, shared, "import", ImportRequest{Export: "{"}, nil); err == nil || len(err.Diagnostics) == 0 || err.Diagnostics[0].Subject == nil {
+		t.Errorf("a cut-short export: %+v", err)
 	}
 }
 

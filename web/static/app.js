@@ -345,7 +345,7 @@ function currentArgs() {
 
 function question() {
   const choose = $("choose").value.split(",").map((s) => s.trim()).filter(Boolean);
-  return { state: $("state").value, procedure: $("procedure").value, args: currentArgs(), choose };
+  return { state: $("state").value, procedure: $("procedure").value, args: currentArgs(), choose, allow_unknown: $("allow-unknown").checked };
 }
 
 function oddsSettings() {
@@ -567,6 +567,7 @@ function settings() {
     r: $("ruleset").value, h: toggles(), x: $("example").value, p: $("procedure").value, a: currentArgs(),
     c: $("choose").value, d: $("seed").value, o: $("of").value, m: $("method").value,
     mp: $("max-paths").value, n: $("samples").value, b: $("variant-b").value, f: editing.path,
+    u: $("allow-unknown").checked,
   };
   if (!s.x || $("state").value !== shipped.get(s.x)) s.s = $("state").value;
   const f = editedFile();
@@ -632,6 +633,7 @@ async function restore() {
   pending.procedure = s.p || null;
   pending.args = s.a || null;
   if (s.c) $("choose").value = s.c;
+  $("allow-unknown").checked = !!s.u;
   if (s.d) $("seed").value = s.d;
   if (s.o) $("of").value = s.o;
   if (s.m) $("method").value = s.m;
@@ -684,6 +686,24 @@ async function start() {
     $("example").value = "";
     saveLater();
   });
+  $("import-yaktribe").addEventListener("change", async () => {
+    const f = $("import-yaktribe").files[0];
+    if (!f) return;
+    clearError();
+    try {
+      const a = await call("import", { ...selection(), export: await f.text() });
+      $("state").value = a.state;
+      $("example").value = "";
+      if (a.warnings.length) {
+        $("allow-unknown").checked = true;
+        showError({ message: f.name + " imported, with warnings (names the rules lack are kept: unknown names are now accepted)", diagnostics: a.warnings });
+      }
+    } catch (err) {
+      showError(err, "cannot import " + f.name);
+    }
+    saveLater();
+  });
+  $("allow-unknown").addEventListener("change", saveLater);
   $("run").addEventListener("click", run);
   $("odds-button").addEventListener("click", odds);
   $("compare-button").addEventListener("click", compare);
