@@ -14,7 +14,7 @@ func FuzzCall(f *testing.F) {
 		"catalog": nil,
 		"file":    FileRequest{Path: "core-2023/dice.munda"},
 		"load":    Selection{Ruleset: "core-2023", Houses: []string{"aa", "-aa.brute_xp"}},
-		"check":   Selection{File: &EditedFile{Text: "procedure x() \"X\" {\n  roll r = d6\n}\n"}},
+		"check":   Selection{File: &EditedFile{Text: "procedure x() \"X\" {\n  roll r = d7\n"}}, // a parse error: checked quickly
 		"run":     RunRequest{Question: Question{State: state, Procedure: "end-phase"}, Seed: 3},
 		"odds":    OddsRequest{Question: Question{State: state, Procedure: "end-phase"}, OddsSettings: OddsSettings{Of: "1 + 1", Samples: 3, Method: MethodSample}},
 		"compare": CompareRequest{B: Selection{Houses: []string{"n17"}}, Question: Question{State: state, Procedure: "end-phase"}, OddsSettings: OddsSettings{MaxPaths: 5}},
@@ -22,7 +22,7 @@ func FuzzCall(f *testing.F) {
 		data, _ := json.Marshal(req)
 		f.Add(method, data)
 	}
-	p := New()
+	p := shared // the rules other tests loaded are kept
 	f.Fuzz(func(t *testing.T, method string, request []byte) {
 		answer := p.Call(method, request)
 		var v struct {
