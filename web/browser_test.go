@@ -179,6 +179,8 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	if got := text("#error"); got != "" {
 		t.Fatalf("the page starts with an error: %s", got)
 	}
+	// The state's gangs are offered to the parameters that take a gang.
+	step("the state's ids", chromedp.WaitReady(chromedp.CSS(`#ids-gang option[value="goliaths"]`)))
 
 	// The End Phase of the example state, with seeded dice.
 	step("pick the End Phase", chromedp.SetValue(chromedp.CSS("#procedure"), "end-phase"), chromedp.SetValue(chromedp.CSS("#seed"), "1"))

@@ -111,6 +111,8 @@ func (p *Playground) Call(method string, request []byte) (answer []byte) {
 		res, err = call(request, p.run)
 	case "odds":
 		res, err = call(request, func(q OddsRequest) (*OddsAnswer, *Error) { return p.odds(ctx, q) })
+	case "ids":
+		res, err = call(request, p.ids)
 	case "import":
 		res, err = call(request, p.importYaktribe)
 	case "compare":

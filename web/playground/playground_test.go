@@ -180,6 +180,19 @@ func TestImportYaktribe(t *testing.T) {
 	}
 }
 
+func TestIDs(t *testing.T) {
+	var a map[string][]Named
+	if err := ask(t, shared, "ids", IDsRequest{State: readExample(t)}, &a); err != nil {
+		t.Fatal(err)
+	}
+	if len(a["gang"]) != 2 || a["gang"][0].ID != "goliaths" || len(a["model"]) < 4 {
+		t.Errorf("%+v", a)
+	}
+	if err := ask(t, shared, "ids", IDsRequest{State: "gangs: ["}, &a); err != nil || len(a["gang"]) != 0 {
+		t.Errorf("a broken state: %v, %+v", err, a)
+	}
+}
+
 // Bad input comes back as an error with a message (and positions where
 // there are some), never a panic.
 func TestBadInput(t *testing.T) {

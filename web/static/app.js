@@ -330,11 +330,31 @@ function renderParams(values) {
     input.id = "param-" + prm.name;
     input.dataset.param = prm.name;
     input.placeholder = prm.type + (prm.optional ? " (optional)" : "");
+    if ($("ids-" + prm.type)) input.setAttribute("list", "ids-" + prm.type);
     input.value = (values && values[prm.name]) || old[prm.name] || "";
     input.addEventListener("change", saveLater);
     l.append(prm.name + " ", input);
     box.appendChild(l);
   }
+}
+
+// The state's gangs, models and weapons, offered to the parameters that
+// take them; refreshed a moment after the state changes.
+let idsTimer = 0;
+function idsLater() {
+  clearTimeout(idsTimer);
+  idsTimer = setTimeout(async () => {
+    let ids;
+    try {
+      ids = await call("ids", { state: $("state").value });
+    } catch {
+      return; // a state that does not read is said when it runs
+    }
+    for (const [type, list] of Object.entries(ids)) {
+      const dl = $("ids-" + type);
+      if (dl) dl.replaceChildren(...list.map((n) => option(n.id, n.name || n.id)));
+    }
+  }, 500);
 }
 
 function currentArgs() {
@@ -644,6 +664,7 @@ async function restore() {
   const file = s.f ?? "core-2023/end_phase.munda";
   await openFile((catalog.files[file.split("/")[0]] || Object.values(catalog.files).flat()).includes(file) ? file : "", s.t);
   await loadProcedures();
+  idsLater();
   await checkNow();
 }
 
@@ -670,10 +691,11 @@ async function start() {
   $("ruleset").addEventListener("change", selectionChanged);
   $("procedure").addEventListener("change", () => (renderParams(), saveLater()));
   for (const id of ["choose", "seed", "of", "method", "max-paths", "samples", "variant-b"]) $(id).addEventListener("change", saveLater);
-  $("state").addEventListener("input", saveLater);
+  $("state").addEventListener("input", () => (saveLater(), idsLater()));
   $("example").addEventListener("change", async () => {
     if ($("example").value) $("state").value = await shippedText($("example").value);
     saveLater();
+    idsLater();
   });
   $("upload").addEventListener("change", async () => {
     const f = $("upload").files[0];
@@ -685,6 +707,7 @@ async function start() {
     $("state").value = await f.text();
     $("example").value = "";
     saveLater();
+    idsLater();
   });
   $("import-yaktribe").addEventListener("change", async () => {
     const f = $("import-yaktribe").files[0];
@@ -694,6 +717,7 @@ async function start() {
       const a = await call("import", { ...selection(), export: await f.text() });
       $("state").value = a.state;
       $("example").value = "";
+      idsLater();
       if (a.warnings.length) {
         $("allow-unknown").checked = true;
         showError({ message: f.name + " imported, with warnings (names the rules lack are kept: unknown names are now accepted)", diagnostics: a.warnings });
@@ -720,6 +744,7 @@ async function start() {
     $("state").value = $("new-state").textContent;
     $("example").value = "";
     saveLater();
+    idsLater();
   });
   $("share").addEventListener("click", async () => {
     history.replaceState(null, "", "#" + (await encodeSettings(settings())));

@@ -11,10 +11,21 @@ globalThis.mundaReady = () => ready && ready();
 const started = new Promise((resolve, reject) => {
   ready = resolve;
   const go = new Go();
-  WebAssembly.instantiateStreaming(fetch("munda.wasm"), go.importObject)
-    .then((r) => go.run(r.instance).then(() => reject(new Error("munda's WebAssembly stopped"))))
+  instantiate(go)
+    .then((instance) => go.run(instance).then(() => reject(new Error("munda's WebAssembly stopped"))))
     .catch(reject);
 });
+
+// instantiate loads munda.wasm, streaming it where the server says it is
+// application/wasm, and from its bytes where a plain static server does not.
+async function instantiate(go) {
+  const response = await fetch("munda.wasm");
+  if (!response.ok) throw new Error("munda.wasm: " + response.status + " " + response.statusText);
+  if ((response.headers.get("Content-Type") || "").startsWith("application/wasm")) {
+    return (await WebAssembly.instantiateStreaming(response, go.importObject)).instance;
+  }
+  return (await WebAssembly.instantiate(await response.arrayBuffer(), go.importObject)).instance;
+}
 
 started.then(
   () => postMessage({ ready: true }),
