@@ -2,7 +2,6 @@ package playground
 
 import (
 	"bytes"
-	"fmt"
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/diag"
@@ -152,7 +151,7 @@ func (p *Playground) run(req RunRequest) (*RunAnswer, *Error) {
 	_ = interpreter.WriteText(&text, events)
 	a.Narration = text.String()
 	if runErr != nil {
-		a.Error = failWith(fmt.Sprintf("the run stopped: %v", runErr), runErr)
+		a.Error = failWith(runErr.Error(), runErr)
 		return a, nil
 	}
 	data, eerr := state.Encode(st, "yaml")

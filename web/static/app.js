@@ -397,8 +397,14 @@ async function run() {
   try {
     const a = await call("run", { ...selection(), ...question(), seed: Number($("seed").value) || 0 });
     $("narration").textContent = a.narration || "(the run narrated nothing)";
-    if (a.warnings && a.warnings.length) showError({ message: "warnings about the state", diagnostics: a.warnings });
+    const warned = a.warnings && a.warnings.length;
     if (a.error_in_run) showError(a.error_in_run, "the run stopped");
+    else if (warned) showError({ message: "warnings about the state", diagnostics: a.warnings });
+    if (a.error_in_run && warned) {
+      const p = document.createElement("strong");
+      p.textContent = "and warnings about the state:";
+      $("error").append(p, diagnosticList(a.warnings, pickDiagnostic));
+    }
     if (a.state) {
       $("new-state").textContent = a.state;
       $("new-state-box").hidden = false;
