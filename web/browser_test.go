@@ -218,6 +218,11 @@ func TestPlaygroundInBrowser(t *testing.T) {
 	}
 
 	screenshot("playground-compare.png")
+	clickAndWait("run A and B", "#compare-run", "#runs")
+	runA, runB := text("#narration-a"), text("#narration-b")
+	if !strings.Contains(runA, "aa.reinforcements_count") || strings.Contains(runB, "aa.reinforcements_count") || !strings.Contains(runB, "Bottle Check") {
+		t.Errorf("the runs side by side show:\nA:\n%s\nB:\n%s", runA, runB)
+	}
 
 	// A rule file broken in the editor: the diagnostic, with its place.
 	step("break end_phase.munda", chromedp.SetValue(chromedp.CSS("#file"), "core-2023/end_phase.munda"),

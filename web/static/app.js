@@ -390,6 +390,7 @@ function parseStack(text) {
 
 async function run() {
   clearError();
+  $("runs").hidden = true;
   $("odds").replaceChildren();
   $("narration").textContent = "";
   $("new-state-box").hidden = true;
@@ -416,6 +417,7 @@ async function run() {
 
 async function odds() {
   clearError();
+  $("runs").hidden = true;
   $("odds").replaceChildren();
   $("narration").textContent = "";
   $("new-state-box").hidden = true;
@@ -430,6 +432,7 @@ async function odds() {
 
 async function compare() {
   clearError();
+  $("runs").hidden = true;
   $("odds").replaceChildren();
   $("narration").textContent = "";
   $("new-state-box").hidden = true;
@@ -440,6 +443,30 @@ async function compare() {
     renderOdds([a.a, a.b]);
   } catch (err) {
     showError(err, "cannot compare");
+  }
+}
+
+// compareRuns runs the procedure under A and B with the same seed and
+// shows the two narrations side by side.
+async function compareRuns() {
+  clearError();
+  $("odds").replaceChildren();
+  $("narration").textContent = "";
+  $("new-state-box").hidden = true;
+  $("runs").hidden = true;
+  saveLater();
+  const seed = Number($("seed").value) || 0;
+  try {
+    const b = parseStack($("variant-b").value);
+    const a = await call("run", { ...selection(), ...question(), seed });
+    const bAnswer = await call("run", { ...b, ...question(), seed });
+    for (const [side, ans] of [["a", a], ["b", bAnswer]]) {
+      $("run-" + side + "-title").textContent = side.toUpperCase() + " " + ans.rules + (ans.error_in_run ? " (stopped)" : "");
+      $("narration-" + side).textContent = (ans.narration || "(the run narrated nothing)") + (ans.error_in_run ? "\n" + ans.error_in_run.message : "");
+    }
+    $("runs").hidden = false;
+  } catch (err) {
+    showError(err, "cannot compare the runs");
   }
 }
 
@@ -737,6 +764,7 @@ async function start() {
   $("run").addEventListener("click", run);
   $("odds-button").addEventListener("click", odds);
   $("compare-button").addEventListener("click", compare);
+  $("compare-run").addEventListener("click", compareRuns);
   $("editor").addEventListener("input", checkLater);
   $("file").addEventListener("change", async () => {
     await openFile($("file").value);
