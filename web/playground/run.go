@@ -48,6 +48,7 @@ type prepared struct {
 	state    *state.State
 	proc     *dsl.ProcInfo
 	action   bool
+	what     string // "procedure end_phase" or "action shoot", for messages
 	given    map[string]string
 	choices  interpreter.Choices
 	warnings diag.Diagnostics
@@ -85,11 +86,11 @@ func (p *Playground) prepare(s Selection, q Question) (*prepared, *Error) {
 	for k, v := range q.Args {
 		pr.given[dsl.NormalizeID(k)] = v
 	}
-	what := "procedure "
+	pr.what = "procedure " + proc.ID
 	if pr.action {
-		what = "action "
+		pr.what = "action " + proc.ID
 	}
-	if _, err := interpreter.BindArgs(st.Clone(), proc.Params, what+proc.ID, pr.given); err != nil {
+	if _, err := interpreter.BindArgs(st.Clone(), proc.Params, pr.what, pr.given); err != nil {
 		return nil, failWith("", err)
 	}
 	choices, cerr := interpreter.ParseChoices(q.Choose)
@@ -131,7 +132,7 @@ func (p *Playground) run(req RunRequest) (*RunAnswer, *Error) {
 	}
 	prog := pr.rules.program
 	st := pr.state
-	bound, berr := interpreter.BindArgs(st, pr.proc.Params, "procedure "+pr.proc.ID, pr.given)
+	bound, berr := interpreter.BindArgs(st, pr.proc.Params, pr.what, pr.given)
 	if berr != nil {
 		return nil, failWith("", berr)
 	}
