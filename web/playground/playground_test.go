@@ -109,6 +109,29 @@ func TestRunEndPhase(t *testing.T) {
 	}
 }
 
+// An action declared with parameters runs as munda run runs it.
+func TestRunAction(t *testing.T) {
+	data, err := fs.ReadFile(rulesets.FS, "core-2023/tests/states/shooting.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := RunRequest{Question: Question{State: string(data), Procedure: "shoot",
+		Args: map[string]string{"attacker": "ace", "target": "mark", "weapon": "stubber"}, Choose: []string{"cover=partial"}}, Seed: 2}
+	var a struct {
+		Narration string `json:"narration"`
+	}
+	if err := ask(t, shared, "run", req, &a); err != nil {
+		t.Fatalf("%s: %+v", err.Message, err.Diagnostics)
+	}
+	if !strings.Contains(a.Narration, "Ace") {
+		t.Errorf("narration:\n%s", a.Narration)
+	}
+	req.Args["attacker"] = "nobody"
+	if err := ask(t, shared, "run", req, nil); err == nil || !strings.Contains(err.Message, `"nobody"`) {
+		t.Errorf("a bad attacker: %+v", err)
+	}
+}
+
 func TestOddsHouseRuleChangesThem(t *testing.T) {
 	p := shared
 	q := Question{State: readExample(t), Procedure: "end-phase"}
