@@ -38,6 +38,9 @@ var notRunHere = map[string]string{
 	"munda test":                 ".ci/run runs it",
 	"munda run end-phase --state battle.yaml --dice prompt":                          "it asks for dice",
 	"munda run end-phase --state battle.yaml --house aa --dice prompt -o after.yaml": "it asks for dice",
+	"munda serve":                       "it serves until stopped (web's browser test serves the page)",
+	"munda serve --addr 127.0.0.1:9000": "it serves until stopped",
+	"munda serve --dir /tmp/site":       "it serves until stopped",
 }
 
 // slow are examples that take more than a few seconds (exact odds and

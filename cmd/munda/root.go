@@ -174,6 +174,7 @@ value that does not parse, the wrong number of arguments).`),
 		newBattleCmd(),
 		newGangCmd(),
 		newLSPCmd(),
+		newServeCmd(),
 	)
 	return root
 }
