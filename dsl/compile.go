@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/builtin"
 	exprchecker "github.com/expr-lang/expr/checker"
 	"github.com/expr-lang/expr/compiler"
 	"github.com/expr-lang/expr/conf"
@@ -43,6 +44,10 @@ func (c *Compiler) With(opts ...expr.Option) {
 	}
 	c.config.Check()
 }
+
+// Functions are the functions expressions compiled from now on may call,
+// by name: what a compiled call runs.
+func (c *Compiler) Functions() map[string]*builtin.Function { return c.config.Functions }
 
 // Compile compiles text in a typed environment. It never panics: rule
 // packs are untrusted, so a panic inside expr becomes an error.

@@ -63,6 +63,7 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 		return nil
 	}
 	e.Program = program
+	c.compileClosure(e)
 	t := resultType(program.Node())
 	e.Type = t
 	// Uses are read from the expression as written: the compiled tree has
