@@ -39,7 +39,30 @@ func (c *compiler) call(n *ast.CallNode) (eval, error) {
 			}
 		}
 	}
-	return callFunc(fn.Func, args), nil
+	return callWithStack(fn.Func, args), nil
+}
+
+// callWithStack is callFunc for the functions munda configures, none of
+// which keeps its argument slice: the arguments go on the frame's stack
+// instead of a new slice per call.
+func callWithStack(f func(...any) (any, error), args []eval) eval {
+	return func(fr *frame) (any, error) {
+		base := len(fr.args)
+		for _, a := range args {
+			v, err := a(fr)
+			if err != nil {
+				fr.popArgs(base)
+				return nil, err
+			}
+			fr.args = append(fr.args, v)
+		}
+		out, err := f(fr.args[base:]...)
+		fr.popArgs(base)
+		if err != nil {
+			return nil, errFailed
+		}
+		return out, nil
+	}
 }
 
 // derefsParam is expr's compiler's derefParam: a pointer passed where the

@@ -66,6 +66,7 @@ func Compile(node ast.Node, functions map[string]*builtin.Function) (f Func, err
 			fr.env = nil
 			fr.items = [maxPredicateDepth]any{}
 			clear(fr.vars)
+			fr.popArgs(0)
 			framePool.Put(fr)
 		}()
 		return run(fr)

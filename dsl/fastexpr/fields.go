@@ -32,19 +32,36 @@ func typeWord(t reflect.Type) unsafe.Pointer {
 // (m.stats.ws). ok is false for anything else, which then goes through
 // runtime.Fetch. root is the node whose value the getter takes.
 func fieldGetter(n *ast.MemberNode) (root ast.Node, get func(v any) (any, error), ok bool) {
-	root, ptr, offset, ft, ok := fieldPath(n)
+	root, addr, ft, ok := fieldAddress(n)
 	if !ok {
 		return nil, nil, false
 	}
-	want := typeWord(ptr)
 	load := loaderFor(ft)
 	return root, func(v any) (any, error) {
-		e := (*eface)(unsafe.Pointer(&v))
-		if e.typ != want || e.data == nil {
+		p := addr(v)
+		if p == nil {
 			return nil, errFailed // nil, or not the type the checker saw: the VM decides
 		}
-		return load(unsafe.Add(e.data, offset)), nil
+		return load(p), nil
 	}, true
+}
+
+// fieldAddress is fieldGetter's address of the field, for typed reads
+// that do not box the value (typed.go); addr gives nil where the VM would
+// fail.
+func fieldAddress(n *ast.MemberNode) (root ast.Node, addr func(v any) unsafe.Pointer, ft reflect.Type, ok bool) {
+	root, ptr, offset, ft, ok := fieldPath(n)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	want := typeWord(ptr)
+	return root, func(v any) unsafe.Pointer {
+		e := (*eface)(unsafe.Pointer(&v))
+		if e.typ != want || e.data == nil {
+			return nil
+		}
+		return unsafe.Add(e.data, offset)
+	}, ft, true
 }
 
 // fieldPath finds the pointer at the root of a chain of field reads and

@@ -21,6 +21,13 @@ type frame struct {
 	items  [maxPredicateDepth]any
 	memory uint
 	vars   []any // let variables' slots
+	args   []any // the arguments of the calls under way
+}
+
+// popArgs drops the arguments above base, clearing them for the GC.
+func (fr *frame) popArgs(base int) {
+	clear(fr.args[base:])
+	fr.args = fr.args[:base]
 }
 
 // grow counts n list items against the budget, as vm.VM.memGrow does.

@@ -147,6 +147,9 @@ func (c *compiler) binary(n *ast.BinaryNode) (eval, error) {
 	default:
 		return nil, unsupported("operator %s", n.Operator)
 	}
+	if (n.Operator == "==" || n.Operator == "!=") && isKind(n.Left, reflect.String) && isKind(n.Right, reflect.String) {
+		return c.stringEquality(n)
+	}
 	l, err := c.operand(n.Left)
 	if err != nil {
 		return nil, err
