@@ -78,4 +78,3 @@ func (c *compiler) stringEquality(n *ast.BinaryNode) (eval, error) {
 		return (a == b) != negate, nil
 	}, nil
 }
-
