@@ -74,7 +74,7 @@ func evalLookup(t *TableInfo, st *state.State, args []any) (any, error) {
 // the closures fail) with expr's VM, so the error, if any, is expr's
 // runtime error.
 func Eval(e *syntax.Expr, env map[string]any) (any, error) {
-	if e.Fast != nil {
+	if e.Fast != nil && !vmOnly.Load() {
 		if v, err := e.Fast(env); err == nil {
 			return v, nil
 		}

@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"errors"
+	"sync/atomic"
 
 	"github.com/munda-rules/munda/dsl/fastexpr"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -33,6 +34,14 @@ func init() {
 	fastexpr.Register[[]*state.Duration]()
 	fastexpr.Register[map[string]any]()
 }
+
+// vmOnly makes Eval run expr's VM only (SetVMOnly).
+var vmOnly atomic.Bool
+
+// SetVMOnly makes every evaluation run expr's VM, not the closures, until
+// it is called with false: for benchmarks that compare the two in one
+// run, and to rule the closures out when a result is in doubt.
+func SetVMOnly(on bool) { vmOnly.Store(on) }
 
 // compileClosure sets e.Fast from e.Program, or counts why it cannot.
 func (c *checker) compileClosure(e *syntax.Expr) {
