@@ -103,13 +103,15 @@ func (c *compiler) builtin(n *ast.BuiltinNode) (eval, error) {
 	switch n.Name {
 	case "any", "all", "none", "one", "filter", "map", "count", "find", "findIndex", "sum":
 		return c.predicate(n)
+	case "sortBy":
+		return c.sortBy(n)
 	}
 	id, ok := builtin.Index[n.Name]
 	if !ok {
 		return nil, unsupported("built-in %s", n.Name)
 	}
 	f := builtin.Builtins[id]
-	if f.Safe != nil || (f.Fast == nil && f.Func == nil) {
+	if f.Safe == nil && f.Fast == nil && f.Func == nil {
 		return nil, unsupported("built-in %s", n.Name)
 	}
 	args, err := c.compileAll(n.Arguments)
@@ -138,6 +140,9 @@ func (c *compiler) builtin(n *ast.BuiltinNode) (eval, error) {
 			}
 		}
 	}
+	if f.Safe != nil {
+		return callSafe(f.Safe, args), nil
+	}
 	if f.Fast != nil {
 		if len(args) != 1 {
 			return nil, unsupported("built-in %s with %d arguments", n.Name, len(args))
@@ -152,4 +157,27 @@ func (c *compiler) builtin(n *ast.BuiltinNode) (eval, error) {
 		}, nil
 	}
 	return callFunc(f.Func, args), nil
+}
+
+// callSafe runs a built-in that reports the memory it used (concat,
+// flatten, …), which counts against the budget, as the VM's OpCallSafe.
+func callSafe(f func(...any) (any, uint, error), args []eval) eval {
+	return func(fr *frame) (any, error) {
+		vals := make([]any, len(args))
+		for i, a := range args {
+			v, err := a(fr)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = v
+		}
+		out, mem, err := f(vals...)
+		if err != nil {
+			return nil, errFailed
+		}
+		if err := fr.grow(int(mem)); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
 }

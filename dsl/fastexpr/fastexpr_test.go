@@ -122,6 +122,8 @@ func TestNodeKinds(t *testing.T) {
 		{text: `any(ms, n > 5 ? true : 1)`, wantFail: true}, {text: `map(ms, #.stats.ws * 2)`},
 		// let, sequences, list and map literals, built-ins, functions
 		{text: `let x = n * 2; x + 1`}, {text: `let x = 1; let y = x + 1; x + y`}, {text: `[1, n, "s"]`}, {text: `{"a": n}`},
+		{text: `sortBy(ms, .wounds, "desc")`}, {text: `sortBy(ms, .name)`}, {text: `sortBy(list, -#)`},
+		{text: `sortBy(ms, .name, s)`, wantFail: true}, {text: `concat(list, [n])`}, {text: `first(concat(map(ms, .name), ["x"]))`},
 		{text: `upper(s)`}, {text: `abs(-n)`}, {text: `max(n, 7)`}, {text: `twice(n)`}, {text: `twice(twice(n))`},
 		{text: `boom()`, wantFail: true}, {text: `named(m)`},
 		// expr's memory budget, counted by the closures as by the VM
@@ -156,7 +158,7 @@ func TestNodeKinds(t *testing.T) {
 
 // What the closures do not run is left to the VM, and says so.
 func TestUnsupported(t *testing.T) {
-	for _, text := range []string{`m?.name`, `sortBy(ms, .wounds)`, `list[1:2]`, `z?.name ?? "none"`, `$env.n`} {
+	for _, text := range []string{`m?.name`, `groupBy(ms, .broken)`, `list[1:2]`, `z?.name ?? "none"`, `$env.n`} {
 		_, f, err := compileBoth(t, text)
 		var u *Unsupported
 		if f != nil || !errors.As(err, &u) {
