@@ -120,6 +120,8 @@ func (c *compiler) compile(node ast.Node) (eval, error) {
 		return c.sequence(n)
 	case *ast.MapNode:
 		return c.mapLiteral(n)
+	case *ast.SliceNode:
+		return c.slice(n)
 	}
 	return nil, unsupported("%T", node)
 }

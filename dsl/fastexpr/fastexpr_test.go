@@ -124,6 +124,8 @@ func TestNodeKinds(t *testing.T) {
 		{text: `let x = n * 2; x + 1`}, {text: `let x = 1; let y = x + 1; x + y`}, {text: `[1, n, "s"]`}, {text: `{"a": n}`},
 		{text: `sortBy(ms, .wounds, "desc")`}, {text: `sortBy(ms, .name)`}, {text: `sortBy(list, -#)`},
 		{text: `sortBy(ms, .name, s)`, wantFail: true}, {text: `concat(list, [n])`}, {text: `first(concat(map(ms, .name), ["x"]))`},
+		{text: `list[1:2]`}, {text: `list[:2]`}, {text: `list[1:]`}, {text: `list[-2:]`}, {text: `s[0:1]`}, {text: `list[2:1]`},
+		{text: `natural.ROLL ?? 0`}, {text: `natural.NONE ?? 7`}, {text: `z ?? m`}, {text: `anyv ?? 1`},
 		{text: `upper(s)`}, {text: `abs(-n)`}, {text: `max(n, 7)`}, {text: `twice(n)`}, {text: `twice(twice(n))`},
 		{text: `boom()`, wantFail: true}, {text: `named(m)`},
 		// expr's memory budget, counted by the closures as by the VM
@@ -158,7 +160,7 @@ func TestNodeKinds(t *testing.T) {
 
 // What the closures do not run is left to the VM, and says so.
 func TestUnsupported(t *testing.T) {
-	for _, text := range []string{`m?.name`, `groupBy(ms, .broken)`, `list[1:2]`, `z?.name ?? "none"`, `$env.n`} {
+	for _, text := range []string{`m?.name`, `groupBy(ms, .broken)`, `z?.name ?? "none"`, `$env.n`} {
 		_, f, err := compileBoth(t, text)
 		var u *Unsupported
 		if f != nil || !errors.As(err, &u) {

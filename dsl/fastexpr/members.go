@@ -67,6 +67,45 @@ func (c *compiler) member(n *ast.MemberNode) (eval, error) {
 	}, nil
 }
 
+// slice is list[from:to], either bound optional, by expr's runtime.Slice.
+func (c *compiler) slice(n *ast.SliceNode) (eval, error) {
+	list, err := c.compile(n.Node)
+	if err != nil {
+		return nil, err
+	}
+	var from, to eval
+	if n.To != nil {
+		if to, err = c.operand(n.To); err != nil {
+			return nil, err
+		}
+	}
+	if n.From != nil {
+		if from, err = c.operand(n.From); err != nil {
+			return nil, err
+		}
+	}
+	return func(fr *frame) (any, error) {
+		l, err := list(fr)
+		if err != nil {
+			return nil, err
+		}
+		var hi, lo any = nil, 0
+		if to != nil {
+			if hi, err = to(fr); err != nil {
+				return nil, err
+			}
+		} else {
+			hi = runtime.Len(l)
+		}
+		if from != nil {
+			if lo, err = from(fr); err != nil {
+				return nil, err
+			}
+		}
+		return runtime.Slice(l, lo, hi), nil
+	}, nil
+}
+
 // mapKeyFits says the property is used as a map key as it is, without
 // dereferencing, as expr's compiler decides it.
 func mapKeyFits(n *ast.MemberNode) bool {

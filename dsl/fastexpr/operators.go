@@ -143,6 +143,8 @@ func (c *compiler) binary(n *ast.BinaryNode) (eval, error) {
 	switch n.Operator {
 	case "and", "&&", "or", "||":
 		return c.logical(n)
+	case "??":
+		return c.coalesce(n)
 	case "==", "!=", "<", ">", "<=", ">=", "+", "-", "*", "/", "%", "in", "**", "^", "..", "startsWith", "endsWith":
 	default:
 		return nil, unsupported("operator %s", n.Operator)
@@ -267,4 +269,29 @@ func (c *compiler) rangeOp(l, r eval) eval {
 		}
 		return runtime.MakeRange(lo, hi), nil
 	}
+}
+
+// coalesce is a ?? b: a unless it is nil (a typed nil too), else b.
+func (c *compiler) coalesce(n *ast.BinaryNode) (eval, error) {
+	if _, chained := n.Left.(*ast.ChainNode); chained {
+		return nil, unsupported("?. before ??")
+	}
+	l, err := c.operand(n.Left)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.operand(n.Right)
+	if err != nil {
+		return nil, err
+	}
+	return func(fr *frame) (any, error) {
+		v, err := l(fr)
+		if err != nil {
+			return nil, err
+		}
+		if !runtime.IsNil(v) {
+			return v, nil
+		}
+		return r(fr)
+	}, nil
 }
