@@ -126,6 +126,8 @@ func TestNodeKinds(t *testing.T) {
 		{text: `sortBy(ms, .name, s)`, wantFail: true}, {text: `concat(list, [n])`}, {text: `first(concat(map(ms, .name), ["x"]))`},
 		{text: `list[1:2]`}, {text: `list[:2]`}, {text: `list[1:]`}, {text: `list[-2:]`}, {text: `s[0:1]`}, {text: `list[2:1]`},
 		{text: `natural.ROLL ?? 0`}, {text: `natural.NONE ?? 7`}, {text: `z ?? m`}, {text: `anyv ?? 1`},
+		{text: `s in m.skills`}, {text: `"x" in m.skills`}, {text: `s in ["Bo", "Cy"]`}, {text: `s in {"Bo": 1}`}, {text: `s in z.skills`, wantFail: true},
+		{text: `natural["x" + s]`}, {text: `{"a": n}.a`}, {text: `{"a": n}.b`},
 		{text: `upper(s)`}, {text: `abs(-n)`}, {text: `max(n, 7)`}, {text: `twice(n)`}, {text: `twice(twice(n))`},
 		{text: `boom()`, wantFail: true}, {text: `named(m)`},
 		// expr's memory budget, counted by the closures as by the VM

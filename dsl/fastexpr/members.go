@@ -63,6 +63,19 @@ func (c *compiler) member(n *ast.MemberNode) (eval, error) {
 		if err != nil {
 			return nil, err
 		}
+		if key, ok := i.(string); ok {
+			// The maps of the environment (natural, rolled, a frame's
+			// tables), read as runtime.Fetch reads them (a missing key is
+			// the zero value) without its reflection.
+			switch m := from.(type) {
+			case map[string]int:
+				return m[key], nil
+			case map[string][]int:
+				return m[key], nil
+			case map[string]any:
+				return m[key], nil
+			}
+		}
 		return runtime.Fetch(from, i), nil // panics (the VM's errors) are caught by Compile's closure
 	}, nil
 }

@@ -152,6 +152,9 @@ func (c *compiler) binary(n *ast.BinaryNode) (eval, error) {
 	if (n.Operator == "==" || n.Operator == "!=") && isKind(n.Left, reflect.String) && isKind(n.Right, reflect.String) {
 		return c.stringEquality(n)
 	}
+	if n.Operator == "in" && isKind(n.Left, reflect.String) {
+		return c.stringIn(n)
+	}
 	l, err := c.operand(n.Left)
 	if err != nil {
 		return nil, err

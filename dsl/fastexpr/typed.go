@@ -3,6 +3,8 @@ package fastexpr
 import (
 	"reflect"
 
+	"github.com/expr-lang/expr/vm/runtime"
+
 	"github.com/expr-lang/expr/ast"
 )
 
@@ -76,5 +78,42 @@ func (c *compiler) stringEquality(n *ast.BinaryNode) (eval, error) {
 			return nil, err
 		}
 		return (a == b) != negate, nil
+	}, nil
+}
+
+// stringIn is s in list, s in a map's keys (as the optimizer turns a
+// literal list into a set): for []string and map[string]struct{} without
+// boxing each item as runtime.In does; anything else through runtime.In.
+func (c *compiler) stringIn(n *ast.BinaryNode) (eval, error) {
+	l, err := c.stringOperand(n.Left)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.operand(n.Right)
+	if err != nil {
+		return nil, err
+	}
+	return func(fr *frame) (any, error) {
+		s, err := l(fr)
+		if err != nil {
+			return nil, err
+		}
+		v, err := r(fr)
+		if err != nil {
+			return nil, err
+		}
+		switch list := v.(type) {
+		case []string:
+			for _, item := range list {
+				if item == s {
+					return true, nil
+				}
+			}
+			return false, nil
+		case map[string]struct{}:
+			_, ok := list[s]
+			return ok, nil
+		}
+		return runtime.In(s, v), nil
 	}, nil
 }
