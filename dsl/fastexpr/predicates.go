@@ -28,6 +28,7 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 		return nil, unsupported("predicates nested deeper than %d", maxPredicateDepth)
 	}
 	c.depth++
+	c.maxDepth = max(c.maxDepth, c.depth)
 	defer func() { c.depth-- }()
 	at := c.depth - 1
 	var body, mapped eval

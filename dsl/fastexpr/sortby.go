@@ -29,6 +29,7 @@ func (c *compiler) sortBy(n *ast.BuiltinNode) (eval, error) {
 		return nil, unsupported("predicates nested deeper than %d", maxPredicateDepth)
 	}
 	c.depth++
+	c.maxDepth = max(c.maxDepth, c.depth)
 	at := c.depth - 1
 	key, err := c.compile(n.Arguments[1])
 	c.depth--
