@@ -282,7 +282,7 @@ func (a *ActionInfo) availableIn(env map[string]any, args map[string]any) (bool,
 		v, ok := args[p.Name]
 		if !ok && p.Default != nil {
 			var err error
-			if v, err = runProgram(p.Default.Program, env); err != nil {
+			if v, err = Eval(p.Default, env); err != nil {
 				return false, fmt.Errorf("action %s: the default of %s: %w", a.ID, p.Name, err)
 			}
 		}
@@ -291,7 +291,7 @@ func (a *ActionInfo) availableIn(env map[string]any, args map[string]any) (bool,
 	for i, p := range a.Params {
 		env[p.Name] = values[i]
 	}
-	v, err := runProgram(a.Available.Program, env)
+	v, err := Eval(a.Available, env)
 	if err != nil {
 		return false, fmt.Errorf("action %s: its availability: %w", a.ID, err)
 	}

@@ -47,7 +47,7 @@ func generatedPack(n int) []byte {
 			fmt.Fprintf(&b, `skill skill_%d "Skill %d" {
   source "generated"
   text "Modifies a roll."
-  modify proc_%d.check by -1 when any(gang.models, has_skill(#, "skill_%d") and .status == "standing")
+  modify proc_%d.check as any by -1 when any(gang.models, has_skill(#, "skill_%d") and .status == "standing")
 }
 
 `, i, i, i-1, i)

@@ -49,6 +49,9 @@ type Index struct {
 	// function available; Compiler is a compiler made with them.
 	ExprOptions []expr.Option
 	Compiler    *Compiler
+	// Closures counts the expressions compiled to closures and those left
+	// to expr's VM, with why (fastexpr.go).
+	Closures ClosureStats
 
 	// owners maps house-rule items to their rule id, and replaced
 	// declarations to who replaced them.

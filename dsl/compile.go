@@ -5,11 +5,14 @@ import (
 	"fmt"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
 	exprchecker "github.com/expr-lang/expr/checker"
 	"github.com/expr-lang/expr/compiler"
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/optimizer"
+	exprparser "github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/types"
 	"github.com/expr-lang/expr/vm"
 )
@@ -44,9 +47,21 @@ func (c *Compiler) With(opts ...expr.Option) {
 	c.config.Check()
 }
 
+// Functions are the functions expressions compiled from now on may call,
+// by name: what a compiled call runs.
+func (c *Compiler) Functions() map[string]*builtin.Function { return c.config.Functions }
+
 // Compile compiles text in a typed environment. It never panics: rule
 // packs are untrusted, so a panic inside expr becomes an error.
 func (c *Compiler) Compile(text string, env types.Map) (program *vm.Program, err error) {
+	return c.CompileSeeing(text, env, nil)
+}
+
+// CompileSeeing is Compile that also shows the tree as parsed, before
+// expr's checker patches it (inlining declared functions), to seen, if
+// not nil: what the checker needs of the text as written costs no second
+// parse. seen is not called when the text does not parse.
+func (c *Compiler) CompileSeeing(text string, env types.Map, seen func(tree ast.Node)) (program *vm.Program, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			program, err = nil, fmt.Errorf("internal error compiling expression: %v", r)
@@ -54,8 +69,15 @@ func (c *Compiler) Compile(text string, env types.Map) (program *vm.Program, err
 	}()
 	cfg := *c.config // shares the functions and the type cache
 	cfg.WithEnv(env)
-	tree, err := exprchecker.ParseCheck(text, &cfg)
+	// exprchecker.ParseCheck, with a look at the tree in between.
+	tree, err := exprparser.ParseWithConfig(text, &cfg)
 	if err != nil {
+		return nil, err
+	}
+	if seen != nil {
+		seen(tree.Node)
+	}
+	if _, err = new(exprchecker.Checker).PatchAndCheck(tree, &cfg); err != nil {
 		return nil, err
 	}
 	if cfg.Optimize {

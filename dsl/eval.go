@@ -44,7 +44,7 @@ func callEnv(st *state.State, params []ParamInfo, args []any) map[string]any {
 func evalLookup(t *TableInfo, st *state.State, args []any) (any, error) {
 	env := callEnv(st, t.Params, args)
 	if t.By != nil {
-		key, err := runProgram(t.By.Program, env)
+		key, err := Eval(t.By, env)
 		if err != nil {
 			return nil, fmt.Errorf("table %s: %w", t.ID, err)
 		}
@@ -53,25 +53,38 @@ func evalLookup(t *TableInfo, st *state.State, args []any) (any, error) {
 			return nil, fmt.Errorf("table %s: its key is %v, not a whole number", t.ID, key)
 		}
 		if r := t.RowFor(k); r != nil {
-			return runProgram(r.Row.Value.Program, env)
+			return Eval(r.Row.Value, env)
 		}
 		return nil, fmt.Errorf("table %s has no row for %d", t.ID, k)
 	}
 	for _, r := range t.Rows {
-		ok, err := runProgram(r.Row.When.Program, env)
+		ok, err := Eval(r.Row.When, env)
 		if err != nil {
 			return nil, fmt.Errorf("table %s, row %s: %w", t.ID, r.ID, err)
 		}
 		if ok == true {
-			return runProgram(r.Row.Value.Program, env)
+			return Eval(r.Row.Value, env)
 		}
 	}
 	return nil, fmt.Errorf("no row of table %s matches", t.ID)
 }
 
 // Eval runs a checked expression against an environment built on
-// BaseEnv. The error, if any, is expr's runtime error.
+// BaseEnv: as closures where it was compiled to them, else (and whenever
+// the closures fail) with expr's VM, so the error, if any, is expr's
+// runtime error.
 func Eval(e *syntax.Expr, env map[string]any) (any, error) {
+	if e.Fast != nil && !vmOnly.Load() {
+		if v, err := e.Fast(env); err == nil {
+			return v, nil
+		}
+	}
+	return runProgram(e.Program, env)
+}
+
+// EvalVM runs a checked expression with expr's VM only: the reference
+// the closures are tested against.
+func EvalVM(e *syntax.Expr, env map[string]any) (any, error) {
 	return runProgram(e.Program, env)
 }
 

@@ -14,7 +14,6 @@ import (
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/file"
-	exprparser "github.com/expr-lang/expr/parser"
 
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -53,24 +52,28 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 		return nil
 	}
 	c.inline.startExpression()
-	program, err := c.exprc.Compile(e.Text, sc.exprEnv())
+	// Uses are read from the expression as written, before expr's checker
+	// inlines declared functions, which would hide their calls and bring
+	// in their parameters' names. What markUses reports is kept to follow
+	// the compile error, as when it read a second parse.
+	var uses diag.Diagnostics
+	program, err := c.exprc.CompileSeeing(e.Text, sc.exprEnv(), func(tree ast.Node) {
+		mark := len(c.diags.list)
+		c.markUses(e, tree, sc)
+		uses = slices.Clone(c.diags.list[mark:])
+		c.diags.list = c.diags.list[:mark]
+	})
 	if err != nil {
 		c.exprError(e, err, sc)
 		// The names it mentions are still used: one error is enough.
-		if tree, perr := exprparser.Parse(e.Text); perr == nil {
-			c.markUses(e, tree.Node, sc)
-		}
+		c.diags.list = append(c.diags.list, uses...)
 		return nil
 	}
 	e.Program = program
+	c.compileClosure(e)
 	t := resultType(program.Node())
 	e.Type = t
-	// Uses are read from the expression as written: the compiled tree has
-	// declared functions inlined, which would hide their calls and bring
-	// in their parameters' names.
-	if tree, perr := exprparser.Parse(e.Text); perr == nil {
-		c.markUses(e, tree.Node, sc)
-	}
+	c.diags.list = append(c.diags.list, uses...)
 	if want != nil && !assignable(t, want) {
 		if !(want == typeFloat && isNumber(t)) {
 			c.diags.errorf(diag.CodeTypeError, diag.RangeOf(e.Pos, e.EndPos), "%s must be %s, but this is %s", what, TypeName(want), TypeName(t))

@@ -138,7 +138,7 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 		}
 		body := cl.fn.Body
 		info.eval = func(st *state.State, args []any) (any, error) {
-			return runProgram(body.Program, callEnv(st, info.Params, args))
+			return Eval(body, callEnv(st, info.Params, args))
 		}
 	case cl.table != nil:
 		t := cl.table

@@ -168,6 +168,9 @@ type Expr struct {
 	// Set by the checker: the compiled program and its result type.
 	Program *vm.Program
 	Type    reflect.Type
+	// Fast is the same program as Go closures (dsl/fastexpr), nil where
+	// only the VM runs it; dsl.Eval prefers it.
+	Fast func(env map[string]any) (any, error)
 }
 
 // Block is a braced list of statements.

@@ -1,0 +1,66 @@
+package dsl
+
+import (
+	"errors"
+	"sync/atomic"
+
+	"github.com/munda-rules/munda/dsl/fastexpr"
+	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib/state"
+)
+
+// This file compiles checked expressions a second time, to Go closures
+// (package fastexpr), which Eval runs in place of expr's VM.
+
+// ClosureStats counts how the checked expressions run.
+type ClosureStats struct {
+	Compiled int // as closures
+	Fallback int // by expr's VM only
+	// Why counts the fallbacks by the first thing fastexpr does not run.
+	Why map[string]int
+}
+
+func init() {
+	// The state's own field types load without reflection.
+	fastexpr.Register[*state.State]()
+	fastexpr.Register[*state.Gang]()
+	fastexpr.Register[*state.Model]()
+	fastexpr.Register[*state.Weapon]()
+	fastexpr.Register[[]*state.Gang]()
+	fastexpr.Register[[]*state.Model]()
+	fastexpr.Register[[]*state.Weapon]()
+	fastexpr.Register[[]*state.Armour]()
+	fastexpr.Register[[]*state.Marker]()
+	fastexpr.Register[[]*state.Duration]()
+	fastexpr.Register[map[string]any]()
+}
+
+// vmOnly makes Eval run expr's VM only (SetVMOnly).
+var vmOnly atomic.Bool
+
+// SetVMOnly makes every evaluation run expr's VM, not the closures, until
+// it is called with false: for benchmarks that compare the two in one
+// run, and to rule the closures out when a result is in doubt.
+func SetVMOnly(on bool) { vmOnly.Store(on) }
+
+// compileClosure sets e.Fast from e.Program, or counts why it cannot.
+func (c *checker) compileClosure(e *syntax.Expr) {
+	e.Fast = nil
+	f, err := fastexpr.Compile(e.Program.Node(), c.exprc.Functions())
+	st := &c.idx.Closures
+	if err != nil {
+		st.Fallback++
+		if st.Why == nil {
+			st.Why = map[string]int{}
+		}
+		why := err.Error()
+		var u *fastexpr.Unsupported
+		if errors.As(err, &u) {
+			why = u.What
+		}
+		st.Why[why]++
+		return
+	}
+	e.Fast = f
+	st.Compiled++
+}

@@ -1,0 +1,183 @@
+package fastexpr
+
+import (
+	"reflect"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
+)
+
+// call is f(…) of a function expr was configured with (munda's stdlib,
+// the rules' declared functions and lookup tables, the bounded string
+// builders): its Func runs with the arguments, as the VM's OpCall does.
+func (c *compiler) call(n *ast.CallNode) (eval, error) {
+	ident, ok := n.Callee.(*ast.IdentifierNode)
+	if !ok {
+		return nil, unsupported("call of %T", n.Callee)
+	}
+	fn, ok := c.functions[ident.Value]
+	if !ok || fn.Func == nil {
+		return nil, unsupported("call of %s", ident.Value)
+	}
+	args, err := c.compileAll(n.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	if ft := n.Callee.Type(); ft != nil && ft.Kind() == reflect.Func {
+		for i, arg := range n.Arguments {
+			var in reflect.Type
+			switch {
+			case ft.IsVariadic() && i >= ft.NumIn()-1:
+				in = ft.In(ft.NumIn() - 1).Elem()
+			case i < ft.NumIn():
+				in = ft.In(i)
+			default:
+				return nil, unsupported("call of %s with %d arguments", ident.Value, len(n.Arguments))
+			}
+			if derefsParam(in, arg) {
+				return nil, unsupported("pointer argument %d of %s dereferenced", i, ident.Value)
+			}
+		}
+	}
+	return callWithStack(fn.Func, args), nil
+}
+
+// callWithStack is callFunc for the functions munda configures, none of
+// which keeps its argument slice: the arguments go on the frame's stack
+// instead of a new slice per call.
+func callWithStack(f func(...any) (any, error), args []eval) eval {
+	return func(fr *frame) (any, error) {
+		base := len(fr.args)
+		for _, a := range args {
+			v, err := a(fr)
+			if err != nil {
+				fr.popArgs(base)
+				return nil, err
+			}
+			fr.args = append(fr.args, v)
+		}
+		out, err := f(fr.args[base:]...)
+		fr.popArgs(base)
+		if err != nil {
+			return nil, errFailed
+		}
+		return out, nil
+	}
+}
+
+// derefsParam is expr's compiler's derefParam: a pointer passed where the
+// function wants a value.
+func derefsParam(in reflect.Type, param ast.Node) bool {
+	if param.Nature().Nil {
+		return false
+	}
+	pt := param.Type()
+	if pt == nil || pt.AssignableTo(in) {
+		return false
+	}
+	return in.Kind() != reflect.Pointer && pt.Kind() == reflect.Pointer
+}
+
+func callFunc(f func(...any) (any, error), args []eval) eval {
+	return func(fr *frame) (any, error) {
+		vals := make([]any, len(args))
+		for i, a := range args {
+			v, err := a(fr)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = v
+		}
+		out, err := f(vals...)
+		if err != nil {
+			return nil, errFailed
+		}
+		return out, nil
+	}
+}
+
+// builtin is one of expr's built-ins: the predicates (any, all, none, one,
+// filter, map, count) loop here; the others (len, abs, upper, …) call
+// expr's own implementation.
+func (c *compiler) builtin(n *ast.BuiltinNode) (eval, error) {
+	switch n.Name {
+	case "any", "all", "none", "one", "filter", "map", "count", "find", "findIndex", "sum":
+		return c.predicate(n)
+	case "sortBy":
+		return c.sortBy(n)
+	}
+	id, ok := builtin.Index[n.Name]
+	if !ok {
+		return nil, unsupported("built-in %s", n.Name)
+	}
+	f := builtin.Builtins[id]
+	if f.Safe == nil && f.Fast == nil && f.Func == nil {
+		return nil, unsupported("built-in %s", n.Name)
+	}
+	args, err := c.compileAll(n.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	for i, arg := range n.Arguments {
+		t := arg.Type()
+		if t == nil && !arg.Nature().Nil {
+			return nil, unsupported("built-in %s of an untyped argument", n.Name)
+		}
+		if t == nil {
+			continue
+		}
+		unknown := t.Kind() == reflect.Interface && t.NumMethod() == 0
+		if t.Kind() == reflect.Pointer || unknown {
+			if f.Deref == nil || f.Deref(i, t) {
+				a := args[i]
+				args[i] = func(fr *frame) (any, error) {
+					v, err := a(fr)
+					if err != nil {
+						return nil, err
+					}
+					return derefValue(v)
+				}
+			}
+		}
+	}
+	if f.Safe != nil {
+		return callSafe(f.Safe, args), nil
+	}
+	if f.Fast != nil {
+		if len(args) != 1 {
+			return nil, unsupported("built-in %s with %d arguments", n.Name, len(args))
+		}
+		fast, arg := f.Fast, args[0]
+		return func(fr *frame) (any, error) {
+			v, err := arg(fr)
+			if err != nil {
+				return nil, err
+			}
+			return fast(v), nil
+		}, nil
+	}
+	return callFunc(f.Func, args), nil
+}
+
+// callSafe runs a built-in that reports the memory it used (concat,
+// flatten, …), which counts against the budget, as the VM's OpCallSafe.
+func callSafe(f func(...any) (any, uint, error), args []eval) eval {
+	return func(fr *frame) (any, error) {
+		vals := make([]any, len(args))
+		for i, a := range args {
+			v, err := a(fr)
+			if err != nil {
+				return nil, err
+			}
+			vals[i] = v
+		}
+		out, mem, err := f(vals...)
+		if err != nil {
+			return nil, errFailed
+		}
+		if err := fr.grow(int(mem)); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+}

@@ -1,0 +1,244 @@
+package fastexpr
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
+)
+
+// Func is a compiled expression. It returns an error whenever it cannot
+// give the VM's value; the caller then runs the VM.
+type Func func(env map[string]any) (any, error)
+
+// eval is one compiled node.
+type eval func(fr *frame) (any, error)
+
+// Unsupported is why an expression was not compiled: the first node kind
+// or form this package does not run.
+type Unsupported struct{ What string }
+
+func (u *Unsupported) Error() string { return "fastexpr: unsupported " + u.What }
+
+// compiler holds what a node's compilation needs besides the node.
+type compiler struct {
+	// functions are the functions expr was configured with (expr.Function
+	// options): a call of one of these names runs its Func, as the VM does.
+	functions map[string]*builtin.Function
+	depth     int // enclosing predicates
+	maxDepth  int // the deepest predicate: the items a run must clear
+	// lets are the variables in scope (let x = …; …), innermost last,
+	// each with its slot in the frame; slots counts the slots used.
+	lets  []letVar
+	slots int
+}
+
+type letVar struct {
+	name string
+	slot int
+}
+
+// Compile builds the closure of a checked expression's tree (vm.Program's
+// Node()). functions are the configuration's functions (conf.Config's
+// Functions). An error of type *Unsupported says the VM must run it.
+func Compile(node ast.Node, functions map[string]*builtin.Function) (f Func, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, &Unsupported{What: fmt.Sprintf("(compiling panicked: %v)", r)}
+		}
+	}()
+	c := &compiler{functions: functions}
+	run, err := c.compile(node)
+	if err != nil {
+		return nil, err
+	}
+	slots, depth := c.slots, c.maxDepth
+	return func(env map[string]any) (v any, err error) {
+		fr := framePool.Get().(*frame)
+		fr.env, fr.memory = env, 0
+		if len(fr.vars) < slots {
+			fr.vars = make([]any, slots)
+		}
+		defer func() {
+			if r := recover(); r != nil {
+				v, err = nil, errFailed
+			}
+			// Clear only what this expression used: clearing the whole
+			// frame was a tenth of an activation (write barriers).
+			fr.env = nil
+			clear(fr.items[:depth])
+			clear(fr.vars[:slots])
+			if len(fr.args) > 0 {
+				fr.popArgs(0)
+			}
+			framePool.Put(fr)
+		}()
+		return run(fr)
+	}, nil
+}
+
+func unsupported(format string, args ...any) error {
+	return &Unsupported{What: fmt.Sprintf(format, args...)}
+}
+
+func (c *compiler) compile(node ast.Node) (eval, error) {
+	switch n := node.(type) {
+	case *ast.NilNode:
+		return constant(nil), nil
+	case *ast.IntegerNode:
+		return c.integer(n)
+	case *ast.FloatNode:
+		if t := n.Type(); t != nil && t.Kind() != reflect.Float64 {
+			return nil, unsupported("float literal of type %s", t)
+		}
+		return constant(n.Value), nil
+	case *ast.BoolNode:
+		return constant(n.Value), nil
+	case *ast.StringNode:
+		return constant(n.Value), nil
+	case *ast.ConstantNode:
+		return constant(n.Value), nil
+	case *ast.IdentifierNode:
+		return c.identifier(n)
+	case *ast.PointerNode:
+		return c.pointer(n)
+	case *ast.UnaryNode:
+		return c.unary(n)
+	case *ast.BinaryNode:
+		return c.binary(n)
+	case *ast.ConditionalNode:
+		return c.conditional(n)
+	case *ast.MemberNode:
+		return c.member(n)
+	case *ast.CallNode:
+		return c.call(n)
+	case *ast.BuiltinNode:
+		return c.builtin(n)
+	case *ast.ArrayNode:
+		return c.array(n)
+	case *ast.PredicateNode:
+		return c.compile(n.Node)
+	case *ast.VariableDeclaratorNode:
+		return c.let(n)
+	case *ast.SequenceNode:
+		return c.sequence(n)
+	case *ast.MapNode:
+		return c.mapLiteral(n)
+	case *ast.SliceNode:
+		return c.slice(n)
+	}
+	return nil, unsupported("%T", node)
+}
+
+func constant(v any) eval { return func(*frame) (any, error) { return v, nil } }
+
+// integer is an integer literal, converted as expr's compiler does to the
+// type the checker gave it (an int compared with a float is a float).
+func (c *compiler) integer(n *ast.IntegerNode) (eval, error) {
+	t := n.Type()
+	if t == nil {
+		return constant(n.Value), nil
+	}
+	switch t.Kind() {
+	case reflect.Int:
+		return constant(n.Value), nil
+	case reflect.Float64:
+		return constant(float64(n.Value)), nil
+	case reflect.Interface:
+		return constant(n.Value), nil
+	}
+	return nil, unsupported("integer literal of type %s", t)
+}
+
+// identifier reads a name from the environment, as the VM's OpLoadFast
+// does for a map environment (a missing name is nil).
+func (c *compiler) identifier(n *ast.IdentifierNode) (eval, error) {
+	if n.Value == "$env" {
+		return nil, unsupported("$env")
+	}
+	for i := len(c.lets) - 1; i >= 0; i-- {
+		if c.lets[i].name == n.Value {
+			slot := c.lets[i].slot
+			return func(fr *frame) (any, error) { return fr.vars[slot], nil }, nil
+		}
+	}
+	name := n.Value
+	return func(fr *frame) (any, error) { return fr.env[name], nil }, nil
+}
+
+// pointer is # in a predicate: the current item of the innermost one.
+func (c *compiler) pointer(n *ast.PointerNode) (eval, error) {
+	if n.Name != "" {
+		return nil, unsupported("#%s", n.Name)
+	}
+	if c.depth == 0 || c.depth > maxPredicateDepth {
+		return nil, unsupported("# at predicate depth %d", c.depth)
+	}
+	at := c.depth - 1
+	return func(fr *frame) (any, error) { return fr.items[at], nil }, nil
+}
+
+// conditional is cond ? a : b (and if/else).
+func (c *compiler) conditional(n *ast.ConditionalNode) (eval, error) {
+	cond, err := c.operand(n.Cond)
+	if err != nil {
+		return nil, err
+	}
+	yes, err := c.compile(n.Exp1)
+	if err != nil {
+		return nil, err
+	}
+	no, err := c.compile(n.Exp2)
+	if err != nil {
+		return nil, err
+	}
+	return func(fr *frame) (any, error) {
+		v, err := cond(fr)
+		if err != nil {
+			return nil, err
+		}
+		b, ok := v.(bool)
+		if !ok {
+			return nil, errFailed
+		}
+		if b {
+			return yes(fr)
+		}
+		return no(fr)
+	}, nil
+}
+
+// array is a list literal; its items count against the memory budget.
+func (c *compiler) array(n *ast.ArrayNode) (eval, error) {
+	items, err := c.compileAll(n.Nodes)
+	if err != nil {
+		return nil, err
+	}
+	return func(fr *frame) (any, error) {
+		if err := fr.grow(len(items)); err != nil {
+			return nil, err
+		}
+		out := make([]any, len(items))
+		for i, item := range items {
+			v, err := item(fr)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}, nil
+}
+
+func (c *compiler) compileAll(nodes []ast.Node) ([]eval, error) {
+	out := make([]eval, len(nodes))
+	for i, n := range nodes {
+		f, err := c.compile(n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = f
+	}
+	return out, nil
+}

@@ -1,0 +1,199 @@
+package fastexpr
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/builtin"
+	"github.com/expr-lang/expr/checker"
+	exprcompiler "github.com/expr-lang/expr/compiler"
+	"github.com/expr-lang/expr/conf"
+	"github.com/expr-lang/expr/optimizer"
+	"github.com/expr-lang/expr/vm"
+)
+
+type testStats struct {
+	WS int `expr:"ws"`
+}
+
+type testGang struct {
+	Name   string       `expr:"name"`
+	Models []*testModel `expr:"models"`
+}
+
+type testModel struct {
+	Name   string    `expr:"name"`
+	Wounds int       `expr:"wounds"`
+	Speed  float64   `expr:"speed"`
+	Broken bool      `expr:"broken"`
+	Skills []string  `expr:"skills"`
+	Stats  testStats `expr:"stats"`
+	Gang   *testGang `expr:"gang"`
+}
+
+// testEnv is what each case runs in; its types are what expr checks.
+func testEnv() map[string]any {
+	g := &testGang{Name: "Goliaths"}
+	for i, name := range []string{"Ana", "Bo", "Cy"} {
+		g.Models = append(g.Models, &testModel{Name: name, Wounds: i, Speed: 1.5 * float64(i), Broken: i == 1,
+			Skills: []string{"nerves", name}, Stats: testStats{WS: 3 + i}, Gang: g})
+	}
+	return map[string]any{
+		"n": 2, "f": 2.5, "b": true, "s": "Bo",
+		"m":       g.Models[1],
+		"z":       (*testModel)(nil),
+		"g":       g,
+		"ms":      g.Models,
+		"list":    []int{1, 2, 3},
+		"natural": map[string]int{"ROLL": 4},
+		"anyv":    any(3),
+	}
+}
+
+var testFunctions = []expr.Option{
+	expr.Function("twice", func(args ...any) (any, error) { return 2 * args[0].(int), nil }, new(func(int) int)),
+	expr.Function("boom", func(args ...any) (any, error) { return nil, errors.New("boom") }, new(func() int)),
+	expr.Function("named", func(args ...any) (any, error) { return args[0].(*testModel).Name, nil }, new(func(*testModel) string)),
+}
+
+// compileBoth compiles text as dsl.Compiler does and as closures.
+func compileBoth(t *testing.T, text string) (*vm.Program, Func, error) {
+	t.Helper()
+	cfg := conf.CreateNew()
+	for _, op := range append([]expr.Option{expr.Env(testEnv())}, testFunctions...) {
+		op(cfg)
+	}
+	cfg.Check()
+	tree, err := checker.ParseCheck(text, cfg)
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	if err := optimizer.Optimize(&tree.Node, cfg); err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	program, err := exprcompiler.Compile(tree, cfg)
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	f, err := Compile(program.Node(), map[string]*builtin.Function(cfg.Functions))
+	return program, f, err
+}
+
+func TestNodeKinds(t *testing.T) {
+	for _, c := range []struct {
+		text     string
+		wantFail bool // the VM fails too
+	}{
+		// literals and names
+		{text: `1`}, {text: `1.5`}, {text: `true`}, {text: `"x"`}, {text: `nil`},
+		{text: `n`}, {text: `anyv`}, {text: `f > 2`}, {text: `n + 0.5`}, {text: `anyv + 1`},
+		// struct fields: typed loads, chains, nil
+		{text: `m.wounds`}, {text: `m.name`}, {text: `m.speed`}, {text: `m.broken`}, {text: `m.skills`},
+		{text: `m.stats.ws`}, {text: `m.stats`}, {text: `m.gang.name`}, {text: `g.models`},
+		{text: `z.wounds`, wantFail: true}, {text: `z.stats.ws`, wantFail: true},
+		// maps and indexes through runtime.Fetch
+		{text: `natural.ROLL`}, {text: `natural.OTHER`}, {text: `natural["ROLL"]`},
+		{text: `list[1]`}, {text: `list[-1]`}, {text: `list[10]`, wantFail: true}, {text: `ms[0].name`},
+		// comparisons and equality (== between models compares them as values, as expr does)
+		{text: `n < 3`}, {text: `n <= 2`}, {text: `n > 2`}, {text: `n >= 3`}, {text: `n == 2`}, {text: `n != 2`},
+		{text: `f < n`}, {text: `m == m`}, {text: `m == ms[1]`}, {text: `m == ms[0]`}, {text: `m == nil`}, {text: `z == nil`},
+		{text: `m.name == "Bo"`}, {text: `"Bo" != m.name`}, {text: `m.name == s`}, {text: `z.name == "x"`, wantFail: true},
+		{text: `s < "C"`}, {text: `anyv == 3`},
+		// arithmetic: int and float as expr mixes them
+		{text: `n + 1`}, {text: `n - 5`}, {text: `n * 3`}, {text: `n / 4`}, {text: `n / 0`}, {text: `n % 2`},
+		{text: `n % 0`, wantFail: true}, {text: `f * 2`}, {text: `-n`}, {text: `-f`}, {text: `+n`}, {text: `2 ** 3`},
+		{text: `s + "!"`}, {text: `1..3`}, {text: `n..1`},
+		// booleans, short-circuit
+		{text: `b && n > 1`}, {text: `!b`}, {text: `not b`}, {text: `false && z.wounds > 0`}, {text: `true || z.wounds > 0`},
+		{text: `z.wounds > 0 || b`, wantFail: true}, {text: `b and n == 2 or false`},
+		// ternary, in, strings
+		{text: `n > 1 ? "x" : "y"`}, {text: `n > 5 ? 1 : 2.5`}, {text: `"a" in ["a", "b"]`}, {text: `n in [1, 2]`},
+		{text: `"nerves" in m.skills`}, {text: `n in 1..5`}, {text: `"ROLL" in natural`},
+		{text: `s startsWith "B"`}, {text: `s endsWith "x"`},
+		// predicates
+		{text: `any(ms, .wounds > 1)`}, {text: `all(ms, .wounds >= 0)`}, {text: `none(ms, .broken)`}, {text: `one(ms, .broken)`},
+		{text: `filter(ms, .wounds > 0)`}, {text: `map(ms, .name)`}, {text: `count(ms, .wounds > 0)`}, {text: `count([true, false, true])`},
+		{text: `len(ms)`}, {text: `len(filter(ms, .wounds > 0))`}, {text: `find(ms, .broken)`}, {text: `find(ms, .wounds > 5)`},
+		{text: `findIndex(ms, .broken)`}, {text: `sum(ms, .wounds)`}, {text: `sum(list)`}, {text: `filter(ms, .wounds > 0)[0].name`},
+		{text: `filter(ms, .wounds > 5)[0]`, wantFail: true}, {text: `count(ms, .wounds > 0) >= 2`}, {text: `filter(ms, .broken) | map(.name)`},
+		{text: `any(ms, any(#.skills, # == "Cy"))`}, {text: `any(ms, #.gang.name == g.name)`}, {text: `any(list, # > 2)`},
+		{text: `any(ms, n > 5 ? true : 1)`, wantFail: true}, {text: `map(ms, #.stats.ws * 2)`},
+		// let, sequences, list and map literals, built-ins, functions
+		{text: `let x = n * 2; x + 1`}, {text: `let x = 1; let y = x + 1; x + y`}, {text: `[1, n, "s"]`}, {text: `{"a": n}`},
+		{text: `sortBy(ms, .wounds, "desc")`}, {text: `sortBy(ms, .name)`}, {text: `sortBy(list, -#)`},
+		{text: `sortBy(ms, .name, s)`, wantFail: true}, {text: `concat(list, [n])`}, {text: `first(concat(map(ms, .name), ["x"]))`},
+		{text: `list[1:2]`}, {text: `list[:2]`}, {text: `list[1:]`}, {text: `list[-2:]`}, {text: `s[0:1]`}, {text: `list[2:1]`},
+		{text: `natural.ROLL ?? 0`}, {text: `natural.NONE ?? 7`}, {text: `z ?? m`}, {text: `anyv ?? 1`},
+		{text: `s in m.skills`}, {text: `"x" in m.skills`}, {text: `s in ["Bo", "Cy"]`}, {text: `s in {"Bo": 1}`}, {text: `s in z.skills`, wantFail: true},
+		{text: `natural["x" + s]`}, {text: `{"a": n}.a`}, {text: `{"a": n}.b`},
+		{text: `upper(s)`}, {text: `abs(-n)`}, {text: `max(n, 7)`}, {text: `twice(n)`}, {text: `twice(twice(n))`},
+		{text: `boom()`, wantFail: true}, {text: `named(m)`},
+		// expr's memory budget, counted by the closures as by the VM
+		{text: `len(1..2000000)`, wantFail: true}, {text: `len(map(1..2000, 1..1000))`, wantFail: true}, {text: `len(1..1000)`},
+	} {
+		t.Run(c.text, func(t *testing.T) {
+			program, f, err := compileBoth(t, c.text)
+			if err != nil {
+				t.Fatalf("not compiled to closures: %v", err)
+			}
+			env := testEnv()
+			want, werr := vm.Run(program, env)
+			got, gerr := f(env)
+			if (werr != nil) != c.wantFail {
+				t.Fatalf("the VM gives %v, %v; the case says it fails: %v", want, werr, c.wantFail)
+			}
+			if werr != nil {
+				if gerr == nil {
+					t.Fatalf("the VM fails (%v) but the closure gives %#v", werr, got)
+				}
+				return
+			}
+			if gerr != nil {
+				t.Fatalf("the closure fails (%v) where the VM gives %#v", gerr, want)
+			}
+			if !reflect.DeepEqual(want, got) {
+				t.Fatalf("the VM gives %#v, the closure %#v", want, got)
+			}
+		})
+	}
+}
+
+// What the closures do not run is left to the VM, and says so.
+func TestUnsupported(t *testing.T) {
+	for _, text := range []string{`m?.name`, `groupBy(ms, .broken)`, `z?.name ?? "none"`, `$env.n`} {
+		_, f, err := compileBoth(t, text)
+		var u *Unsupported
+		if f != nil || !errors.As(err, &u) {
+			t.Errorf("%s: compiled (%v), want it left to the VM", text, err)
+		}
+	}
+}
+
+func BenchmarkClosureAny(b *testing.B) {
+	for _, text := range []string{`any(ms, .wounds > 1 && .name != "x")`, `m.name == "Bo" && m.stats.ws > 3`} {
+		program, f, err := compileBoth(&testing.T{}, text)
+		if err != nil {
+			b.Fatal(err)
+		}
+		env := testEnv()
+		b.Run("vm/"+text, func(b *testing.B) {
+			b.ReportAllocs()
+			v := new(vm.VM)
+			for b.Loop() {
+				if _, err := v.Run(program, env); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("closure/"+text, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := f(env); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

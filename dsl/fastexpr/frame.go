@@ -1,0 +1,50 @@
+package fastexpr
+
+import (
+	"errors"
+	"sync"
+)
+
+// maxPredicateDepth bounds nested predicates (any(…, any(…, #))) that a
+// closure supports; deeper ones fall back to the VM.
+const maxPredicateDepth = 8
+
+// memoryBudget is expr's vm.VM default budget (conf.DefaultMemoryBudget):
+// the VM counts the items of every list it builds (array literals, filter
+// and map results) and fails at this many. Closures count the same way.
+const memoryBudget = 1e6
+
+// frame is one evaluation: the environment, the current item of each
+// enclosing predicate, and the memory counted so far.
+type frame struct {
+	env    map[string]any
+	items  [maxPredicateDepth]any
+	memory uint
+	vars   []any // let variables' slots
+	args   []any // the arguments of the calls under way
+}
+
+// popArgs drops the arguments above base, clearing them for the GC.
+func (fr *frame) popArgs(base int) {
+	clear(fr.args[base:])
+	fr.args = fr.args[:base]
+}
+
+// grow counts n list items against the budget, as vm.VM.memGrow does.
+func (fr *frame) grow(n int) error {
+	fr.memory += uint(n)
+	if fr.memory >= memoryBudget {
+		return errMemory
+	}
+	return nil
+}
+
+// errFailed marks a closure that cannot give the VM's value here; the
+// caller runs the VM, which gives expr's own error (or, where the closure
+// was merely cautious, the value).
+var (
+	errFailed = errors.New("fastexpr: run the VM")
+	errMemory = errors.New("fastexpr: memory budget exceeded")
+)
+
+var framePool = sync.Pool{New: func() any { return new(frame) }}

@@ -1,0 +1,90 @@
+package fastexpr
+
+import "github.com/expr-lang/expr/ast"
+
+// let is `let x = value; expr`, which the checker's inliner writes for
+// every declared function it inlines: the value goes to a slot of the
+// frame, which x reads within expr, as the VM's OpStore and OpLoadVar do.
+func (c *compiler) let(n *ast.VariableDeclaratorNode) (eval, error) {
+	value, err := c.compile(n.Value)
+	if err != nil {
+		return nil, err
+	}
+	slot := c.slots
+	c.slots++
+	c.lets = append(c.lets, letVar{name: n.Name, slot: slot})
+	body, err := c.compile(n.Expr)
+	c.lets = c.lets[:len(c.lets)-1]
+	if err != nil {
+		return nil, err
+	}
+	return func(fr *frame) (any, error) {
+		v, err := value(fr)
+		if err != nil {
+			return nil, err
+		}
+		fr.vars[slot] = v
+		return body(fr)
+	}, nil
+}
+
+// sequence is `a; b`: each in turn, the last one's value.
+func (c *compiler) sequence(n *ast.SequenceNode) (eval, error) {
+	parts, err := c.compileAll(n.Nodes)
+	if err != nil {
+		return nil, err
+	}
+	if len(parts) == 0 {
+		return nil, unsupported("empty sequence")
+	}
+	return func(fr *frame) (v any, err error) {
+		for _, p := range parts {
+			if v, err = p(fr); err != nil {
+				return nil, err
+			}
+		}
+		return v, nil
+	}, nil
+}
+
+// mapLiteral is {key: value, …}; its pairs count against the memory
+// budget, and its keys must be strings (the VM's OpMap).
+func (c *compiler) mapLiteral(n *ast.MapNode) (eval, error) {
+	keys := make([]eval, len(n.Pairs))
+	values := make([]eval, len(n.Pairs))
+	for i, p := range n.Pairs {
+		pair, ok := p.(*ast.PairNode)
+		if !ok {
+			return nil, unsupported("%T in a map", p)
+		}
+		var err error
+		if keys[i], err = c.compile(pair.Key); err != nil {
+			return nil, err
+		}
+		if values[i], err = c.compile(pair.Value); err != nil {
+			return nil, err
+		}
+	}
+	return func(fr *frame) (any, error) {
+		m := make(map[string]any)
+		for i := range keys {
+			k, err := keys[i](fr)
+			if err != nil {
+				return nil, err
+			}
+			v, err := values[i](fr)
+			if err != nil {
+				return nil, err
+			}
+			ks, ok := k.(string)
+			if !ok {
+				return nil, errFailed
+			}
+			m[ks] = v
+		}
+		if err := fr.grow(len(keys)); err != nil {
+			return nil, err
+		}
+		return m, nil
+	}, nil
+}

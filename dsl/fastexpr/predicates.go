@@ -1,0 +1,185 @@
+package fastexpr
+
+import (
+	"reflect"
+
+	"github.com/expr-lang/expr/vm/runtime"
+
+	"github.com/expr-lang/expr/ast"
+)
+
+// predicate compiles any/all/none/one/filter/map/count: the list, then the
+// body with # bound to each item in turn, one predicate deeper.
+func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
+	if len(n.Arguments) != 2 && !((n.Name == "count" || n.Name == "sum") && len(n.Arguments) == 1) {
+		return nil, unsupported("%s with %d arguments", n.Name, len(n.Arguments))
+	}
+	if n.Map != nil && n.Name != "filter" && n.Name != "find" {
+		return nil, unsupported("%s with a folded map", n.Name)
+	}
+	if n.Threshold != nil && n.Name != "count" {
+		return nil, unsupported("%s with a threshold", n.Name)
+	}
+	list, err := c.operand(n.Arguments[0])
+	if err != nil {
+		return nil, err
+	}
+	if c.depth >= maxPredicateDepth {
+		return nil, unsupported("predicates nested deeper than %d", maxPredicateDepth)
+	}
+	c.depth++
+	c.maxDepth = max(c.maxDepth, c.depth)
+	defer func() { c.depth-- }()
+	at := c.depth - 1
+	var body, mapped eval
+	if len(n.Arguments) == 2 {
+		if body, err = c.compile(n.Arguments[1]); err != nil {
+			return nil, err
+		}
+	} else {
+		body = func(fr *frame) (any, error) { return fr.items[at], nil } // count(list): the items are the bools
+	}
+	if n.Map != nil {
+		if mapped, err = c.compile(n.Map); err != nil {
+			return nil, err
+		}
+	}
+	name, threshold, throws := n.Name, -1, n.Throws
+	if n.Threshold != nil {
+		threshold = *n.Threshold
+	}
+	return func(fr *frame) (any, error) {
+		lv, err := list(fr)
+		if err != nil {
+			return nil, err
+		}
+		items, err := itemsOf(lv)
+		if err != nil {
+			return nil, err
+		}
+		var out []any
+		count := 0
+		var acc any = 0
+		for i := 0; i < items.len; i++ {
+			item := items.at(i)
+			fr.items[at] = item
+			v, err := body(fr)
+			if err != nil {
+				return nil, err
+			}
+			switch name {
+			case "map":
+				out = append(out, v)
+				continue
+			case "sum":
+				acc = runtime.Add(v, acc) // the VM's OpAdd of the item and the sum so far
+				continue
+			}
+			b, ok := v.(bool)
+			if !ok {
+				return nil, errFailed // the VM's jump asserts a bool
+			}
+			switch name {
+			case "any":
+				if b {
+					return true, nil
+				}
+			case "all":
+				if !b {
+					return false, nil
+				}
+			case "none":
+				if b {
+					return false, nil
+				}
+			case "one":
+				if b {
+					count++
+				}
+			case "count":
+				if b {
+					count++
+					if threshold >= 0 && count >= threshold {
+						return count, nil
+					}
+				}
+			case "find":
+				if b {
+					if mapped != nil {
+						return mapped(fr)
+					}
+					return item, nil
+				}
+			case "findIndex":
+				if b {
+					return i, nil
+				}
+			case "filter":
+				if b {
+					count++
+					if mapped != nil {
+						m, err := mapped(fr)
+						if err != nil {
+							return nil, err
+						}
+						out = append(out, m)
+					} else {
+						out = append(out, item)
+					}
+				}
+			}
+		}
+		switch name {
+		case "any":
+			return false, nil
+		case "all", "none":
+			return true, nil
+		case "one":
+			return count == 1, nil
+		case "count":
+			return count, nil
+		case "sum":
+			return acc, nil
+		case "find", "findIndex":
+			if throws && name == "find" {
+				return nil, errFailed // filter(…)[0] of nothing: the VM's index error
+			}
+			return nil, nil
+		}
+		// filter and map build a list, which the VM counts against its
+		// memory budget (OpArray).
+		if err := fr.grow(len(out)); err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = []any{}
+		}
+		return out, nil
+	}, nil
+}
+
+// items is a list the VM can loop over (its OpBegin): the common slices
+// directly, any other slice or array by reflection.
+type items struct {
+	len  int
+	anys []any
+	refl reflect.Value
+}
+
+func (it *items) at(i int) any {
+	if it.anys != nil {
+		return it.anys[i]
+	}
+	return it.refl.Index(i).Interface()
+}
+
+func itemsOf(v any) (items, error) {
+	if a, ok := v.([]any); ok {
+		return items{len: len(a), anys: a}, nil
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+		return items{}, errFailed // nil or a map: the VM decides
+	}
+	return items{len: rv.Len(), refl: rv}, nil
+}
