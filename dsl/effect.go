@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/munda-rules/munda/dsl/diag"
@@ -169,7 +170,12 @@ func (c *checker) effect(item syntax.FeatureItem) (string, string) {
 		}
 		return c.rollEffect(e.Target, false, func(sc *scope, s *Site) {
 			c.poolModify(e, s)
-			c.compile(e.By, sc, typeInt, "a modifier")
+			want := typeInt
+			if s != nil && s.Kind == symLet && isListType(s.Type) {
+				// A list let: each modifier is a list, added to its end.
+				want = s.Type
+			}
+			c.compile(e.By, sc, want, "a modifier")
 			if e.When != nil {
 				c.compile(e.When, sc, typeBool, "a modifier's when")
 			}
@@ -303,8 +309,8 @@ func (c *checker) rollEffect(ref *syntax.Ref, withResult bool, check func(sc *sc
 	}
 	sites := c.sites(ref, kinds...)
 	for _, s := range sites {
-		if s.Kind == symLet && s.Type != nil && s.Type != typeInt {
-			c.diags.errorf(diag.CodeTypeError, identRange(ref.Member), "%s in procedure %s is %s; only a number can be modified", ref.Member.Name, ref.Name.Name, TypeName(s.Type))
+		if s.Kind == symLet && s.Type != nil && s.Type != typeInt && !isListType(s.Type) {
+			c.diags.errorf(diag.CodeTypeError, identRange(ref.Member), "%s in procedure %s is %s; only a number or a list can be modified", ref.Member.Name, ref.Name.Name, TypeName(s.Type))
 		}
 		sc := s.scope
 		if withResult {
@@ -317,6 +323,12 @@ func (c *checker) rollEffect(ref *syntax.Ref, withResult bool, check func(sc *sc
 		return "", ""
 	}
 	return ref.String(), string(sites[0].Kind)
+}
+
+// isListType reports whether t is a list: a let a modifier adds to the
+// end of.
+func isListType(t reflect.Type) bool {
+	return t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array)
 }
 
 // sites finds the statements named by P.name of the wanted kinds.

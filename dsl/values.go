@@ -155,16 +155,20 @@ func (c *checker) grantEffect(item syntax.FeatureItem, owner *syntax.Feature) (s
 			c.diags.errorf(diag.CodeMisplaced, at, "an action is held by no one, so it cannot %s; %s belongs in a skill, power, condition, trait or rule", verb, verb)
 			return "", ""
 		}
-		if holderRole(owner.Kind) != role {
+		// A model's feature may grant a trait to the model's weapons
+		// (a power giving one weapon Blaze); other mismatches are errors.
+		modelsWeapons := verb == "grant" && role == ValueWeapon && holderRole(owner.Kind) == ValueModel
+		if holderRole(owner.Kind) != role && !modelsWeapons {
 			c.diags.errorf(diag.CodeWrongKind, at, "%s %s is held by a %s, but a %s is held by a %s: it cannot %s %s %s",
 				owner.Kind, owner.ID.Name, holderRole(owner.Kind), kind, role, verb, kind, id.Name)
 			return "", ""
 		}
 	}
 	sc := newScope(c.globals)
-	if role == ValueModel {
-		sc.define(&symbol{name: ValueModel, kind: symParam, typ: typeModel, used: true})
-	} else {
+	// The holder is `model`, or for a trait `weapon`, with the model that
+	// carries it as `model`.
+	sc.define(&symbol{name: ValueModel, kind: symParam, typ: typeModel, used: true})
+	if role == ValueWeapon {
 		sc.define(&symbol{name: ValueWeapon, kind: symParam, typ: typeWeapon, used: true})
 	}
 	if when != nil {

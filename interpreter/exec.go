@@ -467,9 +467,12 @@ func (r *runner) modifyLet(s *syntax.Let, f *frame, v any) (any, error) {
 	if len(r.p.modify[target]) == 0 {
 		return v, nil
 	}
+	if isList(v) {
+		return r.appendModifiers(s, f, target, v)
+	}
 	n, err := toInt(v)
 	if err != nil {
-		return nil, r.errorAt(f, diag.CodeRunEffect, spanOf(s), fmt.Errorf("%s is modified, but it is %s, not a number", s.Name.Name, display(v)))
+		return nil, r.errorAt(f, diag.CodeRunEffect, spanOf(s), fmt.Errorf("%s is modified, but it is %s, not a number or a list", s.Name.Name, display(v)))
 	}
 	mod, mods, err := r.modifiers(target, f, 0, "")
 	if err != nil {

@@ -80,9 +80,20 @@ func (r *runner) holds(x any, kind, id string) (bool, error) {
 // heldBy reports whether an effect of a feature (grant, prevent) is in
 // force for x: x holds the feature (a rule's effects are everyone's), and
 // the effect's when holds with x as model (or weapon).
+//
+// A trait granted to a weapon sees the model that carries it as `model`;
+// a model's feature granting a trait grants it to that model's weapons.
 func (r *runner) heldBy(ef *effect, when *syntax.Expr, x any) (bool, error) {
+	var bearer *state.Model
+	if w, ok := x.(*state.Weapon); ok {
+		bearer = r.st.Bearer(w)
+	}
 	if ft := ef.info.Feature; ft != nil {
-		if ok, err := r.holds(x, ft.Kind, ft.ID.Name); err != nil || !ok {
+		holder := x
+		if bearer != nil && ft.Kind != "trait" {
+			holder = bearer
+		}
+		if ok, err := r.holds(holder, ft.Kind, ft.ID.Name); err != nil || !ok {
 			return false, err
 		}
 	}
@@ -92,6 +103,9 @@ func (r *runner) heldBy(ef *effect, when *syntax.Expr, x any) (bool, error) {
 	f := r.newFrame(ef.owner, ef.source, "")
 	defer r.release(f)
 	f.env[roleOf(x)] = x
+	if _, ok := x.(*state.Weapon); ok {
+		f.env[dsl.ValueModel] = bearer
+	}
 	ok, restore, err := r.effectApplies(ef, when, f)
 	restore()
 	return ok, err

@@ -161,6 +161,20 @@ var Functions = []Function{
 		},
 	},
 	{
+		Name: "bearer", Doc: "bearer(w) is the model that carries the weapon (a trait that acts only in some hands: has_skill(bearer(weapon), \"…\")).",
+		Types: []any{new(func(*state.State, *state.Weapon) *state.Model)}, NeedsState: true,
+		Fn: func(args ...any) (any, error) {
+			st, w := stateArg(args[0]), weaponArg(args[1])
+			if w == nil {
+				return nil, fmt.Errorf("bearer of nothing: no weapon given")
+			}
+			if m := st.Bearer(w); m != nil {
+				return m, nil
+			}
+			return nil, fmt.Errorf("no model carries the weapon %q", w.ID)
+		},
+	},
+	{
 		Name: "trait_value", Doc: "trait_value(w, id) is X of a trait written id(X), 0 if the weapon lacks it.",
 		Types: []any{new(func(*state.Weapon, string) int)},
 		Fn: func(args ...any) (any, error) {

@@ -38,6 +38,24 @@ func (s *State) Model(id string) *Model {
 	return nil
 }
 
+// Bearer is the model that carries the weapon (the same weapon, not one
+// of the same id), or nil.
+func (s *State) Bearer(w *Weapon) *Model {
+	if s == nil || w == nil {
+		return nil
+	}
+	for _, g := range s.Gangs {
+		for _, m := range g.Models {
+			for _, mw := range m.Weapons {
+				if mw == w {
+					return m
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // Friends are the other models of m's gang, in the gang's order. The list
 // is computed once per model and reused: rules ask for it inside loops
 // over every model. (A gang's models do not change during a run.)
