@@ -42,12 +42,18 @@ func (c *checker) checkFeatures() {
 			}
 		}
 	}
+	// A house rule that cannot run yet says why, as a feature does: a
+	// toggle with a reason, never a silent one.
 	for _, h := range c.idx.Houses {
 		for _, rule := range h.Rules() {
 			for _, it := range rule.Items {
 				switch it := it.(type) {
-				case *syntax.Property, *syntax.Flag, *syntax.TextOnly:
+				case *syntax.Property, *syntax.Flag:
 					c.diags.errorf(diag.CodePropertyError, c.anyRange(it), "house rules have no properties")
+				case *syntax.TextOnly:
+					if strings.TrimSpace(it.Reason.Value()) == "" {
+						c.diags.errorf(diag.CodePropertyError, diag.RangeOf(it.Pos, it.EndPos), "text_only needs a reason: why the rule is only text")
+					}
 				}
 			}
 		}
