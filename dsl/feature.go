@@ -3,6 +3,7 @@ package dsl
 // This file checks feature declarations (skills, traits, powers, actions, conditions) and their properties.
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/munda-rules/munda/dsl/diag"
@@ -27,6 +28,7 @@ func (c *checker) checkFeatures() {
 				}
 			}
 		}
+		c.requireDiscipline(f)
 	}
 	for _, d := range c.all {
 		r, ok := d.(*syntax.HouseRule)
@@ -58,6 +60,23 @@ func (c *checker) checkFeatures() {
 			}
 		}
 	}
+}
+
+// requireDiscipline: where the rules declare the enum discipline, every
+// power belongs to one of them (a mod's power without one would be missing
+// from random power determination and from discipline-wide rules).
+func (c *checker) requireDiscipline(f *syntax.Feature) {
+	e := c.idx.Enums["discipline"]
+	if f.Kind != "power" || e == nil || len(e.Members) == 0 {
+		return
+	}
+	for _, it := range f.Items {
+		if p, ok := it.(*syntax.Property); ok && p.Name == "discipline" {
+			return
+		}
+	}
+	d := c.diags.errorf(diag.CodePropertyError, identRange(f.ID), "power %s has no discipline", f.ID.Name)
+	d.Detail = fmt.Sprintf("Add `discipline NAME`, one of enum %s: %s.", e.ID, strings.Join(e.Members, ", "))
 }
 
 func (c *checker) property(f *syntax.Feature, p *syntax.Property) {
