@@ -45,6 +45,8 @@ procedure p(gang) "P" { apply v(1) }`, diag.CodeWrongKind, "gives a value"},
 		{"replace a skill", `house h "H" { rule r "R" { replace skill s "S" {} } }`, diag.CodeWrongKind, "cannot be replaced"},
 		{"property of the wrong form", `skill s "S" { number x }`, diag.CodePropertyError, "number takes a whole number"},
 		{"property a kind lacks", `condition c "C" { discipline biomancy }`, diag.CodePropertyError, "a condition has no discipline"},
+		{"power without a discipline", `enum discipline "D" { biomancy "Biomancy" }
+power p "P" {}`, diag.CodePropertyError, "power p has no discipline"},
 		{"replace in a skill", `skill s "S" { replace dice d6 "D6" { faces 1 } }`, diag.CodeMisplaced, "only house rules"},
 		{"require in a lookup table", `table v(x: int) "V" { require x > 0 else "no"
  a "A" when true = 1 }`, diag.CodeMisplaced, "cannot require"},

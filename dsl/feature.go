@@ -3,6 +3,7 @@ package dsl
 // This file checks feature declarations (skills, traits, powers, actions, conditions) and their properties.
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/munda-rules/munda/dsl/diag"
@@ -27,6 +28,7 @@ func (c *checker) checkFeatures() {
 				}
 			}
 		}
+		c.requireDiscipline(f)
 	}
 	for _, d := range c.all {
 		r, ok := d.(*syntax.HouseRule)
@@ -42,16 +44,39 @@ func (c *checker) checkFeatures() {
 			}
 		}
 	}
+	// A house rule that cannot run yet says why, as a feature does: a
+	// toggle with a reason, never a silent one.
 	for _, h := range c.idx.Houses {
 		for _, rule := range h.Rules() {
 			for _, it := range rule.Items {
 				switch it := it.(type) {
-				case *syntax.Property, *syntax.Flag, *syntax.TextOnly:
+				case *syntax.Property, *syntax.Flag:
 					c.diags.errorf(diag.CodePropertyError, c.anyRange(it), "house rules have no properties")
+				case *syntax.TextOnly:
+					if strings.TrimSpace(it.Reason.Value()) == "" {
+						c.diags.errorf(diag.CodePropertyError, diag.RangeOf(it.Pos, it.EndPos), "text_only needs a reason: why the rule is only text")
+					}
 				}
 			}
 		}
 	}
+}
+
+// requireDiscipline: where the rules declare the enum discipline, every
+// power belongs to one of them (a mod's power without one would be missing
+// from random power determination and from discipline-wide rules).
+func (c *checker) requireDiscipline(f *syntax.Feature) {
+	e := c.idx.Enums["discipline"]
+	if f.Kind != "power" || e == nil || len(e.Members) == 0 {
+		return
+	}
+	for _, it := range f.Items {
+		if p, ok := it.(*syntax.Property); ok && p.Name == "discipline" {
+			return
+		}
+	}
+	d := c.diags.errorf(diag.CodePropertyError, identRange(f.ID), "power %s has no discipline", f.ID.Name)
+	d.Detail = fmt.Sprintf("Add `discipline NAME`, one of enum %s: %s.", e.ID, strings.Join(e.Members, ", "))
 }
 
 func (c *checker) property(f *syntax.Feature, p *syntax.Property) {

@@ -30,7 +30,7 @@ import (
 // fighter categories, scenario rules and special rules read from states.
 var undeclaredTerms = []string{
 	"leader", "champion", "ganger", "juve", "prospect", "specialist", "brute", "crew",
-	"reinforcements", "flooded_passage",
+	"reinforcements", "flooded_passage", "badzone",
 	"gang_hierarchy_leader", "gang_hierarchy_champion",
 }
 

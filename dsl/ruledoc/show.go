@@ -144,6 +144,9 @@ func Show(r *dsl.Rules, id string) []Shown {
 		if !r.Active[id] {
 			s.Facts = append(s.Facts, Fact{"in force", "no (switched off)"})
 		}
+		if m := syntax.TextOnlyOf(hr.Items); m != nil {
+			s.Facts = append(s.Facts, Fact{"text only", m.Reason.Value()})
+		}
 		s.Effects = ownEffects(idx, hr.Items, effects)
 		out = append(out, s)
 	}

@@ -20,7 +20,7 @@ type Battle struct {
 	Phase     string    `expr:"phase" json:"phase,omitempty"`
 	Priority  string    `expr:"priority" json:"priority,omitempty"` // id of the gang holding Priority
 	Scenario  string    `expr:"scenario" json:"scenario,omitempty"`
-	Rules     []string  `expr:"rules" json:"rules,omitempty"` // scenario rules in play, e.g. reinforcements, flooded_passage
+	Rules     []string  `expr:"rules" json:"rules,omitempty"` // scenario rules in play, e.g. reinforcements, flooded_passage, badzone
 	Markers   []*Marker `expr:"markers" json:"markers,omitempty"`
 	Ended     bool      `expr:"ended" json:"ended,omitempty"`
 	EndReason string    `expr:"end_reason" json:"end_reason,omitempty"`
