@@ -54,7 +54,9 @@ type Outcome struct {
 type Result struct {
 	Outcomes []Outcome // most likely first; numbers in order (see Numeric)
 	Exact    bool
-	Paths    int    // exact: branches of the dice enumerated
+	Paths    int    // exact: runs that reached the end (branches, after merging)
+	Configs  int    // exact: distinct configurations of the run merged into
+	Runs     int    // exact: runs made (each from the start to a checkpoint or the end)
 	Samples  int    // Monte Carlo: runs
 	Seed     uint64 // Monte Carlo: the seed, to repeat it
 	Note     string // e.g. why Monte Carlo was used
