@@ -28,11 +28,15 @@ import (
 // deterministic and positions only grow along a run, so once the first
 // configuration is taken, nothing can reach it any more.
 //
+// Merging assumes the question's choice source answers by the request
+// alone (interpreter.Choices does), as replaying every run already did.
+//
 // A characteristic test is one branch of pass and fail with its exact
 // probability, and faces that show the same result are one branch, as in
 // every run (interpreter.TestDecider, RowDecider).
 //
-// More than maxConfigs distinct configurations (0: DefaultMaxPaths) gives
+// More than maxConfigs distinct configurations (0: DefaultMaxPaths),
+// counting each branch that reaches the end as one, gives
 // ErrTooManyPaths: memory stays bounded by it.
 func Exact(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
 	if maxConfigs <= 0 {
@@ -137,6 +141,9 @@ func (e *merger) expand(ctx context.Context, c *config) error {
 			}
 		} else {
 			e.ends++
+			if e.configs+e.ends > e.max {
+				return e.tooMany()
+			}
 			e.acc.add(key, value, p)
 			if e.q.Progress != nil {
 				e.covered.Add(e.covered, p)
@@ -165,13 +172,19 @@ func (e *merger) add(pos []int, key string, path []branch, p *big.Rat) error {
 		return nil
 	}
 	e.configs++
-	if e.configs > e.max {
-		return fmt.Errorf("%w: more than %d distinct configurations of the run (--max-paths)", ErrTooManyPaths, e.max)
+	if e.configs+e.ends > e.max {
+		return e.tooMany()
 	}
 	c := &config{pos: pos, key: key, path: append([]branch(nil), path...), p: p}
 	e.pending[key] = c
 	heap.Push(&e.queue, c)
 	return nil
+}
+
+// tooMany is the error past the bound: configurations, counting the
+// branches that reached the end (each a configuration at the end).
+func (e *merger) tooMany() error {
+	return fmt.Errorf("%w: more than %d distinct configurations of the run", ErrTooManyPaths, e.max)
 }
 
 // configQueue orders configurations by position, earliest first.

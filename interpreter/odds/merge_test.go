@@ -119,15 +119,19 @@ func keys(r *odds.Result) []string {
 // BenchmarkExactResolveHit: the exact odds of one lasgun hit on a W1
 // fighter in mesh armour, Lasting Injuries included (the first engine
 // enumerated about 88,000 branches).
-func BenchmarkExactResolveHit(b *testing.B) {
+func BenchmarkExactResolveHit(b *testing.B)       { benchHit(b, odds.Exact) }
+func BenchmarkExactReplayResolveHit(b *testing.B) { benchHit(b, odds.ExactReplay) }
+
+func benchHit(b *testing.B, engine func(context.Context, odds.Question, int) (*odds.Result, error)) {
 	p := program(b)
 	q := odds.Question{Program: p, State: decodeState(b, fmt.Sprintf(duel, 3, 1)), Procedure: "resolve_hit",
 		Args: map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, Focus: []string{"target"}}
 	for range b.N {
-		r, err := odds.Exact(context.Background(), q, 1_000_000)
+		r, err := engine(context.Background(), q, 1_000_000)
 		if err != nil {
 			b.Fatal(err)
 		}
+		b.ReportMetric(float64(r.Paths), "ends")
 		b.ReportMetric(float64(r.Configs), "configs")
 		b.ReportMetric(float64(r.Runs), "runs")
 	}
@@ -136,7 +140,17 @@ func BenchmarkExactResolveHit(b *testing.B) {
 // The first engine on the same questions, for the ratio.
 func BenchmarkExactReplayEndPhase4(b *testing.B) { benchEnd(b, odds.ExactReplay, 4) }
 func BenchmarkExactEndPhase4(b *testing.B)       { benchEnd(b, odds.Exact, 4) }
-func BenchmarkExactEndPhase3(b *testing.B)       { benchEnd(b, odds.Exact, 3) }
+func BenchmarkExactReplayEndPhase10(b *testing.B) {
+	p := program(b)
+	q := odds.Question{Program: p, State: tenModels(b), Procedure: "end_phase", Of: query(b, p, `gang("g").bottled`)}
+	for range b.N {
+		r, err := odds.ExactReplay(context.Background(), q, 1_000_000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.Paths), "paths")
+	}
+}
 
 func benchEnd(b *testing.B, engine func(context.Context, odds.Question, int) (*odds.Result, error), n int) {
 	p := program(b)
