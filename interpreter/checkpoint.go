@@ -128,6 +128,20 @@ func (r *runner) checkpointAt(i int) {
 	}
 }
 
+// Plain reports whether the statement about to run is one that rolls no
+// dice and asks nothing, and runs no block (a let, a set, an add): a
+// caller merging runs gains nothing by looking at it, since the next
+// checkpoint comes before any decision.
+func (c Checkpoint) Plain() bool {
+	lv := c.r.ck.levels[len(c.r.ck.levels)-1]
+	switch lv.block.Stmts[lv.stmt].(type) {
+	case *syntax.Let, *syntax.Set, *syntax.Add, *syntax.Remove, *syntax.Change, *syntax.Emit,
+		*syntax.Require, *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
+		return true
+	}
+	return false
+}
+
 // Position appends the checkpoint's place in the run to buf: for each
 // block running, outermost first, which block entered at its enclosing
 // statement it is and which of its statements is next. Along one run

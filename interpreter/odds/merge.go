@@ -99,8 +99,11 @@ func (e *merger) expand(ctx context.Context, c *config) error {
 		candKey string
 	)
 	hook := func(cp interpreter.Checkpoint) bool {
-		if w.pos <= w.base {
-			return false // replaying, or no decision taken yet
+		if w.pos <= w.base || cp.Plain() {
+			// Replaying, or no decision taken yet; or a plain statement,
+			// after which there is a checkpoint before any decision (the
+			// last one before it is as good a place to merge).
+			return false
 		}
 		candPos = cp.Position(candPos[:0])
 		e.idBuf = cp.Identity(e.idBuf[:0])
