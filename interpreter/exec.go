@@ -77,6 +77,7 @@ func (r *runner) hookedBody(id string, body *syntax.Block, f *frame) error {
 		return err
 	}
 	if !replaced {
+		r.enterKnown(0)
 		if _, err := r.block(body, f); err != nil {
 			return err
 		}
@@ -213,7 +214,14 @@ func titleOf(owner string) string {
 func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
 	sc := blockScope{f: f}
 	defer sc.restore()
-	for _, st := range b.Stmts {
+	if r.ck != nil {
+		r.ck.push(b, f, &sc)
+		defer r.ck.pop()
+	}
+	for i, st := range b.Stmts {
+		if r.ck != nil {
+			r.checkpointAt(i)
+		}
 		r.cur, r.curFrame = st, f
 		if err := r.step(); err != nil {
 			return next, r.errorAt(f, diag.CodeRunLimit, stmtSpan(st), err)
@@ -315,9 +323,11 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 				return next, err
 			}
 			if ok {
+				r.enterKnown(0)
 				return r.block(cur.Then, f)
 			}
 			if cur.Else != nil {
+				r.enterKnown(0)
 				return r.block(cur.Else, f)
 			}
 		}
@@ -403,6 +413,7 @@ func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 	}
 	ctl := next
 	if !replaced {
+		r.enterKnown(0)
 		if ctl, err = r.block(s.Body, f); err != nil {
 			return next, err
 		}
@@ -524,8 +535,12 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 		}
 		items = sorted
 	}
+	kept := r.hashLoop(items, name, old, hadOld)
 	for _, it := range items {
 		f.env[name] = it
+		if kept != 0 {
+			r.enterLoop(kept, name)
+		}
 		ctl, err := r.block(s.Body, f)
 		if err != nil || ctl == stopped {
 			return ctl, err
@@ -545,6 +560,7 @@ func (r *runner) while(s *syntax.While, f *frame) (control, error) {
 		if err := r.step(); err != nil {
 			return next, r.errorAt(f, diag.CodeRunLimit, stmtSpan(s), err)
 		}
+		r.enterKnown(0)
 		ctl, err := r.block(s.Body, f)
 		if err != nil || ctl == stopped {
 			return ctl, err

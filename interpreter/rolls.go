@@ -744,6 +744,7 @@ func (r *runner) applyTableOnce(t *dsl.TableInfo, args map[string]any, using any
 		return next, nil
 	}
 	f.rule = rule + " row " + row.ID
+	r.enterKnown(0)
 	return r.block(row.Row.Body, f)
 }
 

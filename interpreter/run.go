@@ -52,6 +52,11 @@ type Options struct {
 	// Translation, when set, narrates in its language: titles and messages
 	// from the rules' overlay (i18n/LANG.i18n) and munda's own words.
 	Translation *i18n.Catalog
+	// Checkpoint, if set, is called at the start of statements where the
+	// run could be compared with others (see Checkpoint); returning true
+	// pauses the run, which unwinds with a panic that IsPause recognises.
+	// Exact odds use it to merge runs in the same configuration.
+	Checkpoint func(Checkpoint) bool
 }
 
 // A run that stops (a rule's require failed, a bound was hit, dice ran
@@ -130,7 +135,8 @@ type runner struct {
 	// from it (the event limit, nesting too deep)
 	cur      syntax.Stmt
 	curFrame *frame
-	values   *valueState // see holds.go
+	values   *valueState  // see holds.go
+	ck       *checkpoints // nil unless Options.Checkpoint is set
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {
@@ -138,6 +144,9 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 		opts.Choices = Defaults{}
 	}
 	r := &runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), running: map[*effect]bool{}, gangs: st.Gangs}
+	if opts.Checkpoint != nil {
+		r.ck = &checkpoints{hook: opts.Checkpoint}
+	}
 	if st != nil {
 		// has_skill and its kin and stat read the state through the run.
 		st.Effects = r

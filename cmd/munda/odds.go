@@ -45,12 +45,14 @@ func newOddsCmd() *cobra.Command {
 		Long: `Odds runs a procedure down every branch of the dice, through the same
 interpreter as munda run, and gives the exact probability of each outcome
 as a fraction: a characteristic test is one branch of pass and fail, a
-table roll one branch per row, and runs that end the same are merged.
+table roll one branch per row, and runs that reach the same point of the
+rules in the same state (and with the same values in scope) are merged
+there and continued once.
 
 By default an outcome is what the run changed in the state; --of EXPR asks
 an expression of the final state instead (a number or yes/no gets a mean
-and cumulative probabilities). When there are more branches than
---max-paths, munda estimates by Monte Carlo instead and says so (--exact
+and cumulative probabilities). When there are more distinct
+configurations of the run than --max-paths, munda estimates by Monte Carlo instead and says so (--exact
 makes that an error); --samples N asks for Monte Carlo directly. Monte
 Carlo runs on every core, is repeatable with --seed, and gives 95%
 intervals.
@@ -76,7 +78,7 @@ as for munda rules diff) and prints them side by side.`,
 	fl.BoolVar(&f.exact, "exact", false, "fail rather than fall back to Monte Carlo")
 	fl.IntVar(&f.samples, "samples", 0, "estimate by Monte Carlo with this many runs")
 	fl.Uint64Var(&f.seed, "seed", 1, "the seed of Monte Carlo runs")
-	fl.IntVar(&f.maxPaths, "max-paths", odds.DefaultMaxPaths, "the most branches of the dice to enumerate")
+	fl.IntVar(&f.maxPaths, "max-paths", odds.DefaultMaxPaths, "the most distinct configurations of the run to enumerate")
 	fl.StringVar(&f.compare, "compare", "", "variant stacks to compare, e.g. core-2023,core-2023+aa")
 	fl.BoolVar(&f.jsonOut, "json", false, "print JSON")
 	fl.BoolVar(&f.allowUnknown, "allow-unknown", false, "accept skills, conditions and traits the rules do not declare, with a warning")
@@ -219,7 +221,7 @@ func (f *oddsFlags) ask(cmd *cobra.Command, prog *interpreter.Program, st *state
 		if f.exact {
 			return nil, failed("%v (raise --max-paths, or drop --exact for a Monte Carlo estimate)", err)
 		}
-		note = fmt.Sprintf("more than %d branches of the dice: estimated by Monte Carlo", f.maxPaths)
+		note = fmt.Sprintf("more than %d distinct configurations of the run: estimated by Monte Carlo", f.maxPaths)
 		samples = 50_000
 	}
 	res, err := odds.Sample(ctx, q, samples, f.seed, 0, progressBar(cmd.ErrOrStderr(), samples))

@@ -17,7 +17,8 @@ var ErrTooManyPaths = errors.New("too many branches of the dice to enumerate")
 // DefaultMaxPaths bounds exact enumeration.
 const DefaultMaxPaths = 20_000
 
-// Exact enumerates every branch of the dice, running the procedure once per
+// exactReplay is the first engine, kept as the reference the tests hold
+// Exact to: enumerates every branch of the dice, running the procedure once per
 // branch: depth first, each run replaying the choices of the one before up
 // to the branch point that moves on. A characteristic test is one branch of
 // pass and fail with its exact probability rather than every face of its
@@ -26,7 +27,7 @@ const DefaultMaxPaths = 20_000
 // end in the same state (or the same Of value) are merged.
 //
 // More than maxPaths branches (0: DefaultMaxPaths) gives ErrTooManyPaths.
-func Exact(ctx context.Context, q Question, maxPaths int) (*Result, error) {
+func exactReplay(ctx context.Context, q Question, maxPaths int) (*Result, error) {
 	if maxPaths <= 0 {
 		maxPaths = DefaultMaxPaths
 	}
@@ -85,7 +86,14 @@ type branch struct {
 type walker struct {
 	path []branch
 	pos  int
-	p    *big.Rat // the probability of the path taken in this run
+	p    *big.Rat // the probability of the path taken in this run (after base)
+	// base is how many picks are a fixed prefix, replayed to reach a
+	// configuration: next() never moves them, and their chances are not
+	// in p (the configuration's probability has them).
+	base int
+	// onPick, if set, is told of each pick past base before it is taken
+	// (it may pause the run there).
+	onPick func(i int)
 }
 
 func (w *walker) start() {
@@ -93,8 +101,19 @@ func (w *walker) start() {
 	w.p = big.NewRat(1, 1)
 }
 
+// weigh multiplies the path's probability by the chance of pick i, unless
+// it is part of the replayed prefix.
+func (w *walker) weigh(i int, num, den int64) {
+	if i >= w.base {
+		w.p.Mul(w.p, big.NewRat(num, den))
+	}
+}
+
 // take returns the pick at the next branch point, which has n ways.
 func (w *walker) take(n int, label string) int {
+	if w.onPick != nil && w.pos >= w.base {
+		w.onPick(w.pos)
+	}
 	if w.pos < len(w.path) {
 		b := w.path[w.pos]
 		w.pos++
@@ -110,7 +129,7 @@ func (w *walker) take(n int, label string) int {
 // pick may lead to different rolls.
 func (w *walker) next() bool {
 	w.path = w.path[:w.pos]
-	for len(w.path) > 0 {
+	for len(w.path) > w.base {
 		last := &w.path[len(w.path)-1]
 		if last.pick+1 < last.n {
 			last.pick++
@@ -128,9 +147,10 @@ func (w *walker) Roll(req *interpreter.DieRequest) (interpreter.Die, error) {
 	if d.Sides == 0 || len(d.Faces) == 0 {
 		return interpreter.Die{}, fmt.Errorf("dice %s has no sides", d.ID)
 	}
+	i := w.pos
 	pick := w.take(len(d.Faces), req.Roll)
 	f := d.Faces[pick]
-	w.p.Mul(w.p, big.NewRat(int64(f.Count), int64(d.Sides)))
+	w.weigh(i, int64(f.Count), int64(d.Sides))
 	return interpreter.Die{Value: f.Value, Face: f.ID}, nil
 }
 
@@ -145,11 +165,12 @@ func (w *walker) DecideTest(req *interpreter.TestRequest) (bool, bool, error) {
 	case req.Pass >= req.Total:
 		return true, true, nil
 	}
+	i := w.pos
 	pass := w.take(2, req.Name) == 0
 	if pass {
-		w.p.Mul(w.p, big.NewRat(int64(req.Pass), int64(req.Total)))
+		w.weigh(i, int64(req.Pass), int64(req.Total))
 	} else {
-		w.p.Mul(w.p, big.NewRat(int64(req.Total-req.Pass), int64(req.Total)))
+		w.weigh(i, int64(req.Total-req.Pass), int64(req.Total))
 	}
 	return pass, true, nil
 }
@@ -182,8 +203,9 @@ func (w *walker) DecideRow(req *interpreter.RowRequest) (int, bool, error) {
 	if len(req.Rows) == 1 {
 		return 0, true, nil
 	}
+	at := w.pos
 	i := w.take(len(req.Rows), req.Table)
-	w.p.Mul(w.p, big.NewRat(int64(req.Rows[i].Ways), int64(req.Total)))
+	w.weigh(at, int64(req.Rows[i].Ways), int64(req.Total))
 	return i, true, nil
 }
 

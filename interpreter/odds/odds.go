@@ -1,7 +1,7 @@
 // Package odds answers "how likely is each outcome?" for a procedure of the
 // rules run on a battle state: exactly, by running the same interpreter
-// down every branch of the dice, or by Monte Carlo when there are too many
-// branches. There is no second implementation of the rules: a run is a run
+// down every branch of the dice and merging runs that reach the same
+// configuration (merge.go), or by Monte Carlo when there are too many. There is no second implementation of the rules: a run is a run
 // of interpreter.Program, driven by a dice source that enumerates.
 package odds
 
@@ -31,8 +31,8 @@ type Question struct {
 	// Limits bound each run (zero: interpreter.DefaultLimits).
 	Limits interpreter.Limits
 	// Progress, if set, is told now and then how far Exact has got: the
-	// branches run, and the share of all probability they cover, which is
-	// known exactly as each branch ends (so the time left can be
+	// runs made, and the share of all probability that has reached the
+	// end, which is known exactly as each branch ends (so the time left can be
 	// estimated from it).
 	Progress func(branches int, covered float64)
 }
@@ -54,7 +54,9 @@ type Outcome struct {
 type Result struct {
 	Outcomes []Outcome // most likely first; numbers in order (see Numeric)
 	Exact    bool
-	Paths    int    // exact: branches of the dice enumerated
+	Paths    int    // exact: runs that reached the end (branches, after merging)
+	Configs  int    // exact: distinct configurations of the run merged into
+	Runs     int    // exact: runs made (each from the start to a checkpoint or the end)
 	Samples  int    // Monte Carlo: runs
 	Seed     uint64 // Monte Carlo: the seed, to repeat it
 	Note     string // e.g. why Monte Carlo was used

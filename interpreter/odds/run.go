@@ -10,6 +10,23 @@ import (
 // runOnce runs the question once with the given dice on a fresh copy of
 // the state, and returns the outcome's key and value.
 func runOnce(q *Question, dice interpreter.DiceSource) (string, any, error) {
+	key, value, _, err := runUntil(q, dice, nil)
+	return key, value, err
+}
+
+// runUntil is runOnce with a checkpoint hook: paused says the hook paused
+// the run (there is then no outcome).
+func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool) (key string, value any, paused bool, err error) {
+	if hook != nil {
+		defer func() {
+			if v := recover(); v != nil {
+				if _, ok := v.(pickPause); !ok && !interpreter.IsPause(v) {
+					panic(v)
+				}
+				key, value, paused, err = "", nil, true, nil
+			}
+		}()
+	}
 	st := q.State.Clone()
 	// A procedure, or else an action declared with parameters (its
 	// availability must hold, as for `munda run`).
@@ -18,31 +35,31 @@ func runOnce(q *Question, dice interpreter.DiceSource) (string, any, error) {
 	if err != nil {
 		action, aerr := q.Program.Action(q.Procedure)
 		if aerr != nil {
-			return "", nil, err
+			return "", nil, false, err
 		}
 		proc, what, isAction = action.Procedure(), "action ", true
 	}
 	args, err := interpreter.BindArgs(st, proc.Params, what+proc.ID, q.Args)
 	if err != nil {
-		return "", nil, err
+		return "", nil, false, err
 	}
-	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits}
+	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook}
 	if isAction {
 		err = q.Program.RunAction(st, proc.ID, args, opts)
 	} else {
 		err = q.Program.Run(st, q.Procedure, args, opts)
 	}
 	if err != nil {
-		return "", nil, err
+		return "", nil, false, err
 	}
 	if q.Of == nil {
-		return Summary(q.State, st, q.Focus...), nil, nil
+		return Summary(q.State, st, q.Focus...), nil, false, nil
 	}
 	v, err := q.Of.Eval(st)
 	if err != nil {
-		return "", nil, fmt.Errorf("%s: %v", q.Of.Text(), err)
+		return "", nil, false, fmt.Errorf("%s: %v", q.Of.Text(), err)
 	}
-	return keyOf(v), v, nil
+	return keyOf(v), v, false, nil
 }
 
 // keyOf is a value as text, the key outcomes are merged by.

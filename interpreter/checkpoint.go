@@ -1,0 +1,594 @@
+package interpreter
+
+// This file lets a caller see a run at its statement boundaries, so that
+// exact odds (interpreter/odds) can merge runs that reached the same
+// point in the same configuration and continue only one of them.
+//
+// A checkpoint is offered at the start of each statement of a block, but
+// only where everything the rest of the run depends on is known: every
+// block running was entered by a construct that keeps nothing of its own
+// in Go variables (a procedure's or action's body, an if, a while, a step,
+// a table's row) or that declares what it keeps (a for each: its list and
+// the loop variable's outer value). Blocks entered otherwise (the bodies
+// of hooks and `on` handlers, which keep the holder they bound and the
+// test or roll they run inside) are opaque: no checkpoint inside them.
+
+import (
+	"hash/maphash"
+	"math"
+	"reflect"
+	"sync"
+	"sync/atomic"
+
+	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib/state"
+)
+
+// Checkpoint is a run stopped at the start of a statement, as handed to
+// Options.Checkpoint. It is valid only during that call.
+type Checkpoint struct{ r *runner }
+
+// checkpoints is a run's bookkeeping for Options.Checkpoint.
+type checkpoints struct {
+	hook   func(Checkpoint) bool
+	levels []ckLevel
+	// root counts the blocks entered at the top (the hooks and body of
+	// the procedure run).
+	root   int
+	opaque int // levels entered by constructs that keep state of their own
+	// set by a construct about to enter a block whose state is known
+	nextKnown bool
+	nextExtra uint64
+	nextVar   string
+	declared  map[*syntax.Block][]string // see declaredBy
+}
+
+// ckLevel is one block running.
+type ckLevel struct {
+	block    *syntax.Block
+	f        *frame
+	sc       *blockScope
+	entry    int // which block entered at the enclosing statement this is
+	stmt     int // the statement running
+	children int // blocks entered at this statement so far
+	known    bool
+	extra    uint64 // what the construct that entered it keeps (a loop's list)
+	loopVar  string // the variable of the for each that entered it
+	// base: the names in the frame when its first block began (its
+	// parameters, the globals, a table's result), for the first level of
+	// each frame.
+	base []string
+}
+
+// pauseSignal unwinds a run that a checkpoint hook paused.
+type pauseSignal struct{}
+
+// IsPause reports whether a value recovered from a panic is a run paused
+// by Options.Checkpoint (the hook returned true).
+func IsPause(v any) bool {
+	_, ok := v.(pauseSignal)
+	return ok
+}
+
+// enterKnown says that the next block entered keeps nothing hidden but
+// extra (a hash of what its construct keeps in Go variables).
+func (r *runner) enterKnown(extra uint64) {
+	if r.ck != nil {
+		r.ck.nextKnown, r.ck.nextExtra, r.ck.nextVar = true, extra, ""
+	}
+}
+
+// enterLoop is enterKnown for the body of a for each over name.
+func (r *runner) enterLoop(extra uint64, name string) {
+	if r.ck != nil {
+		r.ck.nextKnown, r.ck.nextExtra, r.ck.nextVar = true, extra, name
+	}
+}
+
+func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
+	entry := 0
+	if n := len(c.levels); n > 0 {
+		c.levels[n-1].children++
+		entry = c.levels[n-1].children
+	} else {
+		c.root++
+		entry = c.root
+	}
+	lv := ckLevel{block: b, f: f, sc: sc, entry: entry, known: c.nextKnown, extra: c.nextExtra, loopVar: c.nextVar}
+	c.nextKnown, c.nextExtra, c.nextVar = false, 0, ""
+	if n := len(c.levels); n == 0 || c.levels[n-1].f != f {
+		lv.base = make([]string, 0, len(f.env))
+		for k := range f.env {
+			lv.base = append(lv.base, k)
+		}
+	}
+	if !lv.known {
+		c.opaque++
+	}
+	c.levels = append(c.levels, lv)
+}
+
+func (c *checkpoints) pop() {
+	n := len(c.levels)
+	if !c.levels[n-1].known {
+		c.opaque--
+	}
+	c.levels = c.levels[:n-1]
+}
+
+// at is the start of statement i of the innermost block: the hook is
+// asked there, and pauses the run by unwinding it.
+func (r *runner) checkpointAt(i int) {
+	c := r.ck
+	top := &c.levels[len(c.levels)-1]
+	top.stmt, top.children = i, 0
+	c.nextKnown = false
+	if c.opaque == 0 && c.hook(Checkpoint{r}) {
+		panic(pauseSignal{})
+	}
+}
+
+// Plain reports whether the statement about to run is one that rolls no
+// dice and asks nothing, and runs no block (a let, a set, an add): a
+// caller merging runs gains nothing by looking at it, since the next
+// checkpoint comes before any decision.
+func (c Checkpoint) Plain() bool {
+	lv := c.r.ck.levels[len(c.r.ck.levels)-1]
+	switch lv.block.Stmts[lv.stmt].(type) {
+	case *syntax.Let, *syntax.Set, *syntax.Add, *syntax.Remove, *syntax.Change, *syntax.Emit,
+		*syntax.Require, *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
+		return true
+	}
+	return false
+}
+
+// Position appends the checkpoint's place in the run to buf: for each
+// block running, outermost first, which block entered at its enclosing
+// statement it is and which of its statements is next. Along one run
+// positions only grow (compare them with ComparePositions), and runs at
+// the same position are at the same point of the same rules. Identity
+// appends what tells apart blocks at the same position in different runs
+// (the two branches of an if).
+func (c Checkpoint) Position(buf []int) []int {
+	for _, lv := range c.r.ck.levels {
+		buf = append(buf, lv.entry, lv.stmt)
+	}
+	return buf
+}
+
+// Identity appends the blocks running, for equality of positions.
+func (c Checkpoint) Identity(buf []uintptr) []uintptr {
+	for _, lv := range c.r.ck.levels {
+		buf = append(buf, reflect.ValueOf(lv.block).Pointer())
+	}
+	return buf
+}
+
+// ComparePositions orders positions as the run reaches them.
+func ComparePositions(a, b []int) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			if a[i] < b[i] {
+				return -1
+			}
+			return 1
+		}
+	}
+	switch {
+	case len(a) < len(b):
+		return -1
+	case len(a) > len(b):
+		return 1
+	}
+	return 0
+}
+
+var ckSeed = maphash.MakeSeed()
+
+// Hash is a 64-bit hash of everything the rest of the run depends on:
+// the state, the variables of every block running (and the outer values
+// they hide), what the constructs running keep, the rules and tables
+// running; with counters, also the run's counts of steps, events and
+// text, which decide whether a limit is reached (ask for them when the
+// limits are lower than the defaults). Values it cannot hash make it
+// unique, so that such runs are never merged.
+func (c Checkpoint) Hash(counters bool) uint64 {
+	r := c.r
+	h := &hasher{}
+	h.h.SetSeed(ckSeed)
+	h.state(r.st)
+	levels := r.ck.levels
+	for i := 0; i < len(levels); {
+		// The levels of one frame, and the names in scope in it.
+		j := i
+		live := map[string]bool{}
+		for _, k := range levels[i].base {
+			live[k] = true
+		}
+		for ; j < len(levels) && levels[j].f == levels[i].f; j++ {
+			lv := &levels[j]
+			h.u64(lv.extra)
+			h.scope(lv.sc)
+			if lv.loopVar != "" {
+				live[lv.loopVar] = true
+			}
+			for _, name := range r.ck.declaredBy(lv.block)[:lv.stmt] {
+				if name != "" {
+					live[name] = true
+				}
+			}
+		}
+		h.frame(levels[i].f, live)
+		i = j
+	}
+	for _, s := range r.stack {
+		h.str(s)
+	}
+	h.u64(0xfeed)
+	for _, s := range r.active {
+		h.str(s)
+	}
+	h.u64(uint64(len(r.running)))
+	if counters {
+		h.u64(uint64(r.steps))
+		h.u64(uint64(r.seq))
+		h.u64(uint64(r.text))
+	}
+	if h.unique {
+		h.u64(uniqueCount.Add(1))
+		h.str("unique")
+	}
+	return h.h.Sum64()
+}
+
+// uniqueCount makes hashes of runs that cannot be compared differ.
+var uniqueCount atomic.Uint64
+
+// hashLoop is what a for each keeps: its list and the outer value of its
+// variable.
+func (r *runner) hashLoop(items []any, name string, old any, hadOld bool) uint64 {
+	if r.ck == nil {
+		return 0
+	}
+	h := &hasher{}
+	h.h.SetSeed(ckSeed)
+	h.str(name)
+	h.list(items)
+	if hadOld {
+		h.value(old)
+	}
+	if h.unique {
+		return 0 // the level is then left opaque by the caller
+	}
+	return h.h.Sum64() | 1
+}
+
+// hasher writes values into a maphash.
+type hasher struct {
+	h      maphash.Hash
+	unique bool // a value it could not hash
+	st     *state.State
+}
+
+func (h *hasher) u64(x uint64) {
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(x >> (8 * i))
+	}
+	_, _ = h.h.Write(b[:])
+}
+
+func (h *hasher) str(s string) {
+	h.u64(uint64(len(s)))
+	_, _ = h.h.WriteString(s)
+}
+
+// sub hashes one entry of an unordered collection on its own.
+func (h *hasher) sub(f func(*hasher)) uint64 {
+	s := &hasher{st: h.st}
+	s.h.SetSeed(ckSeed)
+	f(s)
+	if s.unique {
+		h.unique = true
+	}
+	return s.h.Sum64()
+}
+
+// frame hashes the names of a frame that are in scope: a name declared in
+// a block that has ended stays in the frame, but no rule can read it (the
+// checker sees to that), so runs that differ only in it are merged.
+func (h *hasher) frame(f *frame, live map[string]bool) {
+	h.str(f.rule)
+	h.str(f.proc)
+	var sum uint64
+	for k, v := range f.env {
+		if live[k] {
+			sum += h.sub(func(s *hasher) { s.str(k); s.value(v) })
+		}
+	}
+	h.u64(sum)
+	sum = 0
+	for k, v := range f.natural {
+		if live[k] {
+			sum += h.sub(func(s *hasher) { s.str(k); s.u64(uint64(v)) })
+		}
+	}
+	h.u64(sum)
+	sum = 0
+	for k, v := range f.rolled {
+		if live[k] {
+			sum += h.sub(func(s *hasher) { s.str(k); s.ints(v) })
+		}
+	}
+	h.u64(sum)
+}
+
+// declaredBy lists the name each statement of a block declares ("" for
+// none), as block's scope declares them.
+func (c *checkpoints) declaredBy(b *syntax.Block) []string {
+	if names, ok := c.declared[b]; ok {
+		return names
+	}
+	names := make([]string, len(b.Stmts))
+	for i, st := range b.Stmts {
+		switch s := st.(type) {
+		case *syntax.Let:
+			names[i] = s.Name.Name
+		case *syntax.Roll:
+			names[i] = s.Name.Name
+		case *syntax.TestStmt:
+			names[i] = s.Name.Name
+		case *syntax.Choose:
+			names[i] = s.Name.Name
+		}
+	}
+	if c.declared == nil {
+		c.declared = map[*syntax.Block][]string{}
+	}
+	c.declared[b] = names
+	return names
+}
+
+func (h *hasher) scope(sc *blockScope) {
+	var sum uint64
+	for k, v := range sc.hidden {
+		sum += h.sub(func(s *hasher) {
+			s.str(k)
+			s.value(v.value)
+			s.u64(uint64(v.natural))
+			s.ints(v.rolled)
+			if v.hadRoll {
+				s.u64(1)
+			}
+		})
+	}
+	h.u64(sum)
+}
+
+func (h *hasher) ints(v []int) {
+	h.u64(uint64(len(v)))
+	for _, x := range v {
+		h.u64(uint64(x))
+	}
+}
+
+func (h *hasher) list(items []any) {
+	h.u64(uint64(len(items)))
+	for _, it := range items {
+		h.value(it)
+	}
+}
+
+// value hashes a value a rule can hold: state objects by who they are.
+func (h *hasher) value(v any) {
+	switch x := v.(type) {
+	case nil:
+		h.u64(1)
+	case bool:
+		if x {
+			h.u64(3)
+		} else {
+			h.u64(2)
+		}
+	case int:
+		h.u64(4)
+		h.u64(uint64(x))
+	case int64:
+		h.u64(4)
+		h.u64(uint64(x))
+	case float64:
+		h.u64(5)
+		h.u64(math.Float64bits(x))
+	case string:
+		h.u64(6)
+		h.str(x)
+	case []any:
+		h.u64(7)
+		h.list(x)
+	case []int:
+		h.u64(8)
+		h.ints(x)
+	case []string:
+		h.u64(9)
+		h.u64(uint64(len(x)))
+		for _, s := range x {
+			h.str(s)
+		}
+	case *state.Model:
+		h.u64(10)
+		if x != nil {
+			h.str(x.ID)
+		}
+	case *state.Gang:
+		h.u64(11)
+		if x != nil {
+			h.str(x.ID)
+		}
+	case *state.Weapon:
+		h.u64(12)
+		h.where(x, func(m *state.Model) int {
+			for i, w := range m.Weapons {
+				if w == x {
+					return i
+				}
+			}
+			return -1
+		})
+	case *state.Armour:
+		h.u64(13)
+		h.where(x, func(m *state.Model) int {
+			for i, a := range m.Armour {
+				if a == x {
+					return i
+				}
+			}
+			return -1
+		})
+	case []*state.Model:
+		h.u64(14)
+		h.u64(uint64(len(x)))
+		for _, m := range x {
+			h.value(m)
+		}
+	case []*state.Gang:
+		h.u64(15)
+		h.u64(uint64(len(x)))
+		for _, g := range x {
+			h.value(g)
+		}
+	case []*state.Weapon:
+		h.u64(16)
+		h.u64(uint64(len(x)))
+		for _, w := range x {
+			h.value(w)
+		}
+	case *state.State, *state.Battle:
+		h.u64(17) // the run's own state, hashed as a whole
+	case map[string]int, map[string][]int:
+		h.u64(18) // natural and rolled: hashed with their frame
+	default:
+		h.unique = true
+	}
+}
+
+// where hashes a weapon or armour by the model that carries it and its
+// place there: ids of weapons repeat between models.
+func (h *hasher) where(x any, index func(*state.Model) int) {
+	if reflect.ValueOf(x).IsNil() || h.st == nil {
+		h.unique = true
+		return
+	}
+	for _, g := range h.st.Gangs {
+		for _, m := range g.Models {
+			if i := index(m); i >= 0 {
+				h.str(m.ID)
+				h.u64(uint64(i))
+				return
+			}
+		}
+	}
+	h.unique = true // not in the state: a copy
+}
+
+// state hashes every field of the state a rule can see, in order (lists
+// as lists: a rule may read their order).
+func (h *hasher) state(st *state.State) {
+	h.st = st
+	if st == nil {
+		h.u64(0)
+		return
+	}
+	h.reflectValue(reflect.ValueOf(st).Elem())
+}
+
+var (
+	stateType = reflect.TypeOf(state.State{})
+	gangType  = reflect.TypeOf(state.Gang{})
+)
+
+func (h *hasher) reflectValue(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for _, i := range hashedFields(v.Type()) {
+			h.reflectValue(v.Field(i))
+		}
+	case reflect.Pointer:
+		if v.IsNil() {
+			h.u64(0)
+			return
+		}
+		h.u64(1)
+		h.reflectValue(v.Elem())
+	case reflect.Slice:
+		h.u64(uint64(v.Len()))
+		for i := 0; i < v.Len(); i++ {
+			h.reflectValue(v.Index(i))
+		}
+	case reflect.String:
+		h.str(v.String())
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		h.u64(uint64(v.Int()))
+	case reflect.Bool:
+		if v.Bool() {
+			h.u64(1)
+		} else {
+			h.u64(0)
+		}
+	case reflect.Float64:
+		h.u64(math.Float64bits(v.Float()))
+	case reflect.Map: // battle.recorded: entries in any order
+		h.u64(uint64(v.Len()))
+		var sum uint64
+		it := v.MapRange()
+		for it.Next() {
+			k, val := it.Key(), it.Value()
+			sum += h.sub(func(s *hasher) { s.reflectValue(k); s.recorded(val) })
+		}
+		h.u64(sum)
+	case reflect.Interface:
+		if v.IsNil() {
+			h.u64(0)
+			return
+		}
+		h.recorded(v.Elem())
+	default:
+		h.unique = true
+	}
+}
+
+// recorded hashes an answer recorded in the battle: text, numbers, flags,
+// lists and maps of them.
+func (h *hasher) recorded(v reflect.Value) {
+	if v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			h.u64(0)
+			return
+		}
+		v = v.Elem()
+	}
+	h.str(v.Type().String())
+	h.reflectValue(v)
+}
+
+var fieldPlans sync.Map // reflect.Type → []int
+
+// hashedFields are the fields of a state struct that a hash reads: those
+// a rule can see, but not back-links (a model's gang, a gang's state).
+func hashedFields(t reflect.Type) []int {
+	if p, ok := fieldPlans.Load(t); ok {
+		return p.([]int)
+	}
+	var plan []int
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() || f.Tag.Get("expr") == "-" {
+			continue
+		}
+		if f.Type.Kind() == reflect.Pointer && (f.Type.Elem() == stateType || f.Type.Elem() == gangType) {
+			continue
+		}
+		plan = append(plan, i)
+	}
+	fieldPlans.Store(t, plan)
+	return plan
+}

@@ -1,0 +1,196 @@
+package odds_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/interpreter"
+	"github.com/munda-rules/munda/rulesets"
+
+	"github.com/munda-rules/munda/interpreter/odds"
+)
+
+// duel is two gangs of one fighter each, six inches apart in the open:
+// the shooter with a lasgun, the target with mesh armour and w wounds.
+const duel = `
+battle: {round: 1, phase: action, priority: g0}
+gangs:
+  - id: g0
+    name: Shooters
+    starting_crew: 1
+    eligible_models: 1
+    models:
+      - {id: shooter, name: Shooter, kind: fighter, category: ganger, status: standing, secondary: active, conditions: [ready], x: 0, y: 0, base: 25,
+         stats: {m: 5, ws: 4+, bs: 4+, s: 3, t: 3, w: 2, i: 4+, a: 1, ld: 7+, cl: 7+, wil: 7+, int: 7+},
+         weapons: [{id: lasgun, name: Lasgun, range_short: 8, range_long: 24, acc_short: 1, acc_long: -1, s: 3, d: 1, am: 2+}]}
+  - id: g1
+    name: Targets
+    starting_crew: 1
+    eligible_models: 1
+    models:
+      - {id: target, name: Target, kind: fighter, category: ganger, status: standing, secondary: active, conditions: [ready], x: 6, y: 0, base: 25,
+         stats: {m: 5, ws: 4+, bs: 4+, s: 3, t: %d, w: %d, i: 4+, a: 1, ld: 7+, cl: 7+, wil: 7+, int: 7+},
+         armour: [{id: mesh, name: Mesh armour, save: 5+}]}
+`
+
+// smallGang is a gang of n at the End phase: one down, one Broken.
+func smallGang(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "gangs:\n  - id: g\n    name: Gang\n    starting_crew: %d\n    models:\n", n)
+	for i := range n {
+		status := "status: standing, secondary: active"
+		switch i {
+		case 1:
+			status = "status: prone, secondary: seriously_injured"
+		case 2:
+			status = "status: standing, secondary: active, conditions: [broken]"
+		case 3:
+			status = "status: out_of_action"
+		}
+		fmt.Fprintf(&b, "      - {id: m%d, name: M%d, kind: fighter, %s, x: %d, y: 0, base: 25, stats: {t: 3, w: 1, cl: 7+, i: 4+, ld: 7+, wil: 7+, int: 7+}}\n", i, i, status, i*5)
+	}
+	return b.String()
+}
+
+// The merging engine gives the same fractions as the first engine (a
+// whole run per branch) on shipped procedures of every kind: the
+// outcomes, their probabilities to the last digit, and the mean.
+func TestExactMatchesReplay(t *testing.T) {
+	p := program(t)
+	for _, c := range []struct {
+		name, state, proc string
+		args              map[string]string
+		of                string // "" for summaries
+		focus             []string
+		long              bool // tens of seconds: only with MUNDA_LONG=1
+	}{
+		{"bottle check", fmt.Sprintf(bottleState, ""), "bottle_check", map[string]string{"gang": "g"}, "", nil, false},
+		{"bottle check iron will", fmt.Sprintf(bottleState, "skills: [iron_will],"), "bottle_check", map[string]string{"gang": "g"}, `gang("g").bottled`, nil, false},
+		{"nerve test", smallGang(5), "nerve_test", map[string]string{"model": "m0"}, "", nil, false},
+		{"lasting injury", loneFighter, "go_out_of_action", map[string]string{"fighter": "m", "attacker": "m"}, "", nil, false},
+		{"end phase 2", smallGang(2), "end_phase", nil, "", nil, true},
+		{"end phase 2 bottled", smallGang(2), "end_phase", nil, `gang("g").bottled`, nil, true},
+		{"resolve hit W2", fmt.Sprintf(duel, 3, 2), "resolve_hit", map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, "", []string{"target"}, false},
+		{"activation", fmt.Sprintf(duel, 4, 2), "activation", map[string]string{"model": "shooter"}, "", nil, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.long && os.Getenv("MUNDA_LONG") == "" {
+				t.Skip("slow with the first engine: MUNDA_LONG=1 runs it")
+			}
+			q := odds.Question{Program: p, State: decodeState(t, c.state), Procedure: c.proc, Args: c.args, Focus: c.focus}
+			if c.of != "" {
+				q.Of = query(t, p, c.of)
+			}
+			want, err := odds.ExactReplay(context.Background(), q, 200_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := exact(t, q)
+			if len(got.Outcomes) != len(want.Outcomes) {
+				t.Fatalf("%d outcomes, want %d:\n%v\n%v", len(got.Outcomes), len(want.Outcomes), keys(got), keys(want))
+			}
+			for _, o := range want.Outcomes {
+				if g := prob(got, o.Key); g.Cmp(o.P) != 0 {
+					t.Errorf("P(%s) = %s, want %s", o.Key, g.RatString(), o.P.RatString())
+				}
+			}
+			if (want.Mean == nil) != (got.Mean == nil) || want.Mean != nil && want.Mean.Cmp(got.Mean) != 0 {
+				t.Errorf("mean %v, want %v", got.Mean, want.Mean)
+			}
+			t.Logf("%d branches in the first engine; %d runs, %d configurations, %d ends", want.Paths, got.Runs, got.Configs, got.Paths)
+		})
+	}
+}
+
+func keys(r *odds.Result) []string {
+	var out []string
+	for _, o := range r.Outcomes {
+		out = append(out, o.Key)
+	}
+	return out
+}
+
+// BenchmarkExactResolveHit: the exact odds of one lasgun hit on a W1
+// fighter in mesh armour, Lasting Injuries included (the first engine
+// enumerated about 88,000 branches).
+func BenchmarkExactResolveHit(b *testing.B)       { benchHit(b, odds.Exact) }
+func BenchmarkExactReplayResolveHit(b *testing.B) { benchHit(b, odds.ExactReplay) }
+
+func benchHit(b *testing.B, engine func(context.Context, odds.Question, int) (*odds.Result, error)) {
+	p := program(b)
+	q := odds.Question{Program: p, State: decodeState(b, fmt.Sprintf(duel, 3, 1)), Procedure: "resolve_hit",
+		Args: map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, Focus: []string{"target"}}
+	for range b.N {
+		r, err := engine(context.Background(), q, 1_000_000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.Paths), "ends")
+		b.ReportMetric(float64(r.Configs), "configs")
+		b.ReportMetric(float64(r.Runs), "runs")
+	}
+}
+
+// The first engine on the same questions, for the ratio.
+func BenchmarkExactReplayEndPhase4(b *testing.B) { benchEnd(b, odds.ExactReplay, 4) }
+func BenchmarkExactEndPhase4(b *testing.B)       { benchEnd(b, odds.Exact, 4) }
+func BenchmarkExactReplayEndPhase10(b *testing.B) {
+	p := program(b)
+	q := odds.Question{Program: p, State: tenModels(b), Procedure: "end_phase", Of: query(b, p, `gang("g").bottled`)}
+	for range b.N {
+		r, err := odds.ExactReplay(context.Background(), q, 1_000_000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.Paths), "paths")
+	}
+}
+
+func benchEnd(b *testing.B, engine func(context.Context, odds.Question, int) (*odds.Result, error), n int) {
+	p := program(b)
+	q := odds.Question{Program: p, State: decodeState(b, smallGang(n)), Procedure: "end_phase", Of: query(b, p, `gang("g").bottled`)}
+	for range b.N {
+		r, err := engine(context.Background(), q, 1_000_000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.Paths), "ends")
+		b.ReportMetric(float64(r.Configs), "configs")
+	}
+}
+
+// A pack built to explode the state space: twenty rolls whose values all
+// stay in scope, so that no two branches merge (6^20 configurations).
+// Exact stops at the bound with ErrTooManyPaths, having kept at most the
+// bound of configurations.
+func TestExactStopsAtTheBound(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("dice d6 \"D6\" { faces 1, 2, 3, 4, 5, 6 }\nprocedure explode(gang) \"Explode\" {\n")
+	sum := "0"
+	for i := range 20 {
+		fmt.Fprintf(&b, "  roll r%d = d6\n", i)
+		sum += fmt.Sprintf(" + r%d", i)
+	}
+	fmt.Fprintf(&b, "  set gang.credits = %s\n}\n", sum)
+	pack := &dsl.Pack{FS: fstest.MapFS{"explode.munda": {Data: []byte(b.String())}}, Root: ".", Display: "explode"}
+	rules, diags := rulesets.Load(rulesets.Selection{Base: rulesets.None, Pack: pack, SkipTests: true})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	prog, err := interpreter.Compile(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := odds.Question{Program: prog, State: decodeState(t, "gangs:\n  - {id: g, name: G, models: []}\n"),
+		Procedure: "explode", Args: map[string]string{"gang": "g"}, Of: query(t, prog, `gang("g").credits`)}
+	_, err = odds.Exact(context.Background(), q, 500)
+	if !errors.Is(err, odds.ErrTooManyPaths) || !strings.Contains(err.Error(), "more than 500 distinct configurations") {
+		t.Fatalf("err = %v, want the bound of 500 configurations", err)
+	}
+}
