@@ -402,20 +402,39 @@ func (c *checker) hookScope(ref *syntax.Ref, timing string) (*scope, string) {
 	return sites[0].scope, "step"
 }
 
+// testedFiles says whether a file's pack had its tests checked: only
+// then can a function or event its tests alone use be called unused.
+// With TestsOf, a ruleset under a mod is checked without its tests.
+func (c *checker) testedFiles() func(file string) bool {
+	if c.rules.TestsOf == nil {
+		return func(string) bool { return true }
+	}
+	kept := map[string]bool{}
+	for _, lp := range c.rules.Packs {
+		if c.rules.TestsOf(lp) {
+			for _, f := range lp.Files {
+				kept[f.Name] = true
+			}
+		}
+	}
+	return func(file string) bool { return kept[file] }
+}
+
 // checkUnused warns about locals nobody reads, declared functions nobody
 // calls and events nobody signals.
 func (c *checker) checkUnused() {
 	for _, sc := range c.scopes {
 		c.unusedIn(sc)
 	}
+	testedHere := c.testedFiles()
 	for _, d := range c.all {
 		switch d := d.(type) {
 		case *syntax.Function:
-			if !c.called[d.ID.Name] {
+			if !c.called[d.ID.Name] && testedHere(d.ID.Pos.Filename) {
 				c.diags.warnf(diag.CodeUnused, identRange(d.ID), "function %s is never called", d.ID.Name)
 			}
 		case *syntax.Event:
-			if !c.signalled[d.ID.Name] {
+			if !c.signalled[d.ID.Name] && testedHere(d.ID.Pos.Filename) {
 				c.diags.warnf(diag.CodeUnused, identRange(d.ID), "event %s is never signalled", d.ID.Name)
 			}
 		}

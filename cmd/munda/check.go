@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/i18n"
 	"github.com/munda-rules/munda/rulesets"
@@ -66,6 +68,13 @@ be printed); 1: errors; 2: a usage error.`,
 			src := diag.Sources{}
 			seen := map[string]bool{}
 			for _, s := range selections {
+				if s.Pack != nil || len(s.With) > 0 {
+					// A pack checked on a ruleset (a mod, a house pack,
+					// --with files) brings its own test blocks; the
+					// ruleset's are checked with the ruleset, as `munda
+					// test` runs them.
+					s.TestsOf = func(lp *dsl.LoadedPack) bool { return ownPack(lp.Pack, s) || slices.Contains(s.With, lp.Pack) }
+				}
 				rules, diags := rulesets.LoadShared(s)
 				if rules != nil {
 					for k, v := range rules.Sources() {
