@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -103,6 +104,31 @@ type Selection struct {
 	// TestsOf, when set, keeps only the tests of the packs it accepts
 	// (see dsl.Rules.TestsOf).
 	TestsOf func(*dsl.LoadedPack) bool
+	// OwnTests keeps only the test blocks of what the selection names
+	// itself: its Pack (else its Base, not what that extends) and its
+	// With packs. The tests of a ruleset under a pack are the ruleset's:
+	// `munda test` and `munda check` of a mod check the mod's. Unlike
+	// TestsOf it leaves a selection of shipped packs shareable
+	// (LoadShared).
+	OwnTests bool
+}
+
+// ownTests is what OwnTests keeps.
+func ownTests(sel Selection) func(*dsl.LoadedPack) bool {
+	return func(lp *dsl.LoadedPack) bool {
+		tp := lp.Pack
+		if slices.Contains(sel.With, tp) {
+			return true
+		}
+		if p := sel.Pack; p != nil {
+			return tp == p || (tp.FS == p.FS && tp.Root == p.Root)
+		}
+		base := sel.Base
+		if base == "" {
+			base = DefaultBase
+		}
+		return tp.Display == Pack(base).Display
+	}
 }
 
 // Load assembles and checks a selection. The rules are usable only when
@@ -167,6 +193,9 @@ func Load(sel Selection) (*dsl.Rules, diag.Diagnostics) {
 	rules, ds := dsl.Assemble(base, extra, Resolve)
 	rules.SkipTests = sel.SkipTests
 	rules.TestsOf = sel.TestsOf
+	if sel.OwnTests && sel.TestsOf == nil {
+		rules.TestsOf = ownTests(sel)
+	}
 	diags = append(diags, ds...)
 	for _, d := range HouseDirs() {
 		rules.Available = append(rules.Available, houseID(d))
@@ -315,14 +344,20 @@ type cachedLoad struct {
 }
 
 // LoadShared is Load for callers that only read the rules they get: a
-// selection of shipped packs alone (no Pack, Layered or With) is loaded
-// and checked once per process and shared. The rules must not be
-// changed (Select, Check again). Anything else is loaded afresh.
+// selection of shipped packs alone (a shipped Pack at most; no Layered
+// or With) is loaded and checked once per process and shared. The rules
+// must not be changed (Select, Check again). Anything else is loaded
+// afresh.
 func LoadShared(sel Selection) (*dsl.Rules, diag.Diagnostics) {
-	if sel.Pack != nil || len(sel.Layered) > 0 || len(sel.With) > 0 || sel.TestsOf != nil {
+	shipped := sel.Pack == nil || sel.Pack.FS == FS
+	if !shipped || len(sel.Layered) > 0 || len(sel.With) > 0 || sel.TestsOf != nil {
 		return Load(sel)
 	}
-	key := fmt.Sprint(sel.Base, "\x00", strings.Join(sel.Houses, ","), "\x00", sel.SkipTests)
+	pack := ""
+	if sel.Pack != nil {
+		pack = sel.Pack.Root
+	}
+	key := fmt.Sprint(sel.Base, "\x00", pack, "\x00", strings.Join(sel.Houses, ","), "\x00", sel.SkipTests, sel.OwnTests)
 	loadCache.Lock()
 	defer loadCache.Unlock()
 	if c, ok := loadCache.entries[key]; ok {

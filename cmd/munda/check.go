@@ -2,12 +2,10 @@ package main
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/i18n"
 	"github.com/munda-rules/munda/rulesets"
@@ -60,6 +58,12 @@ be printed); 1: errors; 2: a usage error.`,
 					return usagef("--all-variants checks the shipped rules: give no PATH")
 				}
 				selections = allVariantSelections(sel)
+			} else if len(args) == 0 && rf.base == rulesets.None {
+				return usagef("--rules none checks files on their own: give a PATH")
+			} else if len(args) == 0 && (rf.base != "" || len(rf.houses) > 0 || len(sel.With) > 0) {
+				// One combination asked for by its flags: that one, not
+				// every shipped pack with them.
+				selections = []rulesets.Selection{sel}
 			} else {
 				selections, all = selectionsFor(args, sel)
 			}
@@ -73,7 +77,7 @@ be printed); 1: errors; 2: a usage error.`,
 					// --with files) brings its own test blocks; the
 					// ruleset's are checked with the ruleset, as `munda
 					// test` runs them.
-					s.TestsOf = func(lp *dsl.LoadedPack) bool { return ownPack(lp.Pack, s) || slices.Contains(s.With, lp.Pack) }
+					s.OwnTests = true
 				}
 				rules, diags := rulesets.LoadShared(s)
 				if rules != nil {
@@ -148,10 +152,18 @@ func selectionName(s rulesets.Selection) string {
 	if s.Pack != nil {
 		return s.Pack.Display
 	}
-	if len(s.Houses) > 0 {
-		return "rulesets/" + s.Base + " +" + strings.Join(s.Houses, ",")
+	base := s.Base
+	if base == "" {
+		base = rulesets.DefaultBase
 	}
-	return "rulesets/" + s.Base
+	name := "rulesets/" + base
+	if len(s.Houses) > 0 {
+		name += " +" + strings.Join(s.Houses, ",")
+	}
+	for _, w := range s.With {
+		name += " with " + w.Display
+	}
+	return name
 }
 
 // allVariantSelections is every shipped base with every subset of the

@@ -48,7 +48,7 @@ Exit code 0: every test passed; 1: a test failed or the rules have errors.`,
 			out := cmd.OutOrStdout()
 			passed, failedN, broken := 0, 0, len(unread)
 			for _, s := range selections {
-				s.TestsOf = func(lp *dsl.LoadedPack) bool { return ownPack(lp.Pack, s) }
+				s.OwnTests = true
 				rules, diags := rulesets.LoadShared(s)
 				if diags.HasErrors() {
 					var src diag.Sources
@@ -64,11 +64,9 @@ Exit code 0: every test passed; 1: a test failed or the rules have errors.`,
 					return err
 				}
 				var tests []*dsl.TestInfo
+				// The index holds only the tests of the packs under test
+				// (OwnTests), not of the base under them.
 				for _, t := range rules.Index.Tests {
-					// Only the tests of the packs under test, not of the base.
-					if !ownPack(t.Pack.Pack, s) {
-						continue
-					}
 					if filter == nil || filter.MatchString(t.Name) {
 						tests = append(tests, t)
 					}
@@ -131,16 +129,6 @@ Exit code 0: every test passed; 1: a test failed or the rules have errors.`,
 	cmd.Flags().StringVar(&run, "run", "", "run only the tests whose names match this regular expression")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print passing tests too, and the events of failing ones")
 	return cmd
-}
-
-// ownPack reports whether a test belongs to the pack being tested rather
-// than to the base ruleset it sits on.
-func ownPack(tp *dsl.Pack, s rulesets.Selection) bool {
-	if p := s.Pack; p != nil {
-		return tp == p || (tp.FS == p.FS && tp.Root == p.Root)
-	}
-	// A shipped base: its own tests, not those of what it extends.
-	return tp.Display == rulesets.Pack(s.Base).Display
 }
 
 // packIsBase reports whether the loaded pack p is the base of the rules
