@@ -89,13 +89,7 @@ To fight a battle with imported gangs, line them up with munda battle new.`,
 			st := &state.State{Gangs: []*state.Gang{gang}}
 			// Names the rules lack were warned about and kept: the state
 			// is written with them (run it with --allow-unknown, or fix them).
-			voc := rules.Index.Vocabulary
-			if voc != nil {
-				v := *voc
-				v.AllowUnknown = true
-				voc = &v
-			}
-			return writeNewState(cmd, st, voc, out)
+			return writeNewState(cmd, st, rules.Index.Vocabulary.Lenient(), out)
 		},
 	}
 	rf.register(cmd)

@@ -289,10 +289,8 @@ func readState(cmd *cobra.Command, path string, prog *interpreter.Program, allow
 // asked (a copy: the rules may be shared).
 func stateVocabulary(prog *interpreter.Program, allowUnknown bool) *state.Vocabulary {
 	voc := prog.Index().Vocabulary
-	if voc != nil && allowUnknown {
-		v := *voc
-		v.AllowUnknown = true
-		voc = &v
+	if allowUnknown {
+		voc = voc.Lenient()
 	}
 	return voc
 }

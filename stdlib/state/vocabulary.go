@@ -27,6 +27,17 @@ type Vocabulary struct {
 	AllowUnknown bool
 }
 
+// Lenient is a copy of v that accepts ids the rules do not declare
+// (AllowUnknown), for a state kept with names to fix later; nil stays nil.
+func (v *Vocabulary) Lenient() *Vocabulary {
+	if v == nil {
+		return nil
+	}
+	c := *v
+	c.AllowUnknown = true
+	return &c
+}
+
 // ModelKind is one kind of model and its statuses.
 type ModelKind struct {
 	ID       string

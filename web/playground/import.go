@@ -63,12 +63,7 @@ func (p *Playground) importYaktribe(req ImportRequest) (*ImportAnswer, *Error) {
 	st := &state.State{Gangs: []*state.Gang{gang}}
 	// Names the rules lack were warned about and kept, as the CLI keeps
 	// them: the page's "accept unknown names" runs such a state.
-	voc := rules.Index.Vocabulary
-	if voc != nil {
-		v := *voc
-		v.AllowUnknown = true
-		voc = &v
-	}
+	voc := rules.Index.Vocabulary.Lenient()
 	if err := state.ValidateWith(st, voc); err != nil {
 		return nil, failWith("the imported state is invalid", err)
 	}

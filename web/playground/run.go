@@ -113,10 +113,8 @@ func (p *Playground) readState(prog *interpreter.Program, q Question) (*state.St
 		return nil, fail("the state is %d bytes; the playground takes at most %d", len(q.State), MaxStateBytes)
 	}
 	voc := prog.Index().Vocabulary
-	if voc != nil && q.AllowUnknown {
-		v := *voc
-		v.AllowUnknown = true
-		voc = &v
+	if q.AllowUnknown {
+		voc = voc.Lenient()
 	}
 	st, err := state.DecodeWith(StateName, []byte(q.State), voc)
 	if err != nil {
