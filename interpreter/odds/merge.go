@@ -132,7 +132,7 @@ func (e *merger) expand(ctx context.Context, c *config) error {
 		}
 		w.start()
 		seen = false
-		key, value, paused, err := runUntil(e.q, w, hook)
+		key, value, paused, err := runUntil(e.q, w, hook, nil)
 		e.runs++
 		if err != nil {
 			return pathError(w, err)

@@ -8,15 +8,17 @@ import (
 )
 
 // runOnce runs the question once with the given dice on a fresh copy of
-// the state, and returns the outcome's key and value.
-func runOnce(q *Question, dice interpreter.DiceSource) (string, any, error) {
-	key, value, _, err := runUntil(q, dice, nil)
+// the state, made in buf when there is one (Monte Carlo: a buffer per
+// worker, rather than a Clone per sample), and returns the outcome's key
+// and value.
+func runOnce(q *Question, dice interpreter.DiceSource, buf *state.Buffer) (string, any, error) {
+	key, value, _, err := runUntil(q, dice, nil, buf)
 	return key, value, err
 }
 
 // runUntil is runOnce with a checkpoint hook: paused says the hook paused
 // the run (there is then no outcome).
-func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool) (key string, value any, paused bool, err error) {
+func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, buf *state.Buffer) (key string, value any, paused bool, err error) {
 	if hook != nil {
 		defer func() {
 			if v := recover(); v != nil {
@@ -27,7 +29,12 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 			}
 		}()
 	}
-	st := q.State.Clone()
+	var st *state.State
+	if buf != nil {
+		st = q.State.CopyInto(buf)
+	} else {
+		st = q.State.Clone()
+	}
 	// A procedure, or else an action declared with parameters (its
 	// availability must hold, as for `munda run`).
 	proc, err := q.Program.Procedure(q.Procedure)

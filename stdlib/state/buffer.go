@@ -6,7 +6,7 @@ package state
 // The zero Buffer is ready to use; it is not safe for concurrent use (a
 // worker keeps its own).
 type Buffer struct {
-	state    State
+	state    *State
 	blocks   clonePools // full-size blocks, carved afresh by each copy
 	recorded map[string]any
 }
@@ -38,6 +38,16 @@ func (s *State) CopyInto(buf *Buffer) *State {
 		}
 		recorded = buf.recorded
 	}
-	s.copyWith(&buf.state, buf.blocks, recorded)
-	return &buf.state
+	if buf.state == nil {
+		buf.state = new(State)
+	}
+	s.copyWith(buf.state, buf.blocks, recorded)
+	return buf.state
+}
+
+// Release gives up the copy last made to whoever still holds it (a value
+// that points into it, kept as an outcome): the buffer forgets its memory,
+// and the next CopyInto allocates afresh.
+func (buf *Buffer) Release() {
+	*buf = Buffer{}
 }

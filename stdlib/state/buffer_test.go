@@ -206,3 +206,17 @@ func BenchmarkCopyInto(b *testing.B) {
 		_ = st.CopyInto(&buf)
 	}
 }
+
+// A released copy is kept as it is: the next copy is made elsewhere.
+func TestBufferRelease(t *testing.T) {
+	st := filledState(false)
+	var buf Buffer
+	kept := st.CopyInto(&buf)
+	kept.Gangs[0].Models[0].Status = "kept"
+	buf.Release()
+	next := st.CopyInto(&buf)
+	checkCopy(t, "after release", st, next)
+	if kept.Gangs[0].Models[0].Status != "kept" || next == kept || kept.Gangs[0].State != kept {
+		t.Error("the next copy overwrote the released one")
+	}
+}
