@@ -89,14 +89,23 @@ func (p *Program) Run(st *state.State, procName string, args map[string]any, opt
 // Apply rolls on a table (or applies one result) with the given
 // arguments, as `apply` does: "roll me a Lasting Injury".
 func (p *Program) Apply(st *state.State, tableName string, args map[string]any, using any, opts Options) error {
+	_, err := p.ApplyRow(st, tableName, args, using, opts)
+	return err
+}
+
+// ApplyRow is Apply, and says which row of the table the roll (or the
+// result given) landed on: the row the table applied, not the rows that
+// row applied in turn ("which Lasting Injury": exact odds of a table ask
+// it). The row is "" when the run stopped before a row was found.
+func (p *Program) ApplyRow(st *state.State, tableName string, args map[string]any, using any, opts Options) (string, error) {
 	t, err := p.Table(tableName)
 	if err != nil {
-		return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeRunArgument, Summary: err.Error()}
+		return "", &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeRunArgument, Summary: err.Error()}
 	}
 	r := newRunner(p, st, opts)
 	defer r.done()
 	_, err = r.applyTable(t, args, using, "", nil, nil)
-	return r.stopped(err)
+	return r.topRow, r.stopped(err)
 }
 
 // stopped makes sure a run's error is a diagnostic, whatever made it: an
@@ -137,6 +146,7 @@ type runner struct {
 	curFrame *frame
 	values   *valueState  // see holds.go
 	ck       *checkpoints // nil unless Options.Checkpoint is set
+	topRow   string       // the row of the table Program.ApplyRow applies
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {
