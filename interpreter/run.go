@@ -98,11 +98,24 @@ func (p *Program) Apply(st *state.State, tableName string, args map[string]any, 
 // row applied in turn ("which Lasting Injury": exact odds of a table ask
 // it). The row is "" when the run stopped before a row was found.
 func (p *Program) ApplyRow(st *state.State, tableName string, args map[string]any, using any, opts Options) (string, error) {
+	return p.applyRow(st, tableName, args, using, opts, false)
+}
+
+// RollRow rolls on a table and says which row it lands on, without doing
+// what the row says: its requires are checked and its roll made (with
+// the effects on it, and rows rolled again), and there it stops. When the
+// row is all a question asks, that is all it needs to run.
+func (p *Program) RollRow(st *state.State, tableName string, args map[string]any, opts Options) (string, error) {
+	return p.applyRow(st, tableName, args, nil, opts, true)
+}
+
+func (p *Program) applyRow(st *state.State, tableName string, args map[string]any, using any, opts Options, rowOnly bool) (string, error) {
 	t, err := p.Table(tableName)
 	if err != nil {
 		return "", &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeRunArgument, Summary: err.Error()}
 	}
 	r := newRunner(p, st, opts)
+	r.rowOnly = rowOnly
 	defer r.done()
 	_, err = r.applyTable(t, args, using, "", nil, nil)
 	return r.topRow, r.stopped(err)
@@ -147,6 +160,7 @@ type runner struct {
 	values   *valueState  // see holds.go
 	ck       *checkpoints // nil unless Options.Checkpoint is set
 	topRow   string       // the row of the table Program.ApplyRow applies
+	rowOnly  bool         // Program.RollRow: stop once topRow is found
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {

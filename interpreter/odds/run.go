@@ -35,6 +35,10 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 	} else {
 		st = q.State.Clone()
 	}
+	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook}
+	if q.Table != "" {
+		return runTable(q, st, opts)
+	}
 	// A procedure, or else an action declared with parameters (its
 	// availability must hold, as for `munda run`).
 	proc, err := q.Program.Procedure(q.Procedure)
@@ -50,7 +54,6 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 	if err != nil {
 		return "", nil, false, err
 	}
-	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook}
 	if isAction {
 		err = q.Program.RunAction(st, proc.ID, args, opts)
 	} else {
@@ -62,6 +65,37 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 	if q.Of == nil {
 		return Summary(q.State, st, q.Focus...), nil, false, nil
 	}
+	return outcomeOf(q, st)
+}
+
+// runTable rolls on the question's table once: the outcome is the row it
+// lands on (the row is then not run), or Of of the state after the row has
+// done what it says.
+func runTable(q *Question, st *state.State, opts interpreter.Options) (string, any, bool, error) {
+	t, err := q.Program.Table(q.Table)
+	if err != nil {
+		return "", nil, false, err
+	}
+	args, err := interpreter.BindTableArgs(st, t, q.Args)
+	if err != nil {
+		return "", nil, false, err
+	}
+	if q.Of == nil {
+		// Only the row is asked: what it does is not run.
+		row, err := q.Program.RollRow(st, t.ID, args, opts)
+		if err != nil {
+			return "", nil, false, err
+		}
+		return row, row, false, nil
+	}
+	if _, err := q.Program.ApplyRow(st, t.ID, args, nil, opts); err != nil {
+		return "", nil, false, err
+	}
+	return outcomeOf(q, st)
+}
+
+// outcomeOf is the question's Of of a run's final state.
+func outcomeOf(q *Question, st *state.State) (string, any, bool, error) {
 	v, err := q.Of.Eval(st)
 	if err != nil {
 		return "", nil, false, fmt.Errorf("%s: %v", q.Of.Text(), err)
