@@ -1,7 +1,9 @@
 package odds
 
 import (
+	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/stdlib/state"
@@ -12,13 +14,15 @@ import (
 // worker, rather than a Clone per sample), and returns the outcome's key
 // and value.
 func runOnce(q *Question, dice interpreter.DiceSource, buf *state.Buffer) (string, any, error) {
-	key, value, _, err := runUntil(q, dice, nil, buf)
+	key, value, _, err := runUntil(q, dice, nil, buf, nil)
 	return key, value, err
 }
 
 // runUntil is runOnce with a checkpoint hook: paused says the hook paused
-// the run (there is then no outcome).
-func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, buf *state.Buffer) (key string, value any, paused bool, err error) {
+// the run (there is then no outcome). signals, if not nil, counts what the
+// run signals when the question asks it (the hook may read it); nil makes
+// a count of its own.
+func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, buf *state.Buffer, signals signalCounts) (key string, value any, paused bool, err error) {
 	if hook != nil {
 		defer func() {
 			if v := recover(); v != nil {
@@ -36,8 +40,17 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 		st = q.State.Clone()
 	}
 	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook}
+	if q.Of != nil && q.Of.Signals() {
+		// Only a query of what happened needs a log (and its narration).
+		if signals == nil {
+			signals = signalCounts{}
+		}
+		opts.Log = signals
+	} else {
+		signals = nil
+	}
 	if q.Table != "" {
-		return runTable(q, st, opts)
+		return runTable(q, st, opts, signals)
 	}
 	// A procedure, or else an action declared with parameters (its
 	// availability must hold, as for `munda run`).
@@ -65,13 +78,39 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 	if q.Of == nil {
 		return Summary(q.State, st, q.Focus...), nil, false, nil
 	}
-	return outcomeOf(q, st)
+	return outcomeOf(q, st, signals)
+}
+
+// signalCounts is a log that counts the events signalled, by id: what a
+// query of what happened reads (dsl.QuerySignalled).
+type signalCounts map[string]int
+
+func (s signalCounts) Event(e *interpreter.Event) {
+	if e.Kind == interpreter.EventSignal {
+		s[e.Name]++
+	}
+}
+
+// appendKey appends the counts to a configuration's key, in order: runs
+// that signalled differently on their way must not merge.
+func (s signalCounts) appendKey(b []byte) []byte {
+	ids := make([]string, 0, len(s))
+	for id := range s {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		b = append(b, id...)
+		b = append(b, 0)
+		b = binary.AppendUvarint(b, uint64(s[id]))
+	}
+	return b
 }
 
 // runTable rolls on the question's table once: the outcome is the row it
 // lands on (the row is then not run), or Of of the state after the row has
 // done what it says.
-func runTable(q *Question, st *state.State, opts interpreter.Options) (string, any, bool, error) {
+func runTable(q *Question, st *state.State, opts interpreter.Options, signals signalCounts) (string, any, bool, error) {
 	t, err := q.Program.Table(q.Table)
 	if err != nil {
 		return "", nil, false, err
@@ -91,12 +130,12 @@ func runTable(q *Question, st *state.State, opts interpreter.Options) (string, a
 	if _, err := q.Program.ApplyRow(st, t.ID, args, nil, opts); err != nil {
 		return "", nil, false, err
 	}
-	return outcomeOf(q, st)
+	return outcomeOf(q, st, signals)
 }
 
 // outcomeOf is the question's Of of a run's final state.
-func outcomeOf(q *Question, st *state.State) (string, any, bool, error) {
-	v, err := q.Of.Eval(st)
+func outcomeOf(q *Question, st *state.State, signals signalCounts) (string, any, bool, error) {
+	v, err := q.Of.EvalRun(st, signals)
 	if err != nil {
 		return "", nil, false, fmt.Errorf("%s: %v", q.Of.Text(), err)
 	}

@@ -2,10 +2,15 @@ package odds_test
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"testing"
+	"testing/fstest"
 
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/interpreter/odds"
+	"github.com/munda-rules/munda/rulesets"
 )
 
 // A table as the question: the chance of each row of the Lasting Injury
@@ -103,5 +108,90 @@ func TestTableOddsBadArgs(t *testing.T) {
 	q := odds.Question{Program: p, State: decodeState(t, loneFighter), Table: "no_such_table"}
 	if _, err := odds.Exact(context.Background(), q, 0); err == nil {
 		t.Error("an unknown table: no error")
+	}
+}
+
+// A question of what happened: whether a Seriously Injured fighter was
+// taken Out of Action in Recover & Restart, by the event signalled. With
+// no friend to assist it rolls one Injury dice, Out of Action on 1 face
+// of 6, the same chance as the state says afterwards.
+func TestOddsOfSignalled(t *testing.T) {
+	p := program(t)
+	st := decodeState(t, `
+gangs:
+  - id: g
+    name: Gang
+    models:
+      - {id: a, name: A, kind: fighter, status: prone, secondary: seriously_injured, x: 0, y: 0, base: 25, stats: {t: 3, w: 1, cl: 7+}}
+`)
+	q := odds.Question{Program: p, State: st, Procedure: "recover_and_restart", Args: map[string]string{"gang": "g"},
+		Of: query(t, p, `signalled.taken_out_of_action ?? 0`)}
+	r := exact(t, q)
+	for k, want := range []*big.Rat{big.NewRat(5, 6), big.NewRat(1, 6)} {
+		if got := prob(r, fmt.Sprint(k)); got.Cmp(want) != 0 {
+			t.Errorf("P(%d taken Out of Action) = %s, want %s; outcomes %+v", k, got, want, r.Outcomes)
+		}
+	}
+	q.Of = query(t, p, `"taken_out_of_action" in signalled`)
+	ofEvents := exact(t, q)
+	q.Of = query(t, p, `model("a").status == "out_of_action"`)
+	ofState := exact(t, q)
+	if a, b := prob(ofEvents, "true"), prob(ofState, "true"); a.Cmp(b) != 0 || a.Cmp(big.NewRat(1, 6)) != 0 {
+		t.Errorf("P(signalled) = %s, P(in the state) = %s, want 1/6", a, b)
+	}
+	// Monte Carlo counts the signals of each sample, not of those before.
+	q.Of = query(t, p, `signalled.taken_out_of_action ?? 0`)
+	mc, err := odds.Sample(context.Background(), q, 2000, 5, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range mc.Outcomes {
+		if o.Key != "0" && o.Key != "1" {
+			t.Errorf("Monte Carlo outcome %s", o.Key)
+		}
+	}
+}
+
+// Runs that reach the same configuration having signalled differently
+// stay apart: here every roll of the alarm's die ends in the same state
+// and scope, and only the signal tells a 6 from the rest.
+func TestSignalsKeepConfigurationsApart(t *testing.T) {
+	src := `
+dice d6 "D6" { faces 1, 2, 3, 4, 5, 6 }
+event alarm(gang: gang) "Alarm"
+procedure maybe_alarm(gang) "Maybe an alarm" {
+  roll a = d6
+  if a == 6 {
+    signal alarm(gang)
+  }
+}
+procedure watch(gang) "Watch" {
+  call maybe_alarm(gang)
+  call maybe_alarm(gang)
+  roll b = d6
+  set gang.credits = b
+}
+`
+	pk := &dsl.Pack{FS: fstest.MapFS{"watch.munda": {Data: []byte(src)}}, Root: ".", Display: "watch"}
+	rules, diags := rulesets.Load(rulesets.Selection{Base: rulesets.None, Pack: pk, SkipTests: true})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	prog, err := interpreter.Compile(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := odds.Question{Program: prog, State: decodeState(t, "gangs:\n  - {id: g, name: G, models: []}\n"),
+		Procedure: "watch", Args: map[string]string{"gang": "g"}, Of: query(t, prog, `signalled.alarm ?? 0`)}
+	for name, engine := range map[string]func(context.Context, odds.Question, int) (*odds.Result, error){"Exact": odds.Exact, "ExactReplay": odds.ExactReplay} {
+		r, err := engine(context.Background(), q, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, want := range []*big.Rat{big.NewRat(25, 36), big.NewRat(10, 36), big.NewRat(1, 36)} {
+			if got := prob(r, fmt.Sprint(k)); got.Cmp(want) != 0 {
+				t.Errorf("%s: P(%d alarms) = %s, want %s", name, k, got, want)
+			}
+		}
 	}
 }
