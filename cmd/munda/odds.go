@@ -75,7 +75,7 @@ as for munda rules diff) and prints them side by side.`,
   munda odds resolve-hit --state battle.yaml --arg attacker=grukk --arg target=sabine --arg weapon=power_hammer
   munda odds end-phase --state battle.yaml --samples 20000 --seed 7
   munda odds lasting-injury
-  munda odds lasting-injury --state battle.yaml --model vex --of 'model("vex").dead'
+  munda odds lasting-injury --state battle.yaml --model vex
   munda odds go-out-of-action --state battle.yaml --arg fighter=vex --arg attacker=vorst --compare core-2023,core-2023+aa`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
