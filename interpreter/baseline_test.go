@@ -574,3 +574,25 @@ func TestNativeMonteCarloBufferMatchesClone(t *testing.T) {
 		}
 	}
 }
+
+// The rules run in a reused buffer end, seed for seed, as they do on a
+// clone: nothing of a run (effects, caches, lists it grew) survives into
+// the next copy, which is what lets odds.Sample reuse one per worker.
+func TestInterpretedBufferMatchesClone(t *testing.T) {
+	p := coreProgram(t)
+	st := benchState()
+	var buf state.Buffer
+	for seed := range uint64(60) {
+		a, b := st.CopyInto(&buf), st.Clone()
+		for _, s := range []*state.State{a, b} {
+			if err := p.Run(s, "end_phase", nil, interpreter.Options{Dice: interpreter.NewSeeded(seed)}); err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+		}
+		ea, _ := state.Encode(a, "json")
+		eb, _ := state.Encode(b, "json")
+		if !reflect.DeepEqual(ea, eb) {
+			t.Fatalf("seed %d: the End Phase in the buffer differs from the one on a clone\nbuffer: %s\nclone:  %s", seed, ea, eb)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package state
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -153,12 +154,17 @@ func TestCopyInto(t *testing.T) {
 	}
 }
 
-// TestCopyIntoExamples: every example state, copied over the one before
-// after a run-like scribble, equals its clone.
+// TestCopyIntoExamples: every example state and every state the shipped
+// rules' tests use, each copied over the one before after a run-like
+// scribble, equals its clone.
 func TestCopyIntoExamples(t *testing.T) {
 	var buf Buffer
 	r := rand.New(rand.NewPCG(7, 8))
-	for _, f := range exampleFiles(t) {
+	tests, err := filepath.Glob("../../rulesets/*/tests/states/*.yaml")
+	if err != nil || len(tests) == 0 {
+		t.Fatalf("the rules' test states: %v %v", tests, err)
+	}
+	for _, f := range append(exampleFiles(t), tests...) {
 		st := mustDecode(t, f)
 		for i := range 2 {
 			c := st.CopyInto(&buf)
