@@ -138,7 +138,7 @@ gangs:
 	}
 	// Monte Carlo counts the signals of each sample, not of those before.
 	q.Of = query(t, p, `signalled.taken_out_of_action ?? 0`)
-	mc, err := odds.Sample(context.Background(), q, 2000, 5, 0, nil)
+	mc, err := odds.Sample(context.Background(), q, 300, 5, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
