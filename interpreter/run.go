@@ -57,6 +57,9 @@ type Options struct {
 	// pauses the run, which unwinds with a panic that IsPause recognises.
 	// Exact odds use it to merge runs in the same configuration.
 	Checkpoint func(Checkpoint) bool
+	// Signalled, if set, is told the id of each event signalled: what
+	// odds of what happened count, without a Log's narration.
+	Signalled func(event string)
 }
 
 // A run that stops (a rule's require failed, a bound was hit, dice ran

@@ -41,11 +41,11 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 	}
 	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook}
 	if q.Of != nil && q.Of.Signals() {
-		// Only a query of what happened needs a log (and its narration).
+		// Only a query of what happened counts signals.
 		if signals == nil {
 			signals = signalCounts{}
 		}
-		opts.Log = signals
+		opts.Signalled = signals.add
 	} else {
 		signals = nil
 	}
@@ -81,15 +81,11 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 	return outcomeOf(q, st, signals)
 }
 
-// signalCounts is a log that counts the events signalled, by id: what a
-// query of what happened reads (dsl.QuerySignalled).
+// signalCounts counts the events signalled, by id: what a query of what
+// happened reads (dsl.QuerySignalled).
 type signalCounts map[string]int
 
-func (s signalCounts) Event(e *interpreter.Event) {
-	if e.Kind == interpreter.EventSignal {
-		s[e.Name]++
-	}
-}
+func (s signalCounts) add(event string) { s[event]++ }
 
 // appendKey appends the counts to a configuration's key, in order: runs
 // that signalled differently on their way must not merge.
