@@ -53,7 +53,9 @@ there and continued once.
 
 By default an outcome is what the run changed in the state; --of EXPR asks
 an expression of the final state instead (a number or yes/no gets a mean
-and cumulative probabilities). When there are more distinct
+and cumulative probabilities); in it, signalled is how many times each
+event was signalled on the way ('"taken_out_of_action" in signalled').
+When there are more distinct
 configurations of the run than --max-paths, munda estimates by Monte Carlo instead and says so (--exact
 makes that an error); --samples N asks for Monte Carlo directly. Monte
 Carlo runs on every core, is repeatable with --seed, and gives 95%
