@@ -2,7 +2,12 @@ package dsl
 
 import (
 	"errors"
+	"fmt"
+	"reflect"
+	"sort"
 	"strings"
+
+	"github.com/expr-lang/expr/ast"
 
 	"github.com/alecthomas/participle/v2/lexer"
 
@@ -14,10 +19,21 @@ import (
 // Query is an expression over a battle state, asked of each outcome of an
 // odds question: `gang("goliaths").bottled`. It sees what every rule
 // expression sees (the state, its gangs, the declared and built-in
-// functions) and nothing of any procedure.
+// functions) and nothing of any procedure; and, of the run that led to
+// the state, what happened: QuerySignalled.
 type Query struct {
-	expr *syntax.Expr
+	expr    *syntax.Expr
+	signals bool // it reads QuerySignalled
 }
+
+// QuerySignalled is the name a query reads what the run signalled by:
+// how many times each event was signalled, by event id, as a test's
+// `expect signal EVENT` sees it:
+// `"became_seriously_injured" in signalled`, `signalled.taken_out_of_action >= 2`.
+const QuerySignalled = "signalled"
+
+// querySignalledType is its type: event id → times signalled.
+var querySignalledType = reflect.TypeOf(map[string]int(nil))
 
 // CompileQuery compiles text as a Query. name is how the text is shown in
 // diagnostics ("--of"); positions are columns of text. The rules must have
@@ -37,15 +53,80 @@ func (idx *Index) CompileQuery(name, text string) (*Query, diag.Diagnostics) {
 	if diags := idx.compileQuery(e); diags.HasErrors() {
 		return nil, diags
 	}
-	return &Query{expr: e}, nil
+	q := &Query{expr: e}
+	if diags := q.checkSignalled(idx); diags.HasErrors() {
+		return nil, diags
+	}
+	return q, nil
 }
+
+// checkSignalled notes whether the query reads QuerySignalled, and checks
+// that each event it names there (`"x" in signalled`, `signalled.x`,
+// `signalled["x"]`) is declared: a misspelt event would be never signalled.
+func (q *Query) checkSignalled(idx *Index) diag.Diagnostics {
+	var diags diag.Diagnostics
+	isSignalled := func(n ast.Node) bool {
+		id, ok := n.(*ast.IdentifierNode)
+		return ok && id.Value == QuerySignalled
+	}
+	checkEvent := func(n ast.Node) {
+		s, ok := n.(*ast.StringNode)
+		if !ok || idx.Events[s.Value] != nil {
+			return
+		}
+		names := make([]string, 0, len(idx.Events))
+		for id := range idx.Events {
+			names = append(names, id)
+		}
+		sort.Strings(names)
+		diags = append(diags, &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeUnknownRef,
+			Subject: diag.RangeOf(q.expr.Pos, q.expr.EndPos),
+			Summary: diag.Suggest(fmt.Sprintf("%s names no declared event %q", QuerySignalled, s.Value), s.Value, names)})
+	}
+	ast.Find(q.expr.Program.Node(), func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IdentifierNode:
+			if n.Value == QuerySignalled {
+				q.signals = true
+			}
+		case *ast.BinaryNode:
+			if n.Operator == "in" && isSignalled(n.Right) {
+				checkEvent(n.Left)
+			}
+		case *ast.MemberNode:
+			if isSignalled(n.Node) {
+				checkEvent(n.Property)
+			}
+		}
+		return false
+	})
+	return diags
+}
+
+// Signals reports whether the query reads what the run signalled
+// (QuerySignalled): the run must then count its signals (EvalRun).
+func (q *Query) Signals() bool { return q.signals }
 
 // Text is the query as written.
 func (q *Query) Text() string { return q.expr.Text }
 
-// Eval asks the query of a state.
+// Eval asks the query of a state (a query that reads what was signalled
+// sees nothing signalled: use EvalRun).
 func (q *Query) Eval(st *state.State) (any, error) {
-	v, err := runProgram(q.expr.Program, BaseEnv(st))
+	return q.EvalRun(st, nil)
+}
+
+// EvalRun asks the query of the state a run ended in, and what the run
+// signalled: event id → times (QuerySignalled).
+func (q *Query) EvalRun(st *state.State, signalled map[string]int) (any, error) {
+	env := BaseEnv(st)
+	if q.signals {
+		if signalled == nil {
+			signalled = map[string]int{}
+		}
+		env[QuerySignalled] = signalled
+	}
+	v, err := runProgram(q.expr.Program, env)
 	if err != nil {
 		msg, _ := ExprError(q.expr, err)
 		return nil, errors.New(msg)
@@ -60,7 +141,9 @@ func (c *checker) queryCompiler() func(e *syntax.Expr) diag.Diagnostics {
 	return func(e *syntax.Expr) diag.Diagnostics {
 		saved := c.diags
 		c.diags = diagnostics{}
-		c.compile(e, globalScope(), nil, "")
+		sc := globalScope()
+		sc.define(&symbol{name: QuerySignalled, kind: symGlobal, typ: querySignalledType, used: true})
+		c.compile(e, sc, nil, "")
 		out := c.diags.list
 		c.diags = saved
 		return out

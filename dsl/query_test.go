@@ -66,7 +66,7 @@ func TestCompileQuery(t *testing.T) {
 
 // FuzzCompileQuery: no --of text makes the compiler or the evaluation panic.
 func FuzzCompileQuery(f *testing.F) {
-	for _, s := range []string{`gang("g").bottled`, `count(models(), .status == "out_of_action")`, `1 +`, `"`, `{`, `models()[0].stats.cl`} {
+	for _, s := range []string{`gang("g").bottled`, `count(models(), .status == "out_of_action")`, `1 +`, `"`, `{`, `models()[0].stats.cl`, `"taken_out_of_action" in signalled`, `signalled.x`} {
 		f.Add(s)
 	}
 	idx := coreRules(f).Index
@@ -77,5 +77,53 @@ func FuzzCompileQuery(f *testing.F) {
 			return
 		}
 		_, _ = q.Eval(st)
+		_, _ = q.EvalRun(st, map[string]int{"taken_out_of_action": 1})
 	})
+}
+
+// A query can read what the run signalled, by event id; the events it
+// names there must be declared.
+func TestQuerySignalled(t *testing.T) {
+	idx := coreRules(t).Index
+	st := &state.State{}
+	signalled := map[string]int{"taken_out_of_action": 2}
+	for _, c := range []struct {
+		text, want, err string
+		signals         bool
+	}{
+		{`"taken_out_of_action" in signalled`, "true", "", true},
+		{`"became_seriously_injured" in signalled`, "false", "", true},
+		{`signalled.taken_out_of_action`, "2", "", true},
+		{`signalled["taken_out_of_action"] >= 2 and len(models()) == 0`, "true", "", true},
+		{`len(models())`, "0", "", false},
+		{`"taken_out_of_acton" in signalled`, "", `signalled names no declared event "taken_out_of_acton"; did you mean taken_out_of_action?`, true},
+		{`signalled.became_seriosly_injured > 0`, "", `no declared event "became_seriosly_injured"`, true},
+		{`signalled + 1`, "", `--of:1:`, true},
+	} {
+		q, diags := idx.CompileQuery("--of", c.text)
+		if c.err != "" {
+			if !diags.HasErrors() || !strings.Contains(diags.Error(), c.err) {
+				t.Errorf("%q: diagnostics %v, want %q", c.text, diags, c.err)
+			}
+			continue
+		}
+		if diags.HasErrors() {
+			t.Fatalf("%q: %v", c.text, diags)
+		}
+		if q.Signals() != c.signals {
+			t.Errorf("%q: Signals() = %v", c.text, q.Signals())
+		}
+		v, err := q.EvalRun(st, signalled)
+		if err != nil {
+			t.Fatalf("%q: %v", c.text, err)
+		}
+		if got := fmt.Sprint(v); got != c.want {
+			t.Errorf("%q = %s, want %s", c.text, got, c.want)
+		}
+	}
+	// Without a run's signals, nothing was signalled.
+	q, _ := idx.CompileQuery("--of", `"taken_out_of_action" in signalled`)
+	if v, err := q.Eval(st); err != nil || v != false {
+		t.Errorf("Eval = %v, %v", v, err)
+	}
 }

@@ -1128,6 +1128,9 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 	}); err != nil {
 		return err
 	}
+	if r.opts.Signalled != nil {
+		r.opts.Signalled(ev.ID.Name)
+	}
 	for _, ef := range r.p.on[ev.ID.Name] {
 		on := ef.info.Item.(*syntax.On)
 		hf := r.newFrame(ef.owner, ef.source, "")

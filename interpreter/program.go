@@ -215,6 +215,30 @@ func byID[T any](known map[string]T, what, name string) (T, error) {
 // kebab writes an id as the command line does: end_phase as end-phase.
 func kebab(id string) string { return strings.ReplaceAll(id, "_", "-") }
 
+// BindTableArgs is BindArgs for rolling on a table by hand (munda roll,
+// munda odds of a table): a parameter of a model type that is not given
+// and has no default is bound to no model (an attacker, say) rather than
+// asked for.
+func BindTableArgs(st *state.State, t *dsl.TableInfo, given map[string]string) (map[string]any, error) {
+	bound := map[string]any{}
+	var rest []dsl.ParamInfo
+	for _, prm := range t.Params {
+		if _, named := given[prm.Name]; !named && dsl.TypeName(prm.Type) == "model" && prm.Default == nil {
+			bound[prm.Name] = (*state.Model)(nil)
+			continue
+		}
+		rest = append(rest, prm)
+	}
+	more, err := BindArgs(st, rest, "table "+t.ID, given)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range more {
+		bound[k] = v
+	}
+	return bound, nil
+}
+
 // BindArgs turns name=value strings (the command line's --arg) into the
 // values a procedure's or table's parameters take: gangs, models and
 // weapons by id, numbers, flags and text. Every parameter must be given.

@@ -727,6 +727,12 @@ func (r *runner) applyTableOnce(t *dsl.TableInfo, args map[string]any, using any
 		}
 		break
 	}
+	if caller == nil { // the table Program.ApplyRow applies
+		r.topRow = row.ID
+		if r.rowOnly {
+			return next, nil
+		}
+	}
 	source := t.Meta.Source
 	if row.Meta.Source != "" {
 		source = row.Meta.Source

@@ -57,6 +57,9 @@ type Options struct {
 	// pauses the run, which unwinds with a panic that IsPause recognises.
 	// Exact odds use it to merge runs in the same configuration.
 	Checkpoint func(Checkpoint) bool
+	// Signalled, if set, is told the id of each event signalled: what
+	// odds of what happened count, without a Log's narration.
+	Signalled func(event string)
 }
 
 // A run that stops (a rule's require failed, a bound was hit, dice ran
@@ -89,14 +92,36 @@ func (p *Program) Run(st *state.State, procName string, args map[string]any, opt
 // Apply rolls on a table (or applies one result) with the given
 // arguments, as `apply` does: "roll me a Lasting Injury".
 func (p *Program) Apply(st *state.State, tableName string, args map[string]any, using any, opts Options) error {
+	_, err := p.ApplyRow(st, tableName, args, using, opts)
+	return err
+}
+
+// ApplyRow is Apply, and says which row of the table the roll (or the
+// result given) landed on: the row the table applied, not the rows that
+// row applied in turn ("which Lasting Injury": exact odds of a table ask
+// it). The row is "" when the run stopped before a row was found.
+func (p *Program) ApplyRow(st *state.State, tableName string, args map[string]any, using any, opts Options) (string, error) {
+	return p.applyRow(st, tableName, args, using, opts, false)
+}
+
+// RollRow rolls on a table and says which row it lands on, without doing
+// what the row says: its requires are checked and its roll made (with
+// the effects on it, and rows rolled again), and there it stops. When the
+// row is all a question asks, that is all it needs to run.
+func (p *Program) RollRow(st *state.State, tableName string, args map[string]any, opts Options) (string, error) {
+	return p.applyRow(st, tableName, args, nil, opts, true)
+}
+
+func (p *Program) applyRow(st *state.State, tableName string, args map[string]any, using any, opts Options, rowOnly bool) (string, error) {
 	t, err := p.Table(tableName)
 	if err != nil {
-		return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeRunArgument, Summary: err.Error()}
+		return "", &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeRunArgument, Summary: err.Error()}
 	}
 	r := newRunner(p, st, opts)
+	r.rowOnly = rowOnly
 	defer r.done()
 	_, err = r.applyTable(t, args, using, "", nil, nil)
-	return r.stopped(err)
+	return r.topRow, r.stopped(err)
 }
 
 // stopped makes sure a run's error is a diagnostic, whatever made it: an
@@ -137,6 +162,8 @@ type runner struct {
 	curFrame *frame
 	values   *valueState  // see holds.go
 	ck       *checkpoints // nil unless Options.Checkpoint is set
+	topRow   string       // the row of the table Program.ApplyRow applies
+	rowOnly  bool         // Program.RollRow: stop once topRow is found
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {

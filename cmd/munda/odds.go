@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/big"
 	"os"
 	"sort"
@@ -33,6 +34,7 @@ type oddsFlags struct {
 	maxPaths int
 	compare  string
 	jsonOut  bool
+	model    string // a table's model
 	// allowUnknown: as for run.
 	allowUnknown bool
 }
@@ -40,7 +42,7 @@ type oddsFlags struct {
 func newOddsCmd() *cobra.Command {
 	var f oddsFlags
 	cmd := &cobra.Command{
-		Use:   "odds PROCEDURE --state FILE",
+		Use:   "odds PROCEDURE|TABLE --state FILE",
 		Short: "Exact odds (or Monte Carlo estimates) of a procedure's outcomes",
 		Long: `Odds runs a procedure down every branch of the dice, through the same
 interpreter as munda run, and gives the exact probability of each outcome
@@ -51,11 +53,22 @@ there and continued once.
 
 By default an outcome is what the run changed in the state; --of EXPR asks
 an expression of the final state instead (a number or yes/no gets a mean
-and cumulative probabilities). When there are more distinct
+and cumulative probabilities); in it, signalled is how many times each
+event was signalled on the way ('"taken_out_of_action" in signalled').
+When there are more distinct
 configurations of the run than --max-paths, munda estimates by Monte Carlo instead and says so (--exact
 makes that an error); --samples N asks for Monte Carlo directly. Monte
 Carlo runs on every core, is repeatable with --seed, and gives 95%
 intervals.
+
+A table (one that is rolled on, not a lookup) asks which row a roll lands
+on: munda odds lasting-injury gives the chance of each row, exactly, as
+munda roll would roll it (the row the dice chose, whatever it does in
+turn; --of asks of the state after it instead). As for munda roll, the
+table's first model parameter is the model it applies to (--model or
+--arg), and
+without --state the ruleset's stand-in is the state and its model. A
+procedure or action of the same name is asked first.
 
 --compare A,B runs the question under each variant stack (BASE[+TOGGLES],
 as for munda rules diff) and prints them side by side.`,
@@ -63,6 +76,8 @@ as for munda rules diff) and prints them side by side.`,
   munda odds end-phase --state battle.yaml --of 'count(gang("goliaths").models, .status == "out_of_action")'
   munda odds resolve-hit --state battle.yaml --arg attacker=grukk --arg target=sabine --arg weapon=power_hammer
   munda odds end-phase --state battle.yaml --samples 20000 --seed 7
+  munda odds lasting-injury
+  munda odds lasting-injury --state battle.yaml --model vex
   munda odds go-out-of-action --state battle.yaml --arg fighter=vex --arg attacker=vorst --compare core-2023,core-2023+aa`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -81,8 +96,9 @@ as for munda rules diff) and prints them side by side.`,
 	fl.IntVar(&f.maxPaths, "max-paths", odds.DefaultMaxPaths, "the most distinct configurations of the run to enumerate")
 	fl.StringVar(&f.compare, "compare", "", "variant stacks to compare, e.g. core-2023,core-2023+aa")
 	fl.BoolVar(&f.jsonOut, "json", false, "print JSON")
+	fl.StringVar(&f.model, "model", "", "for a table: the model it applies to (its first model parameter)")
 	fl.BoolVar(&f.allowUnknown, "allow-unknown", false, "accept skills, conditions and traits the rules do not declare, with a warning")
-	cmd.ValidArgsFunction = completeProcedures(&f.rf)
+	cmd.ValidArgsFunction = completeQuestions(&f.rf)
 	registerRunCompletions(cmd, &f.rf, &f.state, procedureParams)
 	return cmd
 }
@@ -100,9 +116,6 @@ func (f *oddsFlags) run(cmd *cobra.Command, proc string) error {
 	if f.exact && f.samples > 0 {
 		return usagef("give --exact or --samples, not both")
 	}
-	if f.state == "" {
-		return usagef("--state FILE is required")
-	}
 	given, err := parseArgs(f.args)
 	if err != nil {
 		return err
@@ -118,18 +131,44 @@ func (f *oddsFlags) run(cmd *cobra.Command, proc string) error {
 			return usagef("--compare wants two or more variant stacks, e.g. core-2023,core-2023+aa")
 		}
 	}
-	var answers []oddsAnswer
+	var (
+		answers []oddsAnswer
+		table   *dsl.TableInfo
+		asked   map[string]string // the arguments, with a table's model
+	)
 	for _, v := range variants {
 		prog, name, err := f.variantProgram(cmd, strings.TrimSpace(v))
 		if err != nil {
 			return err
 		}
+		table = rolledTable(prog, proc)
+		asked = maps.Clone(given)
 		// Each variant's rules say what the state's words may be.
-		st, err := readState(cmd, f.state, prog, f.allowUnknown)
+		var st *state.State
+		switch {
+		case table != nil:
+			if table.Lookup {
+				return usagef("table %s gives a value; it is not rolled on", table.ID)
+			}
+			st, err = tableState(cmd, prog, table, f.state, f.model, asked, f.allowUnknown)
+		case !askable(prog, proc):
+			// The nearer name of either kind is the one suggested.
+			_, err := prog.Procedure(proc)
+			if _, terr := prog.Table(proc); strings.Contains(terr.Error(), "did you mean") && !strings.Contains(err.Error(), "did you mean") {
+				err = terr
+			}
+			return failed("%v (munda rules list procedures and munda rules list tables list what odds asks of)", err)
+		case f.model != "":
+			return usagef("--model is for a table; give a procedure's models with --arg NAME=ID")
+		case f.state == "":
+			return usagef("--state FILE is required")
+		default:
+			st, err = readState(cmd, f.state, prog, f.allowUnknown)
+		}
 		if err != nil {
 			return err
 		}
-		res, err := f.ask(cmd, prog, st, proc, given, choices)
+		res, err := f.ask(cmd, prog, st, proc, table, asked, choices)
 		if err != nil {
 			return err
 		}
@@ -137,10 +176,40 @@ func (f *oddsFlags) run(cmd *cobra.Command, proc string) error {
 	}
 	out := cmd.OutOrStdout()
 	if f.jsonOut {
-		return writeJSON(out, oddsJSON(proc, f.of, answers))
+		rep := oddsJSON(proc, f.of, answers)
+		if table != nil {
+			rep.Procedure, rep.Table = "", proc
+		}
+		return writeJSON(out, rep)
 	}
-	writeOdds(out, proc, given, f.of, answers)
+	what := proc
+	if table != nil {
+		what = "table " + proc
+	}
+	writeOdds(out, what, asked, f.of, answers)
 	return nil
+}
+
+// askable reports whether name is a procedure or an action.
+func askable(prog *interpreter.Program, name string) bool {
+	if _, err := prog.Procedure(name); err == nil {
+		return true
+	}
+	_, err := prog.Action(name)
+	return err == nil
+}
+
+// rolledTable is the table a question names, when it names no procedure
+// or action (those are asked first): nil when there is none.
+func rolledTable(prog *interpreter.Program, name string) *dsl.TableInfo {
+	if askable(prog, name) {
+		return nil
+	}
+	t, err := prog.Table(name)
+	if err != nil {
+		return nil
+	}
+	return t
 }
 
 // variantProgram loads the rules of a variant stack ("" is the flags').
@@ -177,23 +246,30 @@ func (f *oddsFlags) variantProgram(cmd *cobra.Command, stack string) (*interpret
 
 // ask answers the question under one program: exactly when the branches
 // allow, by Monte Carlo otherwise.
-func (f *oddsFlags) ask(cmd *cobra.Command, prog *interpreter.Program, st *state.State, proc string, given map[string]string, choices interpreter.Choices) (*odds.Result, error) {
-	// A procedure, or else an action declared with parameters.
-	p, err := prog.Procedure(proc)
-	what := "procedure "
-	if err != nil {
-		action, aerr := prog.Action(proc)
-		if aerr != nil {
-			return nil, unknownName(err, "procedures")
+func (f *oddsFlags) ask(cmd *cobra.Command, prog *interpreter.Program, st *state.State, proc string, table *dsl.TableInfo, given map[string]string, choices interpreter.Choices) (*odds.Result, error) {
+	q := odds.Question{Program: prog, State: st, Args: given, Choices: choices, Progress: exactProgress(cmd.ErrOrStderr())}
+	if table != nil {
+		// Bad arguments are found once, before thousands of runs.
+		if _, err := interpreter.BindTableArgs(st.Clone(), table, given); err != nil {
+			return nil, failed("%v", err)
 		}
-		p, what = action.Procedure(), "action "
+		q.Table = table.ID
+	} else {
+		// A procedure, or else an action declared with parameters.
+		p, err := prog.Procedure(proc)
+		what := "procedure "
+		if err != nil {
+			action, aerr := prog.Action(proc)
+			if aerr != nil {
+				return nil, unknownName(err, "procedures")
+			}
+			p, what = action.Procedure(), "action "
+		}
+		if _, err := interpreter.BindArgs(st.Clone(), p.Params, what+p.ID, given); err != nil {
+			return nil, failed("%v", err)
+		}
+		q.Procedure, q.Focus = p.ID, focusModels(p, given)
 	}
-	// Bad arguments are found once, before thousands of runs.
-	if _, err := interpreter.BindArgs(st.Clone(), p.Params, what+p.ID, given); err != nil {
-		return nil, failed("%v", err)
-	}
-	q := odds.Question{Program: prog, State: st, Procedure: p.ID, Args: given, Choices: choices,
-		Focus: focusModels(p, given), Progress: exactProgress(cmd.ErrOrStderr())}
 	if f.of != "" {
 		of, diags := prog.Rules.Index.CompileQuery("--of", f.of)
 		if diags.HasErrors() {
@@ -491,7 +567,8 @@ type oddsVariantJSON struct {
 }
 
 type oddsReportJSON struct {
-	Procedure string            `json:"procedure"`
+	Procedure string            `json:"procedure,omitempty"`
+	Table     string            `json:"table,omitempty"` // a table's rows are the question`
 	Of        string            `json:"of,omitempty"`
 	Variants  []oddsVariantJSON `json:"variants"`
 }
@@ -556,4 +633,15 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// completeQuestions completes what munda odds asks of: procedures and the
+// tables that are rolled on.
+func completeQuestions(rf *ruleFlags) cobra.CompletionFunc {
+	procs, tables := completeProcedures(rf), completeTables(rf)
+	return func(cmd *cobra.Command, args []string, typed string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		a, dir := procs(cmd, args, typed)
+		b, _ := tables(cmd, args, typed)
+		return append(a, b...), dir
+	}
 }

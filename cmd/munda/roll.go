@@ -5,9 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/interpreter"
-	"github.com/munda-rules/munda/stdlib/state"
 )
 
 func newRollCmd() *cobra.Command {
@@ -46,68 +44,16 @@ rolling.`,
 			if err != nil {
 				return err
 			}
-			// The table's first model parameter is the model it applies to:
-			// --model names it, or --arg does, or with no state the
-			// stand-in is it. Other model parameters not given (an
-			// attacker) stay empty.
-			var modelParam string
-			for _, prm := range table.Params {
-				if dsl.TypeName(prm.Type) == "model" {
-					modelParam = prm.Name
-					break
-				}
-			}
-			if _, named := given[modelParam]; named && modelParam != "" {
-				if model != "" {
-					return usagef("give the model of table %s once: --model or --arg %s, not both", table.ID, modelParam)
-				}
-				modelParam = "" // named already: nothing more is needed
-			}
-			var st *state.State
-			switch {
-			case f.state != "":
-				if st, err = readState(cmd, f.state, prog, f.allowUnknown); err != nil {
-					return err
-				}
-				if modelParam != "" && model == "" {
-					return usagef("table %s applies to a model: give --model ID (or --arg %s=ID)", table.ID, modelParam)
-				}
-			case f.out != "" || f.inPlace:
+			if f.state == "" && (f.out != "" || f.inPlace) {
 				return usagef("-o and --in-place need --state")
-			case prog.Index().StandIn != nil:
-				standIn := prog.Index().StandIn
-				if st, err = standIn.State(); err != nil {
-					return failed("the stand-in of ruleset %s: %v", standIn.Ruleset, err)
-				}
-				if modelParam != "" && model == "" {
-					model = dsl.StandInModel(st).ID
-				}
-			case modelParam != "" && model == "":
-				return usagef("table %s applies to a model, and these rules name no stand-in for it (a ruleset's stand_in): give --state FILE --model ID", table.ID)
-			default:
-				st = &state.State{} // a table of no model needs no battle
 			}
-			if model != "" {
-				if modelParam == "" {
-					return usagef("table %s has no model parameter for --model", table.ID)
-				}
-				given[modelParam] = model
+			st, err := tableState(cmd, prog, table, f.state, model, given, f.allowUnknown)
+			if err != nil {
+				return err
 			}
-			bound := map[string]any{}
-			var rest []dsl.ParamInfo
-			for _, prm := range table.Params {
-				if _, named := given[prm.Name]; !named && dsl.TypeName(prm.Type) == "model" && prm.Default == nil {
-					bound[prm.Name] = (*state.Model)(nil)
-					continue
-				}
-				rest = append(rest, prm)
-			}
-			more, err := interpreter.BindArgs(st, rest, "table "+table.ID, given)
+			bound, err := interpreter.BindTableArgs(st, table, given)
 			if err != nil {
 				return failed("%v", err)
-			}
-			for k, v := range more {
-				bound[k] = v
 			}
 			var result any
 			if using != "" {

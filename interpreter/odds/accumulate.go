@@ -18,9 +18,12 @@ func newAccumulator() *accumulator {
 	return &accumulator{byKey: map[string]*Outcome{}, values: map[string]any{}}
 }
 
-func (a *accumulator) add(key string, value any, p *big.Rat) {
+// add counts an outcome; it reports whether the key is new (its value is
+// then kept).
+func (a *accumulator) add(key string, value any, p *big.Rat) (isNew bool) {
 	o, ok := a.byKey[key]
 	if !ok {
+		isNew = true
 		o = &Outcome{Key: key, Value: value, P: new(big.Rat)}
 		a.byKey[key] = o
 		a.order = append(a.order, key)
@@ -30,6 +33,7 @@ func (a *accumulator) add(key string, value any, p *big.Rat) {
 	}
 	o.Count++
 	a.total++
+	return isNew
 }
 
 // merge adds another accumulator's counts (Monte Carlo chunks).

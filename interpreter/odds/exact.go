@@ -43,7 +43,7 @@ func exactReplay(ctx context.Context, q Question, maxPaths int) (*Result, error)
 			return nil, fmt.Errorf("%w: more than %d", ErrTooManyPaths, maxPaths)
 		}
 		w.start()
-		key, value, err := runOnce(&q, w)
+		key, value, err := runOnce(&q, w, nil)
 		if err != nil {
 			return nil, pathError(w, err)
 		}

@@ -35,6 +35,10 @@ import (
 // probability, and faces that show the same result are one branch, as in
 // every run (interpreter.TestDecider, RowDecider).
 //
+// A question of what the run signalled (dsl.QuerySignalled) counts the
+// signals so far as part of a configuration: runs merge only when they
+// signalled the same on their way.
+//
 // More than maxConfigs distinct configurations (0: DefaultMaxPaths),
 // counting each branch that reaches the end as one, gives
 // ErrTooManyPaths: memory stays bounded by it.
@@ -82,7 +86,8 @@ type merger struct {
 	ends     int // runs that reached the end
 	covered  *big.Rat
 	idBuf    []uintptr
-	merged   int // paused runs merged into a configuration
+	merged   int          // paused runs merged into a configuration
+	signals  signalCounts // the run's signals so far, when the question asks them
 	keyBuf   []byte
 }
 
@@ -115,6 +120,9 @@ func (e *merger) expand(ctx context.Context, c *config) error {
 			b = binary.AppendUvarint(b, uint64(x))
 		}
 		b = binary.LittleEndian.AppendUint64(b, cp.Hash(e.counters))
+		if e.signals != nil {
+			b = e.signals.appendKey(b)
+		}
 		e.keyBuf = b
 		candKey = string(b)
 		seen = true
@@ -132,7 +140,10 @@ func (e *merger) expand(ctx context.Context, c *config) error {
 		}
 		w.start()
 		seen = false
-		key, value, paused, err := runUntil(e.q, w, hook)
+		if e.q.Of != nil && e.q.Of.Signals() {
+			e.signals = signalCounts{}
+		}
+		key, value, paused, err := runUntil(e.q, w, hook, nil, e.signals)
 		e.runs++
 		if err != nil {
 			return pathError(w, err)

@@ -19,13 +19,20 @@ type Question struct {
 	Program   *interpreter.Program
 	State     *state.State // never changed: each run has its own copy
 	Procedure string       // id, e.g. "bottle_check"
-	// Args are the procedure's arguments as text (ids for models and
-	// gangs), as --arg gives them: they are bound to each run's copy.
+	// Table, instead of a procedure, asks which row a roll on the table
+	// lands on (e.g. "lasting_injury"): without Of an outcome is that
+	// row's id (the row the dice chose; what it does is not run), with Of
+	// a run rolls on the table and applies the row.
+	Table string
+	// Args are the procedure's (or table's) arguments as text (ids for
+	// models and gangs), as --arg gives them: they are bound to each run's
+	// copy. A table's model parameters not given are no model.
 	Args map[string]string
 	// Choices answers the rules' choices; nil takes every default.
 	Choices interpreter.ChoiceSource
 	// Of is asked of each outcome's state; nil summarises what changed
-	// (see Summary), of the Focus models only when there are some.
+	// (see Summary), of the Focus models only when there are some (for a
+	// Table, nil gives the row).
 	Of    *dsl.Query
 	Focus []string
 	// Limits bound each run (zero: interpreter.DefaultLimits).

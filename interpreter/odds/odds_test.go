@@ -385,3 +385,27 @@ func TestFailingBranchIsNamedBriefly(t *testing.T) {
 		t.Errorf("the branch is described in %d decisions: %v", n, err)
 	}
 }
+
+// Monte Carlo copies each sample into one buffer per worker: an outcome
+// whose value points into a copy (a model) keeps that copy, so later
+// samples do not change it under the answer. The value of the outcome is
+// the first sample's, as a run of one sample shows.
+func TestSampleKeepsValuesWhole(t *testing.T) {
+	p := program(t)
+	q := odds.Question{Program: p, State: decodeState(t, loneFighter), Procedure: "go_out_of_action",
+		Args: map[string]string{"fighter": "m", "attacker": "m"}, Of: query(t, p, `model("m")`)}
+	injuries := func(n int) string {
+		r, err := odds.Sample(context.Background(), q, n, 3, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Outcomes) != 1 {
+			t.Fatalf("outcomes %+v", r.Outcomes)
+		}
+		return fmt.Sprint(r.Outcomes[0].Value.(*state.Model).LastingInjuries)
+	}
+	first := injuries(1)
+	if got := injuries(200); got != first {
+		t.Errorf("the outcome's model has the lasting injuries %s, want the first sample's %s", got, first)
+	}
+}

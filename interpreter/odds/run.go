@@ -1,22 +1,28 @@
 package odds
 
 import (
+	"encoding/binary"
 	"fmt"
+	"slices"
 
 	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // runOnce runs the question once with the given dice on a fresh copy of
-// the state, and returns the outcome's key and value.
-func runOnce(q *Question, dice interpreter.DiceSource) (string, any, error) {
-	key, value, _, err := runUntil(q, dice, nil)
+// the state, made in buf when there is one (Monte Carlo: a buffer per
+// worker, rather than a Clone per sample), and returns the outcome's key
+// and value.
+func runOnce(q *Question, dice interpreter.DiceSource, buf *state.Buffer) (string, any, error) {
+	key, value, _, err := runUntil(q, dice, nil, buf, nil)
 	return key, value, err
 }
 
 // runUntil is runOnce with a checkpoint hook: paused says the hook paused
-// the run (there is then no outcome).
-func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool) (key string, value any, paused bool, err error) {
+// the run (there is then no outcome). signals, if not nil, counts what the
+// run signals when the question asks it (the hook may read it); nil makes
+// a count of its own.
+func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, buf *state.Buffer, signals signalCounts) (key string, value any, paused bool, err error) {
 	if hook != nil {
 		defer func() {
 			if v := recover(); v != nil {
@@ -27,7 +33,25 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 			}
 		}()
 	}
-	st := q.State.Clone()
+	var st *state.State
+	if buf != nil {
+		st = q.State.CopyInto(buf)
+	} else {
+		st = q.State.Clone()
+	}
+	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook}
+	if q.Of != nil && q.Of.Signals() {
+		// Only a query of what happened counts signals.
+		if signals == nil {
+			signals = signalCounts{}
+		}
+		opts.Signalled = signals.add
+	} else {
+		signals = nil
+	}
+	if q.Table != "" {
+		return runTable(q, st, opts, signals)
+	}
 	// A procedure, or else an action declared with parameters (its
 	// availability must hold, as for `munda run`).
 	proc, err := q.Program.Procedure(q.Procedure)
@@ -43,7 +67,6 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 	if err != nil {
 		return "", nil, false, err
 	}
-	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook}
 	if isAction {
 		err = q.Program.RunAction(st, proc.ID, args, opts)
 	} else {
@@ -55,7 +78,60 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 	if q.Of == nil {
 		return Summary(q.State, st, q.Focus...), nil, false, nil
 	}
-	v, err := q.Of.Eval(st)
+	return outcomeOf(q, st, signals)
+}
+
+// signalCounts counts the events signalled, by id: what a query of what
+// happened reads (dsl.QuerySignalled).
+type signalCounts map[string]int
+
+func (s signalCounts) add(event string) { s[event]++ }
+
+// appendKey appends the counts to a configuration's key, in order: runs
+// that signalled differently on their way must not merge.
+func (s signalCounts) appendKey(b []byte) []byte {
+	ids := make([]string, 0, len(s))
+	for id := range s {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		b = append(b, id...)
+		b = append(b, 0)
+		b = binary.AppendUvarint(b, uint64(s[id]))
+	}
+	return b
+}
+
+// runTable rolls on the question's table once: the outcome is the row it
+// lands on (the row is then not run), or Of of the state after the row has
+// done what it says.
+func runTable(q *Question, st *state.State, opts interpreter.Options, signals signalCounts) (string, any, bool, error) {
+	t, err := q.Program.Table(q.Table)
+	if err != nil {
+		return "", nil, false, err
+	}
+	args, err := interpreter.BindTableArgs(st, t, q.Args)
+	if err != nil {
+		return "", nil, false, err
+	}
+	if q.Of == nil {
+		// Only the row is asked: what it does is not run.
+		row, err := q.Program.RollRow(st, t.ID, args, opts)
+		if err != nil {
+			return "", nil, false, err
+		}
+		return row, row, false, nil
+	}
+	if _, err := q.Program.ApplyRow(st, t.ID, args, nil, opts); err != nil {
+		return "", nil, false, err
+	}
+	return outcomeOf(q, st, signals)
+}
+
+// outcomeOf is the question's Of of a run's final state.
+func outcomeOf(q *Question, st *state.State, signals signalCounts) (string, any, bool, error) {
+	v, err := q.Of.EvalRun(st, signals)
 	if err != nil {
 		return "", nil, false, fmt.Errorf("%s: %v", q.Of.Text(), err)
 	}

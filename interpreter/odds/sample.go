@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/munda-rules/munda/interpreter"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // chunk is the unit of Monte Carlo work: each chunk has its own seed, drawn
@@ -40,8 +41,11 @@ func Sample(ctx context.Context, q Question, n int, seed uint64, workers int, pr
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// One state buffer per worker: each sample is copied into it
+			// (state.Buffer), not cloned.
+			var buf state.Buffer
 			for c := range next {
-				acc, err := sampleChunk(ctx, &q, c, min(chunk, n-c*chunk), seed)
+				acc, err := sampleChunk(ctx, &q, c, min(chunk, n-c*chunk), seed, &buf)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -94,20 +98,35 @@ feed:
 	return res, nil
 }
 
-func sampleChunk(ctx context.Context, q *Question, c, size int, seed uint64) (*accumulator, error) {
+// sampleChunk runs one chunk's samples, each on a fresh copy of the state
+// in buf, with no log: runs without one skip the narration.
+func sampleChunk(ctx context.Context, q *Question, c, size int, seed uint64, buf *state.Buffer) (*accumulator, error) {
 	acc := newAccumulator()
 	dice := interpreter.NewSeeded(splitmix(seed ^ splitmix(uint64(c)+1)))
 	for range size {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		key, value, err := runOnce(q, dice)
+		key, value, err := runOnce(q, dice, buf)
 		if err != nil {
 			return nil, err
 		}
-		acc.add(key, value, nil)
+		if acc.add(key, value, nil) && !plainValue(value) {
+			// The outcome keeps a value that points into this copy (a
+			// model, a list): the buffer gives the copy up to it.
+			buf.Release()
+		}
 	}
 	return acc, nil
+}
+
+// plainValue reports whether v holds nothing of the state it came from.
+func plainValue(v any) bool {
+	switch v.(type) {
+	case nil, bool, int, int64, float64, string:
+		return true
+	}
+	return false
 }
 
 // splitmix is SplitMix64's finaliser: well-spread seeds from counters.

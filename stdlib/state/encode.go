@@ -312,66 +312,101 @@ func writeJSONString(b *bytes.Buffer, s string) {
 
 // Clone is a deep copy of the state with its back-pointers set. It makes a
 // dozen allocations whatever the size of the state: every gang, model,
-// weapon, armour and marker, and every list of strings, is carved from one
-// block per type. Appending to a list of the copy reallocates it (each
-// carved list is full), so no copy shares memory with another or with the
-// original.
+// weapon, armour, marker and duration, and every list of strings, is carved
+// from one block per type. Appending to a list of the copy reallocates it
+// (each carved list is full), so no copy shares memory with another or with
+// the original. (A Buffer makes such copies again and again in the same
+// blocks: see CopyInto.)
 func (s *State) Clone() *State {
 	if s == nil {
 		return nil
 	}
-	var nModels, nWeapons, nArmour, nStrings int
-	nStrings = len(s.Battle.Rules)
+	p := s.sizes().alloc()
+	out := &State{}
+	s.copyWith(out, p, cloneValues(s.Battle.Recorded))
+	return out
+}
+
+// sizes counts what a copy of the state needs of each block.
+func (s *State) sizes() poolSizes {
+	n := poolSizes{gangs: len(s.Gangs), markers: len(s.Battle.Markers), durations: len(s.Battle.Durations), strings: len(s.Battle.Rules)}
 	for _, g := range s.Gangs {
 		if g == nil {
 			continue
 		}
-		nStrings += len(g.Stash) + len(g.Territories)
-		nModels += len(g.Models)
+		n.strings += len(g.Stash) + len(g.Territories)
+		n.models += len(g.Models)
 		for _, m := range g.Models {
 			if m == nil {
 				continue
 			}
-			nWeapons += len(m.Weapons)
-			nArmour += len(m.Armour)
-			nStrings += len(m.Conditions) + len(m.Skills) + len(m.Powers) + len(m.Rules) +
+			n.weapons += len(m.Weapons)
+			n.armour += len(m.Armour)
+			n.strings += len(m.Conditions) + len(m.Skills) + len(m.Powers) + len(m.Rules) +
 				len(m.Wargear) + len(m.Terrain) + len(m.Marks) + len(m.LastingInjuries) +
 				len(m.Enmities) + len(m.LastingDamage) + len(m.Improvements) + len(m.PrimarySets) + len(m.SecondarySets)
 			for _, w := range m.Weapons {
 				if w != nil {
-					nStrings += len(w.Traits)
+					n.strings += len(w.Traits)
 				}
 			}
 		}
 	}
-	p := clonePools{
-		gangs:      make([]Gang, len(s.Gangs)),
-		gangPtrs:   make([]*Gang, len(s.Gangs)),
-		models:     make([]Model, nModels),
-		modelPtrs:  make([]*Model, nModels),
-		weapons:    make([]Weapon, nWeapons),
-		weaponPtrs: make([]*Weapon, nWeapons),
-		armour:     make([]Armour, nArmour),
-		armourPtrs: make([]*Armour, nArmour),
-		markers:    make([]Marker, len(s.Battle.Markers)),
-		markerPtrs: make([]*Marker, len(s.Battle.Markers)),
-		strings:    make([]string, nStrings),
+	return n
+}
+
+// poolSizes is how many of each a copy of a state takes.
+type poolSizes struct {
+	gangs, models, weapons, armour, markers, durations, strings int
+}
+
+func (n poolSizes) alloc() clonePools {
+	return clonePools{
+		gangs:        make([]Gang, n.gangs),
+		gangPtrs:     make([]*Gang, n.gangs),
+		models:       make([]Model, n.models),
+		modelPtrs:    make([]*Model, n.models),
+		weapons:      make([]Weapon, n.weapons),
+		weaponPtrs:   make([]*Weapon, n.weapons),
+		armour:       make([]Armour, n.armour),
+		armourPtrs:   make([]*Armour, n.armour),
+		markers:      make([]Marker, n.markers),
+		markerPtrs:   make([]*Marker, n.markers),
+		durations:    make([]Duration, n.durations),
+		durationPtrs: make([]*Duration, n.durations),
+		strings:      make([]string, n.strings),
 	}
-	out := &State{Battle: s.Battle}
+}
+
+// fits reports whether every block of p is at least as large as n asks.
+func (p *clonePools) fits(n poolSizes) bool {
+	return len(p.gangs) >= n.gangs && len(p.models) >= n.models && len(p.weapons) >= n.weapons &&
+		len(p.armour) >= n.armour && len(p.markers) >= n.markers && len(p.durations) >= n.durations &&
+		len(p.strings) >= n.strings
+}
+
+// copyWith makes out a deep copy of s carved from the blocks of p (which
+// must fit s's sizes), with recorded as its battle's recorded answers.
+// Everything out held before is dropped.
+func (s *State) copyWith(out *State, p clonePools, recorded map[string]any) {
+	*out = State{Battle: s.Battle}
 	out.Battle.Rules = p.strs(s.Battle.Rules)
-	out.Battle.Recorded = cloneValues(s.Battle.Recorded)
+	out.Battle.Recorded = recorded
 	if s.Battle.Durations != nil {
-		out.Battle.Durations = make([]*Duration, len(s.Battle.Durations))
+		out.Battle.Durations = carve(&p.durationPtrs, len(s.Battle.Durations))
 		for i, du := range s.Battle.Durations {
+			out.Battle.Durations[i] = nil
 			if du != nil {
-				c := *du
-				out.Battle.Durations[i] = &c
+				c := &p.durations[i]
+				*c = *du
+				out.Battle.Durations[i] = c
 			}
 		}
 	}
 	if s.Battle.Markers != nil {
 		out.Battle.Markers = carve(&p.markerPtrs, len(s.Battle.Markers))
 		for i, mk := range s.Battle.Markers {
+			out.Battle.Markers[i] = nil
 			if mk != nil {
 				c := &p.markers[i]
 				*c = *mk
@@ -380,10 +415,11 @@ func (s *State) Clone() *State {
 		}
 	}
 	if s.Gangs != nil {
-		out.Gangs = p.gangPtrs
+		out.Gangs = carve(&p.gangPtrs, len(s.Gangs))
 	}
 	for i, g := range s.Gangs {
 		if g == nil {
+			out.Gangs[i] = nil
 			continue
 		}
 		ng := &p.gangs[i]
@@ -396,6 +432,7 @@ func (s *State) Clone() *State {
 		}
 		for j, m := range g.Models {
 			if m == nil {
+				ng.Models[j] = nil
 				continue
 			}
 			nm := &p.models[0]
@@ -423,6 +460,7 @@ func (s *State) Clone() *State {
 			if m.Weapons != nil {
 				nm.Weapons = carve(&p.weaponPtrs, len(m.Weapons))
 				for k, w := range m.Weapons {
+					nm.Weapons[k] = nil
 					if w != nil {
 						nw := &p.weapons[0]
 						p.weapons = p.weapons[1:]
@@ -435,6 +473,7 @@ func (s *State) Clone() *State {
 			if m.Armour != nil {
 				nm.Armour = carve(&p.armourPtrs, len(m.Armour))
 				for k, a := range m.Armour {
+					nm.Armour[k] = nil
 					if a != nil {
 						na := &p.armour[0]
 						p.armour = p.armour[1:]
@@ -447,21 +486,22 @@ func (s *State) Clone() *State {
 		}
 		out.Gangs[i] = ng
 	}
-	return out
 }
 
 type clonePools struct {
-	gangs      []Gang
-	gangPtrs   []*Gang
-	models     []Model
-	modelPtrs  []*Model
-	weapons    []Weapon
-	weaponPtrs []*Weapon
-	armour     []Armour
-	armourPtrs []*Armour
-	markers    []Marker
-	markerPtrs []*Marker
-	strings    []string
+	gangs        []Gang
+	gangPtrs     []*Gang
+	models       []Model
+	modelPtrs    []*Model
+	weapons      []Weapon
+	weaponPtrs   []*Weapon
+	armour       []Armour
+	armourPtrs   []*Armour
+	markers      []Marker
+	markerPtrs   []*Marker
+	durations    []Duration
+	durationPtrs []*Duration
+	strings      []string
 }
 
 // strs copies a list of strings into the pool (nil stays nil).
