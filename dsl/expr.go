@@ -214,6 +214,14 @@ func (v *useVisitor) Visit(node *ast.Node) {
 			}
 			return
 		}
+		if callee.Value == "weapon_of" && len(n.Arguments) == 1 {
+			// weapon_of({…}): a literal profile's keys are a weapon's fields,
+			// and its traits are declared traits.
+			if m, ok := n.Arguments[0].(*ast.MapNode); ok {
+				v.weaponProfile(m)
+			}
+			return
+		}
 		if callee.Value == "stat" && len(n.Arguments) >= 2 {
 			// stat(x, "ws"): a literal names a characteristic's or a profile's field.
 			if lit, ok := n.Arguments[len(n.Arguments)-1].(*ast.StringNode); ok {
@@ -238,6 +246,42 @@ func (v *useVisitor) Visit(node *ast.Node) {
 		}
 		if _, ok := v.c.idx.Features[kind][lit.Value]; !ok {
 			v.c.unknown(at, kind, fmt.Sprintf("%q", lit.Value), keys(v.c.idx.Features[kind]))
+		}
+	}
+}
+
+// weaponProfile checks a literal profile given to weapon_of: each key a
+// field of a weapon, each literal trait (id or id(X)) a declared trait.
+func (v *useVisitor) weaponProfile(m *ast.MapNode) {
+	at := func(n ast.Node) *diag.Range {
+		return diag.RangeOf(exprPosition(v.e, n.Location().From), exprPosition(v.e, n.Location().To))
+	}
+	for _, p := range m.Pairs {
+		pair, ok := p.(*ast.PairNode)
+		if !ok {
+			continue
+		}
+		key, ok := pair.Key.(*ast.StringNode)
+		if !ok {
+			continue
+		}
+		if !slices.Contains(stdlib.WeaponFields(), key.Value) {
+			v.c.unknown(at(key), "weapon field", key.Value, stdlib.WeaponFields())
+			continue
+		}
+		list, ok := pair.Value.(*ast.ArrayNode)
+		if key.Value != "traits" || !ok {
+			continue
+		}
+		for _, e := range list.Nodes {
+			lit, ok := e.(*ast.StringNode)
+			if !ok {
+				continue
+			}
+			id, _, _ := strings.Cut(lit.Value, "(")
+			if _, ok := v.c.idx.Features["trait"][strings.TrimSpace(id)]; !ok {
+				v.c.unknown(at(lit), "trait", fmt.Sprintf("%q", lit.Value), keys(v.c.idx.Features["trait"]))
+			}
 		}
 	}
 }

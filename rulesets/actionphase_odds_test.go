@@ -97,9 +97,12 @@ func TestShootingAttackOdds(t *testing.T) {
 }
 
 // S4 against T3 wounds on 3+ (2/3) with no armour: P(wounded) = P(hit) * 2/3.
+// The targets have no weapons: they would answer with unarmed reaction
+// attacks, which these odds leave out (react=false).
 func TestCloseCombatOdds(t *testing.T) {
+	noReaction := map[string]string{"react": "false"}
 	// WS 3+ with one assist: a hit on 2+, a natural 1 misses: 5/6.
-	wantP(t, actionOdds(t, "fight", map[string]string{"attacker": "striker", "target": "victim"}, nil, `model("victim").wounds_lost`), "1", "5/9")
+	wantP(t, actionOdds(t, "fight", map[string]string{"attacker": "striker", "target": "victim"}, noReaction, `model("victim").wounds_lost`), "1", "5/9")
 	// Two enemies interfering: 5+, 1/3.
-	wantP(t, actionOdds(t, "fight", map[string]string{"attacker": "lone", "target": "mob1"}, nil, `model("mob1").wounds_lost`), "1", "2/9")
+	wantP(t, actionOdds(t, "fight", map[string]string{"attacker": "lone", "target": "mob1"}, noReaction, `model("mob1").wounds_lost`), "1", "2/9")
 }

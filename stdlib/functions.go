@@ -175,6 +175,14 @@ var Functions = []Function{
 		},
 	},
 	{
+		Name: "weapon_of", Doc: "weapon_of(profile) is a weapon built from a map of a state file's weapon fields ({id, name, s, ap, d, traits, …}), carried by no model: a profile the rules hold as data.",
+		Types: []any{new(func(map[string]any) *state.Weapon)},
+		Fn: func(args ...any) (any, error) {
+			profile, _ := args[0].(map[string]any)
+			return weaponOf(profile)
+		},
+	},
+	{
 		Name: "trait_value", Doc: "trait_value(w, id) is X of a trait written id(X), 0 if the weapon lacks it.",
 		Types: []any{new(func(*state.Weapon, string) int)},
 		Fn: func(args ...any) (any, error) {
