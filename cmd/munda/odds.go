@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math/big"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -152,12 +153,21 @@ func (f *oddsFlags) run(cmd *cobra.Command, proc string) error {
 			}
 			st, err = tableState(cmd, prog, table, f.state, f.model, asked, f.allowUnknown)
 		case !askable(prog, proc):
-			// The nearer name of either kind is the one suggested.
-			_, err := prog.Procedure(proc)
-			if _, terr := prog.Table(proc); strings.Contains(terr.Error(), "did you mean") && !strings.Contains(err.Error(), "did you mean") {
-				err = terr
+			// The nearest name of either kind is the one suggested.
+			idx := prog.Index()
+			var names []string
+			for id := range idx.Procedures {
+				names = append(names, strings.ReplaceAll(id, "_", "-"))
 			}
-			return failed("%v (munda rules list procedures and munda rules list tables list what odds asks of)", err)
+			for id, t := range idx.Tables {
+				if !t.Lookup {
+					names = append(names, strings.ReplaceAll(id, "_", "-"))
+				}
+			}
+			slices.Sort(names)
+			typed := strings.ReplaceAll(proc, "_", "-")
+			msg := diag.Suggest(fmt.Sprintf("no procedure or table %s", typed), typed, names)
+			return failed("%s (munda rules list procedures and munda rules list tables list what odds asks of)", msg)
 		case f.model != "":
 			return usagef("--model is for a table; give a procedure's models with --arg NAME=ID")
 		case f.state == "":
