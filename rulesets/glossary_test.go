@@ -5,6 +5,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/munda-rules/munda/dsl/i18n"
@@ -61,8 +62,17 @@ var czechGlossary = []struct {
 
 // termIn is a glossary term as a regexp on word bounds.
 func termIn(pattern string) *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(^|[^\pL])(` + pattern + `)($|[^\pL])`)
+	if re, ok := termRegexps.Load(pattern); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := regexp.MustCompile(`(?i)(^|[^\pL])(` + pattern + `)($|[^\pL])`)
+	termRegexps.Store(pattern, re)
+	return re
 }
+
+// termRegexps are termIn's, compiled once: every message is held to every
+// term.
+var termRegexps sync.Map
 
 // glossaryBreaches lists the terms an English text names whose seed term
 // the translation does not use.
