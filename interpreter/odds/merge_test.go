@@ -7,11 +7,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"testing/fstest"
-
-	"github.com/munda-rules/munda/dsl"
-	"github.com/munda-rules/munda/interpreter"
-	"github.com/munda-rules/munda/rulesets"
 
 	"github.com/munda-rules/munda/interpreter/odds"
 )
@@ -178,18 +173,10 @@ func TestExactStopsAtTheBound(t *testing.T) {
 		sum += fmt.Sprintf(" + r%d", i)
 	}
 	fmt.Fprintf(&b, "  set gang.credits = %s\n}\n", sum)
-	pack := &dsl.Pack{FS: fstest.MapFS{"explode.munda": {Data: []byte(b.String())}}, Root: ".", Display: "explode"}
-	rules, diags := rulesets.Load(rulesets.Selection{Base: rulesets.None, Pack: pack, SkipTests: true})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	prog, err := interpreter.Compile(rules)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := looseProgram(t, "explode", b.String())
 	q := odds.Question{Program: prog, State: decodeState(t, "gangs:\n  - {id: g, name: G, models: []}\n"),
 		Procedure: "explode", Args: map[string]string{"gang": "g"}, Of: query(t, prog, `gang("g").credits`)}
-	_, err = odds.Exact(context.Background(), q, 500)
+	_, err := odds.Exact(context.Background(), q, 500)
 	if !errors.Is(err, odds.ErrTooManyPaths) || !strings.Contains(err.Error(), "more than 500 distinct configurations") {
 		t.Fatalf("err = %v, want the bound of 500 configurations", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/interpreter"
@@ -34,6 +35,22 @@ func program(t testing.TB) *interpreter.Program {
 	})
 	if progErr != nil {
 		t.Fatal(progErr)
+	}
+	return prog
+}
+
+// looseProgram compiles one rule file on its own, with no base ruleset:
+// a small pack made for a test.
+func looseProgram(t testing.TB, name, src string) *interpreter.Program {
+	t.Helper()
+	pack := &dsl.Pack{FS: fstest.MapFS{name + ".munda": {Data: []byte(src)}}, Root: ".", Display: name}
+	rules, diags := rulesets.Load(rulesets.Selection{Base: rulesets.None, Pack: pack, SkipTests: true})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	prog, err := interpreter.Compile(rules)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return prog
 }

@@ -3,12 +3,8 @@ package odds_test
 import (
 	"math/big"
 	"testing"
-	"testing/fstest"
 
-	"github.com/munda-rules/munda/dsl"
-	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/interpreter/odds"
-	"github.com/munda-rules/munda/rulesets"
 )
 
 // Odds walk the dice of a pool and of its extra dice and re-rolls: two D6
@@ -24,15 +20,7 @@ procedure volley(gang) "Volley" {
 rule sure "Sure" { reroll volley.hits each where # < 4 }
 rule more "More" { extra_dice volley.hits 1 pick highest }
 `
-	p := &dsl.Pack{FS: fstest.MapFS{"pools.munda": {Data: []byte(src)}}, Root: ".", Display: "pools"}
-	rules, diags := rulesets.Load(rulesets.Selection{Base: rulesets.None, Pack: p, SkipTests: true})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	prog, err := interpreter.Compile(rules)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := looseProgram(t, "pools", src)
 	q := odds.Question{Program: prog, State: decodeState(t, "gangs:\n  - {id: g, name: G, models: []}\n"),
 		Procedure: "volley", Args: map[string]string{"gang": "g"}, Of: query(t, prog, `gang("g").credits`)}
 	r := exact(t, q)

@@ -5,12 +5,8 @@ import (
 	"fmt"
 	"math/big"
 	"testing"
-	"testing/fstest"
 
-	"github.com/munda-rules/munda/dsl"
-	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/interpreter/odds"
-	"github.com/munda-rules/munda/rulesets"
 )
 
 // A table as the question: the chance of each row of the Lasting Injury
@@ -169,15 +165,7 @@ procedure watch(gang) "Watch" {
   set gang.credits = b
 }
 `
-	pk := &dsl.Pack{FS: fstest.MapFS{"watch.munda": {Data: []byte(src)}}, Root: ".", Display: "watch"}
-	rules, diags := rulesets.Load(rulesets.Selection{Base: rulesets.None, Pack: pk, SkipTests: true})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	prog, err := interpreter.Compile(rules)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := looseProgram(t, "watch", src)
 	q := odds.Question{Program: prog, State: decodeState(t, "gangs:\n  - {id: g, name: G, models: []}\n"),
 		Procedure: "watch", Args: map[string]string{"gang": "g"}, Of: query(t, prog, `signalled.alarm ?? 0`)}
 	for name, engine := range map[string]func(context.Context, odds.Question, int) (*odds.Result, error){"Exact": odds.Exact, "ExactReplay": odds.ExactReplay} {
