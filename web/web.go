@@ -45,6 +45,12 @@ func ModuleRoot(ctx context.Context, dir string) (string, error) {
 	root := strings.TrimSpace(out)
 	modPath, err := goCmd(ctx, dir, nil, "list", "-m")
 	if err != nil || strings.TrimSpace(modPath) != ModulePath {
+		if root == "" { // outside any module: go list names none
+			if abs, aerr := filepath.Abs(dir); aerr == nil {
+				dir = abs
+			}
+			return "", fmt.Errorf("%s is not inside the munda module (%s): run in a clone of munda, or serve a built site with --dir", dir, ModulePath)
+		}
 		return "", fmt.Errorf("%s is not the munda module (%s) but %q: run in a clone of munda, or serve a built site with --dir", root, ModulePath, strings.TrimSpace(modPath))
 	}
 	return root, nil
