@@ -388,13 +388,18 @@ function parseStack(text) {
 // ---------------------------------------------------------------------------
 // Actions.
 
-async function run() {
+// startAnswer clears what the last answer showed, before a new one.
+function startAnswer() {
   clearError();
   $("runs").hidden = true;
   $("odds").replaceChildren();
   $("narration").textContent = "";
   $("new-state-box").hidden = true;
   saveLater();
+}
+
+async function run() {
+  startAnswer();
   try {
     const a = await call("run", { ...selection(), ...question(), seed: Number($("seed").value) || 0 });
     $("narration").textContent = a.narration || "(the run narrated nothing)";
@@ -416,12 +421,7 @@ async function run() {
 }
 
 async function odds() {
-  clearError();
-  $("runs").hidden = true;
-  $("odds").replaceChildren();
-  $("narration").textContent = "";
-  $("new-state-box").hidden = true;
-  saveLater();
+  startAnswer();
   try {
     const a = await call("odds", { ...selection(), ...question(), ...oddsSettings() });
     renderOdds([a]);
@@ -431,12 +431,7 @@ async function odds() {
 }
 
 async function compare() {
-  clearError();
-  $("runs").hidden = true;
-  $("odds").replaceChildren();
-  $("narration").textContent = "";
-  $("new-state-box").hidden = true;
-  saveLater();
+  startAnswer();
   try {
     const b = parseStack($("variant-b").value);
     const a = await call("compare", { a: selection(), b, ...question(), ...oddsSettings() });
@@ -449,12 +444,7 @@ async function compare() {
 // compareRuns runs the procedure under A and B with the same seed and
 // shows the two narrations side by side.
 async function compareRuns() {
-  clearError();
-  $("odds").replaceChildren();
-  $("narration").textContent = "";
-  $("new-state-box").hidden = true;
-  $("runs").hidden = true;
-  saveLater();
+  startAnswer();
   const seed = Number($("seed").value) || 0;
   try {
     const b = parseStack($("variant-b").value);
