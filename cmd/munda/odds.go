@@ -401,13 +401,6 @@ func bar(p float64, width int) string {
 	return strings.Repeat("█", n) + strings.Repeat("·", width-n)
 }
 
-func ratString(p *big.Rat) string {
-	if p.IsInt() {
-		return p.Num().String()
-	}
-	return p.RatString()
-}
-
 func percent(p float64) string { return fmt.Sprintf("%6.2f%%", 100*p) }
 
 // writeOdds prints the answers for people: each outcome with its
@@ -461,7 +454,7 @@ func writeDistribution(w io.Writer, r *odds.Result) {
 		p := odds.Float(o.P)
 		line := "  " + percent(p)
 		if r.Exact {
-			line += fmt.Sprintf("  %-11s", ratString(o.P))
+			line += fmt.Sprintf("  %-11s", odds.RatString(o.P))
 		} else {
 			line += fmt.Sprintf("  [%s, %s]", strings.TrimSpace(percent(o.Low)), strings.TrimSpace(percent(o.High)))
 		}
@@ -473,7 +466,7 @@ func writeDistribution(w io.Writer, r *odds.Result) {
 	}
 	if r.Numeric && r.Mean != nil {
 		if r.Exact {
-			fmt.Fprintf(w, "\n  mean %s (%.4f)\n", ratString(r.Mean), odds.Float(r.Mean))
+			fmt.Fprintf(w, "\n  mean %s (%.4f)\n", odds.RatString(r.Mean), odds.Float(r.Mean))
 		} else {
 			fmt.Fprintf(w, "\n  mean %.4f\n", odds.Float(r.Mean))
 		}
@@ -525,7 +518,7 @@ func writeComparison(w io.Writer, answers []oddsAnswer) {
 			p := probOf(a.Result, k)
 			cell := percent(odds.Float(p))
 			if a.Result.Exact {
-				cell += " " + ratString(p)
+				cell += " " + odds.RatString(p)
 			}
 			line += fmt.Sprintf("%-22s", cell)
 			if i == 0 {
@@ -553,27 +546,10 @@ func probOf(r *odds.Result, key string) *big.Rat {
 }
 
 // The JSON form, for tools.
-type oddsOutcomeJSON struct {
-	Key         string   `json:"key"`
-	Value       any      `json:"value,omitempty"`
-	P           string   `json:"p"` // exact fraction, or count/samples
-	Probability float64  `json:"probability"`
-	Count       int      `json:"count,omitempty"`
-	Low         *float64 `json:"low,omitempty"`
-	High        *float64 `json:"high,omitempty"`
-	Cumulative  *float64 `json:"cumulative,omitempty"`
-}
-
+// oddsVariantJSON is one variant's answer in --json.
 type oddsVariantJSON struct {
-	Variant  string            `json:"variant"`
-	Exact    bool              `json:"exact"`
-	Paths    int               `json:"paths,omitempty"`
-	Samples  int               `json:"samples,omitempty"`
-	Seed     *uint64           `json:"seed,omitempty"`
-	Note     string            `json:"note,omitempty"`
-	Mean     *float64          `json:"mean,omitempty"`
-	MeanP    string            `json:"mean_exact,omitempty"`
-	Outcomes []oddsOutcomeJSON `json:"outcomes"`
+	Variant string `json:"variant"`
+	odds.ResultJSON
 }
 
 type oddsReportJSON struct {
@@ -586,54 +562,10 @@ type oddsReportJSON struct {
 func oddsJSON(proc, of string, answers []oddsAnswer) oddsReportJSON {
 	rep := oddsReportJSON{Procedure: proc, Of: of}
 	for _, a := range answers {
-		r := a.Result
-		v := oddsVariantJSON{Variant: a.Variant, Exact: r.Exact, Paths: r.Paths, Samples: r.Samples, Note: r.Note, Outcomes: []oddsOutcomeJSON{}}
-		if !r.Exact {
-			seed := r.Seed
-			v.Seed = &seed
-		}
-		if r.Numeric && r.Mean != nil {
-			m := odds.Float(r.Mean)
-			v.Mean = &m
-			if r.Exact {
-				v.MeanP = ratString(r.Mean)
-			}
-		}
-		cum := r.Cumulative()
-		for i, o := range r.Outcomes {
-			oj := oddsOutcomeJSON{Key: o.Key, Value: jsonValue(o.Value), P: ratString(o.P), Probability: odds.Float(o.P)}
-			if !r.Exact {
-				lo, hi := o.Low, o.High
-				oj.Count, oj.Low, oj.High = o.Count, &lo, &hi
-			}
-			if cum != nil {
-				c := odds.Float(cum[i])
-				oj.Cumulative = &c
-			}
-			v.Outcomes = append(v.Outcomes, oj)
-		}
+		v := oddsVariantJSON{Variant: a.Variant, ResultJSON: a.Result.JSON()}
 		rep.Variants = append(rep.Variants, v)
 	}
 	return rep
-}
-
-// jsonValue keeps plain values and names models and gangs by id.
-func jsonValue(v any) any {
-	switch v := v.(type) {
-	case *state.Model:
-		if v == nil {
-			return nil
-		}
-		return v.ID
-	case *state.Gang:
-		if v == nil {
-			return nil
-		}
-		return v.ID
-	case int, int64, float64, bool, string, nil:
-		return v
-	}
-	return fmt.Sprint(v)
 }
 
 func sortedKeys(m map[string]string) []string {

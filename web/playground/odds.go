@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/big"
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/diag"
@@ -44,31 +43,14 @@ type CompareRequest struct {
 
 // OddsAnswer is the distribution of a question's outcomes.
 type OddsAnswer struct {
-	Rules    string    `json:"rules"`
-	Exact    bool      `json:"exact"`
-	Paths    int       `json:"paths,omitempty"`
-	Samples  int       `json:"samples,omitempty"`
-	Seed     *uint64   `json:"seed,omitempty"`
-	Note     string    `json:"note,omitempty"`
-	Numeric  bool      `json:"numeric"`
-	Mean     *float64  `json:"mean,omitempty"`
-	MeanP    string    `json:"mean_exact,omitempty"`
-	Outcomes []Outcome `json:"outcomes"`
+	Rules string `json:"rules"`
+	odds.ResultJSON
+	Numeric bool `json:"numeric"`
 	// More is how many outcomes, less likely, are left out of Outcomes,
 	// and MoreP their probability together.
 	More     int              `json:"more,omitempty"`
 	MoreP    float64          `json:"more_probability,omitempty"`
 	Warnings diag.Diagnostics `json:"warnings"`
-}
-
-// Outcome is one answer and how likely it is.
-type Outcome struct {
-	Key         string   `json:"key"`
-	P           string   `json:"p"` // exact fraction, or count/samples
-	Probability float64  `json:"probability"`
-	Low         *float64 `json:"low,omitempty"` // Monte Carlo: the 95% interval
-	High        *float64 `json:"high,omitempty"`
-	Cumulative  *float64 `json:"cumulative,omitempty"`
 }
 
 // CompareAnswer is a question's odds under two selections.
@@ -187,45 +169,13 @@ func focusModels(pr *prepared) []string {
 }
 
 func answerOf(rules string, r *odds.Result, warnings diag.Diagnostics) *OddsAnswer {
-	a := &OddsAnswer{Rules: rules, Exact: r.Exact, Paths: r.Paths, Samples: r.Samples, Note: r.Note,
-		Numeric: r.Numeric, Outcomes: []Outcome{}, Warnings: orEmpty(warnings)}
-	if !r.Exact {
-		seed := r.Seed
-		a.Seed = &seed
-	}
-	if r.Numeric && r.Mean != nil {
-		m := odds.Float(r.Mean)
-		a.Mean = &m
-		if r.Exact {
-			a.MeanP = ratString(r.Mean)
+	a := &OddsAnswer{Rules: rules, ResultJSON: r.JSON(), Numeric: r.Numeric, Warnings: orEmpty(warnings)}
+	if len(a.Outcomes) > maxOutcomes && !r.Numeric {
+		a.More = len(a.Outcomes) - maxOutcomes
+		for _, rest := range r.Outcomes[maxOutcomes:] {
+			a.MoreP += odds.Float(rest.P)
 		}
-	}
-	cum := r.Cumulative()
-	for i, o := range r.Outcomes {
-		if i == maxOutcomes && !r.Numeric {
-			a.More = len(r.Outcomes) - i
-			for _, rest := range r.Outcomes[i:] {
-				a.MoreP += odds.Float(rest.P)
-			}
-			break
-		}
-		out := Outcome{Key: o.Key, P: ratString(o.P), Probability: odds.Float(o.P)}
-		if !r.Exact {
-			lo, hi := o.Low, o.High
-			out.Low, out.High = &lo, &hi
-		}
-		if cum != nil {
-			c := odds.Float(cum[i])
-			out.Cumulative = &c
-		}
-		a.Outcomes = append(a.Outcomes, out)
+		a.Outcomes = a.Outcomes[:maxOutcomes]
 	}
 	return a
-}
-
-func ratString(p *big.Rat) string {
-	if p.IsInt() {
-		return p.Num().String()
-	}
-	return p.RatString()
 }
