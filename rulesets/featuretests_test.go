@@ -17,13 +17,14 @@ import (
 // Every feature that runs has at least two test blocks of its pack: one
 // where it changes the outcome and one where it is in force but does not
 // apply. Which is which is found by running a test again with the feature
-// taken away from every model and weapon of its state: a test that then
-// fails needed the feature (it changed the outcome: a result, a message,
-// a die rolled or not); one that still passes had it in force for
-// nothing. The tests tried for a feature are those that give it to a
-// model or weapon they name (by id, in quotes) or in which it acted (an
-// effect event of its own, or a modifier it owns), in file order, until
-// one of each kind is found.
+// taken away from every model and weapon of its starting state: a test
+// that then fails needed the feature (it changed the outcome: a result, a
+// message, a die rolled or not); one that still passes had it in force
+// for nothing. The tests tried for a feature are those whose state gives
+// it: those named after it first ("Dodge: …"), then those whose text
+// names it, then the others, in file order, until one of each kind is
+// found (or maxTries). A wyrd power needs two tests, one where it changes
+// the outcome: see below.
 func TestFeaturesHaveTests(t *testing.T) {
 	feats, read, grantedOnly := shippedFeatures(t)
 	runs, err := shippedTestRuns()
