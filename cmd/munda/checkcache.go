@@ -34,6 +34,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/munda-rules/munda/dsl"
 )
 
 const (
@@ -122,7 +124,10 @@ type hashBudget struct{ files, bytes int64 }
 // a file's and every file under its directory (what it may include).
 // Hidden directories are left out, as the loader leaves them out of a
 // pack (a check that reads from one is not stored: see hiddenSource).
-func hashInput(h hash.Hash, p string, budget *hashBudget) bool {
+// Only regular files are read, within the budget: a device, a pipe or a
+// link out of the directory is hashed by its name and kind. ok is false
+// when the budget runs out.
+func hashInput(h hash.Hash, p string, budget *hashBudget) (ok bool) {
 	fmt.Fprintf(h, "input %s\x00", p)
 	info, err := os.Stat(p)
 	if err != nil {
@@ -130,19 +135,34 @@ func hashInput(h hash.Hash, p string, budget *hashBudget) bool {
 		return true
 	}
 	dir := p
-	if !info.IsDir() {
+	switch {
+	case info.IsDir():
+	case info.Mode().IsRegular():
 		dir = filepath.Dir(p)
+	default: // /dev/zero, a pipe: what the loader will say of it is all
+		fmt.Fprintf(h, "mode %v\x00", info.Mode().Type())
+		return true
 	}
 	fsys, err := packFS(dir)
 	if err != nil {
 		fmt.Fprintf(h, "error %v\x00", err)
 		return true
 	}
-	ok := true
+	// First the names and sizes, so a large directory costs no reading.
+	type input struct {
+		name string
+		size int64
+	}
+	var files []input
+	ok = true
 	err = fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
 			fmt.Fprintf(h, "error %s %v\x00", name, err)
 			return nil
+		}
+		if budget.files--; budget.files < 0 {
+			ok = false
+			return fs.SkipAll
 		}
 		if d.IsDir() {
 			if name != "." && strings.HasPrefix(d.Name(), ".") {
@@ -150,21 +170,38 @@ func hashInput(h hash.Hash, p string, budget *hashBudget) bool {
 			}
 			return nil
 		}
-		budget.files--
-		data, err := fs.ReadFile(fsys, name)
-		budget.bytes -= int64(len(data))
-		if budget.files < 0 || budget.bytes < 0 {
-			ok = false
-			return fs.SkipAll
+		info, err := fs.Stat(fsys, name) // through a link, if it stays inside
+		switch {
+		case err != nil:
+			fmt.Fprintf(h, "error %s %v\x00", name, err)
+		case !info.Mode().IsRegular():
+			fmt.Fprintf(h, "other %s %v\x00", name, info.Mode().Type())
+		default:
+			if budget.bytes -= info.Size(); budget.bytes < 0 {
+				ok = false
+				return fs.SkipAll
+			}
+			files = append(files, input{name, info.Size()})
 		}
-		sum := sha256.Sum256(data)
-		fmt.Fprintf(h, "file %s %x %v\x00", name, sum, err)
 		return nil
 	})
 	if err != nil {
 		fmt.Fprintf(h, "error %v\x00", err)
 	}
-	return ok
+	if !ok {
+		return false
+	}
+	for _, f := range files {
+		// A file that changes under us (grows, turns into something
+		// else) is not worth a key.
+		data, err := dsl.ReadLimited(fsys, f.name, f.size)
+		if err != nil {
+			return false
+		}
+		sum := sha256.Sum256(data)
+		fmt.Fprintf(h, "file %s %x\x00", f.name, sum)
+	}
+	return true
 }
 
 // hiddenSource says whether a check read a file in a hidden directory,

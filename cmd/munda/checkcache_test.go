@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -119,5 +121,46 @@ func TestHiddenSource(t *testing.T) {
 		if got := hiddenSource([]string{name}); got != want {
 			t.Errorf("hiddenSource(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// A check's key covers every file under its packs but hidden directories,
+// and gives up on inputs past the budget rather than hash a home
+// directory.
+func TestHashInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key := func(files, bytes int64) (string, bool) {
+		h := sha256.New()
+		ok := hashInput(h, filepath.Join(dir, "a.munda"), &hashBudget{files: files, bytes: bytes})
+		return fmt.Sprintf("%x", h.Sum(nil)), ok
+	}
+	write("a.munda", "dice d6 \"D6\" { faces 1, 2, 3, 4, 5, 6 }\n")
+	write("states/s.yaml", "gangs: []\n")
+	first, ok := key(100, 1<<20)
+	if !ok {
+		t.Fatal("a small directory was not hashed")
+	}
+	write(".git/HEAD", "ref: refs/heads/main\n")
+	if again, _ := key(100, 1<<20); again != first {
+		t.Error("a hidden directory changed the key")
+	}
+	write("states/s.yaml", "gangs: [ ]\n")
+	if changed, _ := key(100, 1<<20); changed == first {
+		t.Error("a changed state file left the key as it was")
+	}
+	if _, ok := key(2, 1<<20); ok {
+		t.Error("more files than the budget were hashed")
+	}
+	if _, ok := key(100, 10); ok {
+		t.Error("more bytes than the budget were hashed")
 	}
 }
