@@ -35,7 +35,11 @@ checked on top of --rules (default core-2023; "none" for nothing), with its
 house rules switched on.
 
 It prints nothing when all is well. Exit code 0: no errors (warnings may
-be printed); 1: errors; 2: a usage error.`,
+be printed); 1: errors; 2: a usage error.
+
+The same check of unchanged files replays what it printed from a cache
+($MUNDA_CACHE_DIR, by default munda/check in the user's cache directory);
+--no-cache or MUNDA_CACHE=off checks afresh.`,
 		Example: `  munda check
   munda check rulesets/core-2023
   munda check --format json mymod/

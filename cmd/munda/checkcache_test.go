@@ -101,6 +101,7 @@ func TestCheckCacheTrim(t *testing.T) {
 func TestOpenCheckCache(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv(cacheDirEnv, dir)
+	t.Setenv(cacheEnv, "")
 	if c := openCheckCache(false); c == nil || c.dir != filepath.Join(dir, "check") {
 		t.Errorf("openCheckCache = %+v, want one in %s", c, dir)
 	}

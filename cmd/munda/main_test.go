@@ -55,6 +55,14 @@ func TestScripts(t *testing.T) {
 		// -update rewrites the files a script compares with (cmp) from
 		// what munda printed, as the golden tests of other packages do.
 		UpdateScripts: *update,
+		// [cacheoff]: MUNDA_CACHE=off in the tests' environment, which
+		// the in-process munda reads.
+		Condition: func(cond string) (bool, error) {
+			if cond == "cacheoff" {
+				return strings.EqualFold(os.Getenv(cacheEnv), "off"), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"build":      buildFile,
 			"munda":      mundaInProcess,
