@@ -54,35 +54,30 @@ func (p *programCache) forget() { *p = programCache{} }
 // that are inlined. ok is false if the expression reads the whole
 // environment ($env), whose types are not one name's.
 func (c *checker) programNames(tree ast.Node) (names []string, ok bool) {
-	seen := map[string]bool{stdlib.StateVar: true}
-	names = []string{stdlib.StateVar}
+	names = append(make([]string, 0, 8), stdlib.StateVar)
 	ok = true
-	var add func(n ast.Node)
-	add = func(n ast.Node) {
-		ast.Find(n, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.IdentifierNode:
-				if strings.HasPrefix(n.Value, "$") {
-					ok = false
-				}
-				if !seen[n.Value] {
-					seen[n.Value] = true
-					names = append(names, n.Value)
-				}
-			case *ast.CallNode:
-				if callee, isIdent := n.Callee.(*ast.IdentifierNode); isIdent {
-					for _, name := range c.bodyNames(callee.Value, 0) {
-						if !seen[name] {
-							seen[name] = true
-							names = append(names, name)
-						}
-					}
+	// A handful of names: a list is cheaper than a map.
+	add := func(name string) {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	ast.Find(tree, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IdentifierNode:
+			if strings.HasPrefix(n.Value, "$") {
+				ok = false
+			}
+			add(n.Value)
+		case *ast.CallNode:
+			if callee, isIdent := n.Callee.(*ast.IdentifierNode); isIdent {
+				for _, name := range c.bodyNames(callee.Value, 0) {
+					add(name)
 				}
 			}
-			return false
-		})
-	}
-	add(tree)
+		}
+		return false
+	})
 	return names, ok
 }
 
