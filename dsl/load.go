@@ -15,7 +15,7 @@ import (
 // a house-rule group (house/aa), a modder's pack, or a few loose files. Any
 // file a pack refers to (includes, test states) must lie inside it.
 type Pack struct {
-	FS      fs.FS  // where the files are: os.DirFS(dir) or an embedded FS
+	FS      fs.FS  // where the files are: os.DirFS(dir) or an embedded FS; read from several goroutines at once
 	Root    string // the pack's directory inside FS ("." for the whole FS)
 	Display string // how paths are shown in diagnostics, e.g. "rulesets/core-2023"
 	// Files, when set, are the only files loaded (paths relative to Root);
