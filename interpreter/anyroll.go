@@ -45,6 +45,9 @@ func (r *runner) offerAnyReroll(f *frame, seen *dsl.RollSeen, ask anyRerollAsk) 
 		rr := ef.info.Item.(*syntax.Reroll)
 		holders := []any{nil}
 		if ef.info.Role == dsl.RoleAny && ef.info.Feature != nil {
+			if !r.anyHolder(ef) {
+				continue // the common case, made cheap: every roll asks
+			}
 			holders = r.candidates(ef.info.Feature.Kind, ef.info.Feature.ID.Name)
 		}
 		for _, h := range holders {
@@ -109,11 +112,34 @@ func (r *runner) askAnyReroll(f *frame, pos lexerPos, where span, name, shown st
 // as the player may re-roll them.
 func (r *runner) anyRerollPossible() bool {
 	for _, ef := range r.p.reroll[dsl.AnyRoll] {
-		if ef.info.Role != dsl.RoleAny || ef.info.Feature == nil {
+		if ef.info.Role != dsl.RoleAny || ef.info.Feature == nil || r.anyHolder(ef) {
 			return true
 		}
-		if len(r.candidates(ef.info.Feature.Kind, ef.info.Feature.ID.Name)) > 0 {
-			return true
+	}
+	return false
+}
+
+// anyHolder reports whether some model (or weapon) of the state holds the
+// feature of a scoped effect, without building the list: it is asked at
+// every roll.
+func (r *runner) anyHolder(ef *effect) bool {
+	if r.st == nil {
+		return false
+	}
+	kind, id := ef.info.Feature.Kind, ef.info.Feature.ID.Name
+	for _, g := range r.st.Gangs {
+		for _, m := range g.Models {
+			if kind != "trait" {
+				if ok, _ := r.holds(m, kind, id); ok {
+					return true
+				}
+				continue
+			}
+			for _, w := range m.Weapons {
+				if ok, _ := r.holds(w, kind, id); ok {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -123,7 +149,7 @@ func (r *runner) anyRerollPossible() bool {
 // player names the dice to re-roll (by position; none by default), among
 // those no other effect re-rolled. It reports whether any die was.
 func (r *runner) poolAnyReroll(p *pool, f *frame, s *syntax.Roll, value any, marked map[int]bool) (bool, error) {
-	if len(r.p.reroll[dsl.AnyRoll]) == 0 || len(p.natural) == 0 {
+	if len(p.natural) == 0 || !r.anyRerollPossible() {
 		return false, nil
 	}
 	var free []int

@@ -216,7 +216,7 @@ func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 	// A re-roll's when may read the dice it decides on (natural.x).
 	f.natural[name], f.rolled[name] = res.natural, res.dice
 	ef, err := r.wantsReroll(target, f, name, value)
-	if err == nil && ef == nil {
+	if err == nil && ef == nil && r.anyRerollPossible() {
 		seen := rollSeen(name, f, d, res, value)
 		ef, err = r.offerAnyReroll(f, seen, r.askAnyReroll(f, s.Pos, spanOf(s), name, display(value)))
 	}
@@ -498,7 +498,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 	if err == nil && ef == nil {
 		ef, err = r.wantsReroll(ci.ID, cf, "passed", pass)
 	}
-	if err == nil && ef == nil {
+	if err == nil && ef == nil && r.anyRerollPossible() {
 		seen := &dsl.RollSeen{Name: s.Name.Name, In: f.proc, Model: m, Test: true, Passed: pass, Natural: res.natural, Dice: res.dice}
 		shown := r.say("failed", "failed")
 		if pass {
@@ -931,7 +931,7 @@ func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, *Event, err
 	value := r.rollValue(d, res, mod)
 	f.natural[t.ID], f.rolled[t.ID] = res.natural, res.dice // for a re-roll's when
 	ef, err := r.wantsReroll(t.ID, f, t.ID, value)
-	if err == nil && ef == nil {
+	if err == nil && ef == nil && r.anyRerollPossible() {
 		seen := rollSeen(t.ID, f, d, res, value)
 		seen.In = t.ID
 		ef, err = r.offerAnyReroll(f, seen, r.askAnyReroll(f, t.Decl.Pos, tableHead(t), t.ID, display(value)))
