@@ -217,6 +217,9 @@ func (c *checker) effect(item syntax.FeatureItem) (string, string) {
 				c.selfStat(e.When, e.Target.Name.Name, e.Target.Member.Name)
 			})
 		}
+		if target, kind := c.testValueOverride(e); target != "" {
+			return target, kind
+		}
 		sites := c.sites(e.Target, symLet)
 		for _, s := range sites {
 			sc := c.scoped(s.scope, c.procParamsOf(e.Target))

@@ -444,6 +444,12 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 	// Modifiers of every test of this characteristic see the model tested.
 	cf := r.charFrame(f, m)
 	defer r.release(cf)
+	// The value may be another's (override of the test or of every test).
+	if len(r.p.override[target]) > 0 || len(r.p.override[ci.ID]) > 0 {
+		if value, err = r.testValue(ci, m, value, target, s, f, cf); err != nil {
+			return false, err
+		}
+	}
 	charMod, charMods, err := r.modifiers(ci.ID, cf, 0, "")
 	if err != nil {
 		return false, err
