@@ -32,15 +32,16 @@ type RollSeen struct {
 
 var typeRollSeen = reflect.TypeOf((*RollSeen)(nil))
 
-// anyReroll checks `reroll any when EXPR once per PERIOD`: the when sees
-// the roll just made (`roll`) and, for a feature's effect, its holder
-// (some model or weapon holding it, as with `as any`). It is bounded by
-// its `once per`, and asks the player each time it could apply.
+// anyReroll checks `reroll any where EXPR when EXPR once per PERIOD`: the
+// when (and the where) see the roll just made (`roll`) and, for a
+// feature's effect, its holder (some model or weapon holding it, as with
+// `as any`). It is bounded by its `once per`, and asks the player each
+// time it could apply; the where, if any, is the default answer.
 func (c *checker) anyReroll(e *syntax.Reroll) (string, string) {
 	at := diag.RangeOf(e.Pos, e.Target.EndPos)
-	if e.Each || e.UpTo != nil || e.Where != nil {
+	if e.Each || e.UpTo != nil {
 		c.diags.errorf(diag.CodeEffectTarget, at,
-			"a re-roll of any roll asks the player which dice of a pool to re-roll: no each, up to or where")
+			"a re-roll of any roll asks the player which dice of a pool to re-roll: no each or up to")
 	}
 	if e.As != nil && e.As.Name != RoleAny {
 		c.diags.errorf(diag.CodeEffectTarget, identRange(e.As),
@@ -60,6 +61,10 @@ func (c *checker) anyReroll(e *syntax.Reroll) (string, string) {
 	}
 	if e.When != nil {
 		c.compile(e.When, sc, typeBool, "a re-roll's when")
+	}
+	if e.Where != nil {
+		// The player's answer by default: which rolls are worth it.
+		c.compile(e.Where, sc, typeBool, "the rolls a re-roll of any roll takes by default")
 	}
 	c.idx.Choices[AnyRerollChoice] = true
 	return AnyRoll, "any roll"

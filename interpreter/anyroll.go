@@ -92,10 +92,15 @@ func restoreEnv(f *frame, name string, old any, had bool) {
 }
 
 // askAnyReroll asks a yes or no: whether the effect re-rolls a single
-// roll (no, by default: the re-roll is the player's to spend).
+// roll (by default, whether its where holds; no without one: the re-roll
+// is the player's to spend).
 func (r *runner) askAnyReroll(f *frame, pos lexerPos, where span, name, shown string) anyRerollAsk {
 	return func(ef *effect, key string) (bool, error) {
-		req := &ChoiceRequest{Name: dsl.AnyRerollChoice, Key: key, Rule: ef.owner, Default: false,
+		def, err := r.anyRerollDefault(f, ef)
+		if err != nil {
+			return false, err
+		}
+		req := &ChoiceRequest{Name: dsl.AnyRerollChoice, Key: key, Rule: ef.owner, Default: def,
 			Prompt: fmt.Sprintf("%s: re-roll %s (%s)?", titleOf(ef.owner), name, shown)}
 		v, err := r.ask(f, req, at(pos), where)
 		if err != nil {
@@ -146,8 +151,9 @@ func (r *runner) anyHolder(ef *effect) bool {
 }
 
 // poolAnyReroll offers the re-rolls of any roll in force on a pool: the
-// player names the dice to re-roll (by position; none by default), among
-// those no other effect re-rolled. It reports whether any die was.
+// player names the dice to re-roll (by position; by default all of them
+// if the effect's where holds, else none), among those no other effect
+// re-rolled. It reports whether any die was.
 func (r *runner) poolAnyReroll(p *pool, f *frame, s *syntax.Roll, value any, marked map[int]bool) (bool, error) {
 	if len(p.natural) == 0 || !r.anyRerollPossible() {
 		return false, nil
@@ -171,7 +177,15 @@ func (r *runner) poolAnyReroll(p *pool, f *frame, s *syntax.Roll, value any, mar
 		for _, i := range free {
 			shown = append(shown, fmt.Sprintf("%d) %s", i+1, p.show(i)))
 		}
-		req := &ChoiceRequest{Name: dsl.AnyRerollChoice, Key: key, Rule: ef.owner, Default: []int{},
+		def := []int{}
+		if yes, err := r.anyRerollDefault(f, ef); err != nil {
+			return false, err
+		} else if yes {
+			for _, i := range free {
+				def = append(def, i+1)
+			}
+		}
+		req := &ChoiceRequest{Name: dsl.AnyRerollChoice, Key: key, Rule: ef.owner, Default: def,
 			Prompt: fmt.Sprintf("%s: which dice of %s to re-roll, of %s? (positions, or none)", titleOf(ef.owner), p.name, strings.Join(shown, ", "))}
 		pos, err := r.askDice(f, req, s, func(v any) ([]int, error) { return dicePositions(v, free) })
 		chosen = pos
@@ -198,4 +212,14 @@ func (r *runner) poolAnyReroll(p *pool, f *frame, s *syntax.Roll, value any, mar
 		return &Event{Kind: EventEffect, Rule: ef.owner, Source: ef.source, Name: p.name,
 			Text: fmt.Sprintf("%s: re-rolls %s: %s", titleOf(ef.owner), p.name, strings.Join(text, ", "))}
 	})
+}
+
+// anyRerollDefault is the default answer to a re-roll of any roll: its
+// where, evaluated with the roll (and holder) bound, or no.
+func (r *runner) anyRerollDefault(f *frame, ef *effect) (bool, error) {
+	where := ef.info.Item.(*syntax.Reroll).Where
+	if where == nil {
+		return false, nil
+	}
+	return r.evalBool(f, where)
 }
