@@ -6,6 +6,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/big"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/munda-rules/munda/interpreter"
 )
@@ -46,26 +49,86 @@ import (
 // More than maxConfigs distinct configurations (0: DefaultMaxPaths),
 // counting each branch that reaches the end as one, gives
 // ErrTooManyPaths: memory stays bounded by it.
+//
+// Configurations at the same position are expanded at once, on every
+// core: none can reach another, and their results are merged in the
+// queue's order, so the result does not depend on the scheduling.
 func Exact(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: runtime.GOMAXPROCS(0)})
+}
+
+// exactOptions are Exact's knobs for tests: the workers, and whether to
+// continue configurations from snapshots (else by replaying their paths,
+// as where a snapshot cannot be made).
+type exactOptions struct {
+	workers     int
+	noSnapshots bool
+}
+
+// batchSize bounds how many configurations are expanded at once (and so
+// how many expansions are held before they are merged). It is fixed, not
+// the number of workers, so that the batches are the same however many
+// there are.
+const batchSize = 64
+
+func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (*Result, error) {
 	if maxConfigs <= 0 {
 		maxConfigs = DefaultMaxPaths
 	}
 	e := &merger{q: &q, max: maxConfigs, pending: map[string]*config{}, acc: newAccumulator(),
-		counters: q.Limits != (interpreter.Limits{}), covered: new(big.Rat)}
+		counters: q.Limits != (interpreter.Limits{}), covered: new(big.Rat), noSnapshots: opts.noSnapshots}
 	root := &config{p: big.NewRat(1, 1)}
 	if err := e.merge(e.expand(ctx, root)); err != nil {
 		return nil, err
 	}
+	var batch []*config
 	for e.queue.Len() > 0 {
-		c := heap.Pop(&e.queue).(*config)
-		delete(e.pending, c.key)
-		if err := e.merge(e.expand(ctx, c)); err != nil {
-			return nil, err
+		batch = batch[:0]
+		for e.queue.Len() > 0 && len(batch) < batchSize &&
+			(len(batch) == 0 || interpreter.ComparePositions(e.queue[0].pos, batch[0].pos) == 0) {
+			c := heap.Pop(&e.queue).(*config)
+			delete(e.pending, c.key)
+			batch = append(batch, c)
+		}
+		for _, x := range e.expandAll(ctx, batch, opts.workers) {
+			if err := e.merge(x); err != nil {
+				return nil, err
+			}
 		}
 	}
 	res := e.acc.result()
 	res.Exact, res.Paths, res.Configs, res.Runs = true, e.ends, e.configs, e.runs
 	return res, nil
+}
+
+// expandAll expands configurations at the same position, with up to
+// workers at once, and gives their expansions in the batch's order.
+func (e *merger) expandAll(ctx context.Context, batch []*config, workers int) []expansion {
+	xs := make([]expansion, len(batch))
+	workers = min(workers, len(batch))
+	if workers <= 1 {
+		for i, c := range batch {
+			xs[i] = e.expand(ctx, c)
+		}
+		return xs
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(batch) {
+					return
+				}
+				xs[i] = e.expand(ctx, batch[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return xs
 }
 
 // config is a run paused at a checkpoint, standing for every run that
@@ -94,6 +157,8 @@ type merger struct {
 	ends     int // runs that reached the end
 	covered  *big.Rat
 	merged   int // paused runs merged into a configuration
+	// noSnapshots: configurations are reached by replay (tests)
+	noSnapshots bool
 }
 
 // expansion is what following the branches from one configuration gave:
@@ -230,7 +295,7 @@ func (e *merger) capture(c *config, picks []branch, at int, made map[string]bool
 			b = signals.appendKey(b)
 		}
 		child.key = string(b)
-		if _, ok := e.pending[child.key]; !ok && !made[child.key] {
+		if _, ok := e.pending[child.key]; !ok && !made[child.key] && !e.noSnapshots {
 			child.snap = cp.Snapshot()
 			made[child.key] = true
 		}

@@ -181,3 +181,55 @@ func TestExactStopsAtTheBound(t *testing.T) {
 		t.Fatalf("err = %v, want the bound of 500 configurations", err)
 	}
 }
+
+// Exact gives the same result with one worker and with several, and
+// whether it continues configurations from snapshots or by replaying
+// their dice from the start (as where no snapshot can be made): the same
+// outcomes, fractions, configurations and runs.
+func TestExactWorkersAndSnapshotsAgree(t *testing.T) {
+	p := program(t)
+	for _, c := range []struct {
+		name, state, proc string
+		args              map[string]string
+		of                string
+		focus             []string
+	}{
+		{"nerve test", smallGang(5), "nerve_test", map[string]string{"model": "m0"}, "", nil},
+		{"lasting injury", loneFighter, "go_out_of_action", map[string]string{"fighter": "m", "attacker": "m"}, "", nil},
+		{"activation", fmt.Sprintf(duel, 4, 2), "activation", map[string]string{"model": "shooter"}, "", nil},
+		{"resolve hit W2", fmt.Sprintf(duel, 3, 2), "resolve_hit", map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, "", []string{"target"}},
+		{"bottle check", fmt.Sprintf(bottleState, ""), "bottle_check", map[string]string{"gang": "g"}, `gang("g").bottled`, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			q := odds.Question{Program: p, State: decodeState(t, c.state), Procedure: c.proc, Args: c.args, Focus: c.focus}
+			if c.of != "" {
+				q.Of = query(t, p, c.of)
+			}
+			want, err := odds.ExactWith(context.Background(), q, 200_000, 1, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range []struct {
+				workers   int
+				snapshots bool
+			}{{4, true}, {1, false}} {
+				got, err := odds.ExactWith(context.Background(), q, 200_000, v.workers, v.snapshots)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Configs != want.Configs || got.Runs != want.Runs || got.Paths != want.Paths {
+					t.Errorf("%d workers, snapshots %v: %d configurations, %d runs, %d ends; want %d, %d, %d", v.workers, v.snapshots,
+						got.Configs, got.Runs, got.Paths, want.Configs, want.Runs, want.Paths)
+				}
+				if len(got.Outcomes) != len(want.Outcomes) {
+					t.Fatalf("%d workers, snapshots %v: %d outcomes, want %d", v.workers, v.snapshots, len(got.Outcomes), len(want.Outcomes))
+				}
+				for i, o := range want.Outcomes {
+					if g := got.Outcomes[i]; g.Key != o.Key || g.P.Cmp(o.P) != 0 {
+						t.Errorf("%d workers, snapshots %v: outcome %d is %s at %s, want %s at %s", v.workers, v.snapshots, i, g.Key, g.P.RatString(), o.Key, o.P.RatString())
+					}
+				}
+			}
+		})
+	}
+}
