@@ -60,8 +60,8 @@ func (c Checkpoint) Snapshot() *Snapshot {
 	if r.values != nil && len(r.values.asking) > 0 {
 		return nil
 	}
-	m := newRemap(r.st)
-	levels := m.levels(r.ck.levels)
+	m := newRemap(r.st, nil)
+	levels := m.levels(r.ck.levels, newFrameMaps)
 	if !m.ok {
 		return nil
 	}
@@ -74,8 +74,14 @@ func (c Checkpoint) Snapshot() *Snapshot {
 // dice, checkpoints, log), and returns the copy's state as the run left
 // it. Events are numbered on from those before the snapshot.
 func (p *Program) Resume(s *Snapshot, opts Options) (*state.State, error) {
-	m := newRemap(s.st)
-	levels := m.levels(s.levels)
+	return p.ResumeIn(s, opts, nil)
+}
+
+// ResumeIn is Resume with the copy of the state made in buf (nil: a
+// Clone), as a worker resuming snapshot after snapshot does.
+func (p *Program) ResumeIn(s *Snapshot, opts Options, buf *state.Buffer) (*state.State, error) {
+	m := newRemap(s.st, buf)
+	levels := m.levels(s.levels, func() *frame { return framePool.Get().(*frame) })
 	r := newRunner(p, m.to, opts)
 	defer r.done()
 	if r.ck == nil {
@@ -199,8 +205,14 @@ type remap struct {
 	ok       bool // every value so far could be mapped
 }
 
-func newRemap(from *state.State) *remap {
-	m := &remap{from: from, to: from.Clone(), ok: true, frames: map[*frame]*frame{}}
+// newRemap copies from, into buf if there is one.
+func newRemap(from *state.State, buf *state.Buffer) *remap {
+	m := &remap{from: from, ok: true, frames: map[*frame]*frame{}}
+	if buf != nil {
+		m.to = from.CopyInto(buf)
+	} else {
+		m.to = from.Clone()
+	}
 	m.gangs = m.to.Gangs
 	m.ptrs = map[any]any{from: m.to, &from.Battle: &m.to.Battle}
 	for i, g := range from.Gangs {
@@ -230,14 +242,14 @@ func newRemap(from *state.State) *remap {
 	return m
 }
 
-// levels copies the levels of a paused run: their frames (each once),
-// block scopes and loops.
-func (m *remap) levels(from []ckLevel) []ckLevel {
+// levels copies the levels of a paused run: their frames (each once,
+// into an empty one from empty), block scopes and loops.
+func (m *remap) levels(from []ckLevel, empty func() *frame) []ckLevel {
 	out := make([]ckLevel, len(from))
 	for i, lv := range from {
 		f, ok := m.frames[lv.f]
 		if !ok {
-			f = lv.f.copyFor(m)
+			f = lv.f.copyFor(m, empty())
 			m.frames[lv.f] = f
 		}
 		lv.f = f
@@ -259,11 +271,16 @@ func (m *remap) levels(from []ckLevel) []ckLevel {
 	return out
 }
 
-// copyFor copies a frame of a paused run for the copy of its state m
-// makes. (The one place that knows a frame's layout for snapshots.)
-func (f *frame) copyFor(m *remap) *frame {
-	c := &frame{env: make(map[string]any, len(f.env)), natural: make(map[string]int, len(f.natural)),
-		rolled: make(map[string][]int, len(f.rolled)), rule: f.rule, source: f.source, proc: f.proc}
+// newFrameMaps is an empty frame of its own.
+func newFrameMaps() *frame {
+	return &frame{env: map[string]any{}, natural: map[string]int{}, rolled: map[string][]int{}}
+}
+
+// copyFor copies a frame of a paused run into c, an empty frame, for the
+// copy of its state m makes. (The one place that knows a frame's layout
+// for snapshots.)
+func (f *frame) copyFor(m *remap, c *frame) *frame {
+	c.rule, c.source, c.proc = f.rule, f.source, f.proc
 	for k, v := range f.env {
 		switch k {
 		case dsl.GlobalState, dsl.GlobalBattle, dsl.GlobalGangs, dsl.GlobalNatural, dsl.GlobalRolled:

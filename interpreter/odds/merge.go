@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/munda-rules/munda/interpreter"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Exact gives the exact distribution of the question's outcomes by
@@ -78,7 +79,7 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 	e := &merger{q: &q, max: maxConfigs, pending: map[string]*config{}, acc: newAccumulator(),
 		counters: q.Limits != (interpreter.Limits{}), covered: new(big.Rat), noSnapshots: opts.noSnapshots}
 	root := &config{p: big.NewRat(1, 1)}
-	if err := e.merge(e.expand(ctx, root)); err != nil {
+	if err := e.merge(e.expand(ctx, root, new(state.Buffer))); err != nil {
 		return nil, err
 	}
 	var batch []*config
@@ -107,8 +108,11 @@ func (e *merger) expandAll(ctx context.Context, batch []*config, workers int) []
 	xs := make([]expansion, len(batch))
 	workers = min(workers, len(batch))
 	if workers <= 1 {
+		if e.buf == nil {
+			e.buf = new(state.Buffer)
+		}
 		for i, c := range batch {
-			xs[i] = e.expand(ctx, c)
+			xs[i] = e.expand(ctx, c, e.buf)
 		}
 		return xs
 	}
@@ -118,12 +122,15 @@ func (e *merger) expandAll(ctx context.Context, batch []*config, workers int) []
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// One state buffer per worker: each run resumed is copied
+			// into it.
+			var buf state.Buffer
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(batch) {
 					return
 				}
-				xs[i] = e.expand(ctx, batch[i])
+				xs[i] = e.expand(ctx, batch[i], &buf)
 			}
 		}()
 	}
@@ -159,6 +166,7 @@ type merger struct {
 	merged   int // paused runs merged into a configuration
 	// noSnapshots: configurations are reached by replay (tests)
 	noSnapshots bool
+	buf         *state.Buffer // the state buffer of a single worker
 }
 
 // expansion is what following the branches from one configuration gave:
@@ -188,7 +196,7 @@ type ending struct {
 // dice up to that checkpoint, where it is hashed and copied. Most
 // statements are checkpoints, so this costs far less than hashing and
 // copying the run at each of them.
-func (e *merger) expand(ctx context.Context, c *config) (x expansion) {
+func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x expansion) {
 	w := &walker{}
 	if c.snap == nil {
 		w.path, w.base = append([]branch(nil), c.path...), len(c.path)
@@ -223,7 +231,7 @@ func (e *merger) expand(ctx context.Context, c *config) (x expansion) {
 		}
 		w.start()
 		seen, ord = false, 0
-		key, value, paused, err := e.run(c, w, hook)
+		key, value, paused, err := e.run(c, w, hook, buf)
 		x.runs++
 		if err != nil {
 			x.err = pathError(c.fullPath(w), err)
@@ -231,7 +239,7 @@ func (e *merger) expand(ctx context.Context, c *config) (x expansion) {
 		}
 		p := new(big.Rat).Mul(c.p, w.p)
 		if paused {
-			child, err := e.capture(c, w.path[:w.pos], candOrd, made)
+			child, err := e.capture(c, w.path[:w.pos], candOrd, made, buf)
 			x.runs++
 			if err != nil {
 				x.err = pathError(c.fullPath(w), err)
@@ -241,6 +249,11 @@ func (e *merger) expand(ctx context.Context, c *config) (x expansion) {
 			x.paused = append(x.paused, child)
 		} else {
 			x.ends = append(x.ends, ending{key, value, p})
+			if !plainValue(value) {
+				// The outcome keeps a value that points into the copy
+				// of the state: the buffer gives the copy up to it.
+				buf.Release()
+			}
 		}
 		// Memory stays bounded while expanding, too.
 		if len(x.paused)+len(x.ends) > e.max {
@@ -255,7 +268,7 @@ func (e *merger) expand(ctx context.Context, c *config) (x expansion) {
 
 // run runs from configuration c (a copy of its snapshot, or its path
 // replayed) with the walker's dice, up to a pause or the end.
-func (e *merger) run(c *config, w *walker, hook func(interpreter.Checkpoint) bool) (string, any, bool, error) {
+func (e *merger) run(c *config, w *walker, hook func(interpreter.Checkpoint) bool, buf *state.Buffer) (string, any, bool, error) {
 	var signals signalCounts
 	if e.q.Of != nil && e.q.Of.Signals() {
 		if signals = c.signals.clone(); signals == nil {
@@ -263,16 +276,16 @@ func (e *merger) run(c *config, w *walker, hook func(interpreter.Checkpoint) boo
 		}
 	}
 	if c.snap != nil {
-		return runResumed(e.q, c.snap, w, hook, signals)
+		return runResumed(e.q, c.snap, w, hook, buf, signals)
 	}
-	return runUntil(e.q, w, hook, nil, signals)
+	return runUntil(e.q, w, hook, buf, signals)
 }
 
 // capture runs from c again with the picks a paused run took, up to its
 // checkpoint number at, and makes it a configuration there: its key, and
 // a snapshot unless a configuration of that key is waiting already or
 // was made by this expansion (it is then merged into that one).
-func (e *merger) capture(c *config, picks []branch, at int, made map[string]bool) (*config, error) {
+func (e *merger) capture(c *config, picks []branch, at int, made map[string]bool, buf *state.Buffer) (*config, error) {
 	w := &walker{path: append([]branch(nil), picks...), base: len(picks)}
 	w.start()
 	child := &config{}
@@ -310,9 +323,9 @@ func (e *merger) capture(c *config, picks []branch, at int, made map[string]bool
 	var paused bool
 	var err error
 	if c.snap != nil {
-		_, _, paused, err = runResumed(e.q, c.snap, w, hook, signals)
+		_, _, paused, err = runResumed(e.q, c.snap, w, hook, buf, signals)
 	} else {
-		_, _, paused, err = runUntil(e.q, w, hook, nil, signals)
+		_, _, paused, err = runUntil(e.q, w, hook, buf, signals)
 	}
 	if err == nil && !paused {
 		err = fmt.Errorf("internal: a run again with the same dice did not reach checkpoint %d", at)

@@ -83,8 +83,9 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 }
 
 // runResumed is runUntil for a run continued from a snapshot (see
-// interpreter.Snapshot), with its own copy of the signals so far.
-func runResumed(q *Question, snap *interpreter.Snapshot, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, signals signalCounts) (key string, value any, paused bool, err error) {
+// interpreter.Snapshot), with its own copy of the signals so far, in
+// buf's memory.
+func runResumed(q *Question, snap *interpreter.Snapshot, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, buf *state.Buffer, signals signalCounts) (key string, value any, paused bool, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			if _, ok := v.(pickPause); !ok && !interpreter.IsPause(v) {
@@ -97,7 +98,7 @@ func runResumed(q *Question, snap *interpreter.Snapshot, dice interpreter.DiceSo
 	if signals != nil {
 		opts.Signalled = signals.add
 	}
-	st, err := q.Program.Resume(snap, opts)
+	st, err := q.Program.ResumeIn(snap, opts, buf)
 	if err != nil {
 		return "", nil, false, err
 	}
