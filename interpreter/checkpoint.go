@@ -154,6 +154,19 @@ func (c Checkpoint) Plain() bool {
 	return false
 }
 
+// Rolls reports whether the statement about to run is a roll, a test or
+// an apply: one that decides by the dice itself, so that the next
+// decision is likely inside it (a caller merging runs may copy the run
+// here rather than at every checkpoint).
+func (c Checkpoint) Rolls() bool {
+	lv := c.r.ck.levels[len(c.r.ck.levels)-1]
+	switch lv.block.Stmts[lv.stmt].(type) {
+	case *syntax.Roll, *syntax.TestStmt, *syntax.Apply:
+		return true
+	}
+	return false
+}
+
 // Position appends the checkpoint's place in the run to buf: for each
 // block running, outermost first, which block entered at its enclosing
 // statement it is and which of its statements is next. Along one run

@@ -7,7 +7,8 @@ import "context"
 var ExactReplay = exactReplay
 
 // ExactWith is Exact with workers workers, continuing configurations from
-// snapshots or (snapshots false) by replaying their paths.
-func ExactWith(ctx context.Context, q Question, maxConfigs, workers int, snapshots bool) (*Result, error) {
-	return exact(ctx, q, maxConfigs, exactOptions{workers: workers, noSnapshots: !snapshots})
+// snapshots or (snapshots false) by replaying their paths, and (runAgain)
+// taking every configuration by running the paused run again.
+func ExactWith(ctx context.Context, q Question, maxConfigs, workers int, snapshots, runAgain bool) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: workers, noSnapshots: !snapshots, runAgain: runAgain})
 }

@@ -64,6 +64,9 @@ func Exact(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
 type exactOptions struct {
 	workers     int
 	noSnapshots bool
+	// runAgain: take every configuration by running the paused run
+	// again to its checkpoint, none as the run passes it.
+	runAgain bool
 }
 
 // batchSize bounds how many configurations are expanded at once (and so
@@ -77,7 +80,7 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 		maxConfigs = DefaultMaxPaths
 	}
 	e := &merger{q: &q, max: maxConfigs, pending: map[string]*config{}, acc: newAccumulator(),
-		counters: q.Limits != (interpreter.Limits{}), covered: new(big.Rat), noSnapshots: opts.noSnapshots}
+		counters: q.Limits != (interpreter.Limits{}), covered: new(big.Rat), noSnapshots: opts.noSnapshots, runAgain: opts.runAgain}
 	root := &config{p: big.NewRat(1, 1)}
 	if err := e.merge(e.expand(ctx, root, new(state.Buffer))); err != nil {
 		return nil, err
@@ -166,6 +169,7 @@ type merger struct {
 	merged   int // paused runs merged into a configuration
 	// noSnapshots: configurations are reached by replay (tests)
 	noSnapshots bool
+	runAgain    bool          // see exactOptions
 	buf         *state.Buffer // the state buffer of a single worker
 }
 
@@ -192,10 +196,12 @@ type ending struct {
 // merger (several expand at once: see Exact).
 //
 // Which checkpoint is the last before a decision is known only at the
-// decision, past it: the run is paused there, and run again with the same
-// dice up to that checkpoint, where it is hashed and copied. Most
-// statements are checkpoints, so this costs far less than hashing and
-// copying the run at each of them.
+// decision, past it. A statement that rolls (a roll, a test, an apply)
+// usually holds the decision, so the run is hashed and copied at those as
+// it passes them; when the last checkpoint was another, the paused run is
+// run again with the same dice up to it, to be hashed and copied there.
+// Most statements are checkpoints, so this costs far less than hashing
+// and copying the run at each of them.
 func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x expansion) {
 	w := &walker{}
 	if c.snap == nil {
@@ -205,7 +211,11 @@ func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x ex
 		seen    bool // a checkpoint since the latest new decision
 		ord     int  // checkpoints passed in this run
 		candOrd int  // the last one a configuration could be taken at
+		taken   *config
+		takenAt int // the checkpoint taken was taken at (0: none)
+		signals signalCounts
 	)
+	made := map[string]bool{} // keys of the configurations made here
 	hook := func(cp interpreter.Checkpoint) bool {
 		ord++
 		if w.pos <= w.base || cp.Plain() {
@@ -215,6 +225,9 @@ func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x ex
 			return false
 		}
 		candOrd, seen = ord, true
+		if cp.Rolls() && !e.runAgain {
+			taken, takenAt = e.take(cp, signals, made), ord
+		}
 		return false
 	}
 	w.onPick = func(i int) {
@@ -223,15 +236,15 @@ func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x ex
 		}
 		seen = false
 	}
-	made := map[string]bool{} // keys of the configurations made here
 	for {
 		if err := ctx.Err(); err != nil {
 			x.err = err
 			return x
 		}
 		w.start()
-		seen, ord = false, 0
-		key, value, paused, err := e.run(c, w, hook, buf)
+		seen, ord, takenAt = false, 0, 0
+		signals = e.signalsFrom(c)
+		key, value, paused, err := e.run(c, w, hook, buf, signals)
 		x.runs++
 		if err != nil {
 			x.err = pathError(c.fullPath(w), err)
@@ -239,11 +252,17 @@ func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x ex
 		}
 		p := new(big.Rat).Mul(c.p, w.p)
 		if paused {
-			child, err := e.capture(c, w.path[:w.pos], candOrd, made, buf)
-			x.runs++
-			if err != nil {
-				x.err = pathError(c.fullPath(w), err)
-				return x
+			child := taken
+			if takenAt != candOrd {
+				child, err = e.capture(c, w.path[:w.pos], candOrd, made, buf)
+				x.runs++
+				if err != nil {
+					x.err = pathError(c.fullPath(w), err)
+					return x
+				}
+			}
+			if child.snap != nil {
+				made[child.key] = true
 			}
 			child.path, child.p = c.fullPath(w).path, p
 			x.paused = append(x.paused, child)
@@ -266,15 +285,46 @@ func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x ex
 	}
 }
 
+// signalsFrom is a run's count of signals, starting from c's, when the
+// question asks them (else nil).
+func (e *merger) signalsFrom(c *config) signalCounts {
+	if e.q.Of == nil || !e.q.Of.Signals() {
+		return nil
+	}
+	if s := c.signals.clone(); s != nil {
+		return s
+	}
+	return signalCounts{}
+}
+
+// take makes a configuration of the run at checkpoint cp: its position
+// and key, and a snapshot unless a configuration of that key is waiting
+// already or was made by this expansion (made; it is then merged into
+// that one).
+func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made map[string]bool) *config {
+	child := &config{pos: cp.Position(nil)}
+	var b []byte
+	for _, v := range child.pos {
+		b = binary.AppendUvarint(b, uint64(v))
+	}
+	for _, v := range cp.Identity(nil) {
+		b = binary.AppendUvarint(b, uint64(v))
+	}
+	b = binary.LittleEndian.AppendUint64(b, cp.Hash(e.counters))
+	if signals != nil {
+		b = signals.appendKey(b)
+	}
+	child.key = string(b)
+	if _, ok := e.pending[child.key]; !ok && !made[child.key] && !e.noSnapshots {
+		child.snap = cp.Snapshot()
+	}
+	child.signals = signals.clone()
+	return child
+}
+
 // run runs from configuration c (a copy of its snapshot, or its path
 // replayed) with the walker's dice, up to a pause or the end.
-func (e *merger) run(c *config, w *walker, hook func(interpreter.Checkpoint) bool, buf *state.Buffer) (string, any, bool, error) {
-	var signals signalCounts
-	if e.q.Of != nil && e.q.Of.Signals() {
-		if signals = c.signals.clone(); signals == nil {
-			signals = signalCounts{}
-		}
-	}
+func (e *merger) run(c *config, w *walker, hook func(interpreter.Checkpoint) bool, buf *state.Buffer, signals signalCounts) (string, any, bool, error) {
 	if c.snap != nil {
 		return runResumed(e.q, c.snap, w, hook, buf, signals)
 	}
@@ -282,51 +332,21 @@ func (e *merger) run(c *config, w *walker, hook func(interpreter.Checkpoint) boo
 }
 
 // capture runs from c again with the picks a paused run took, up to its
-// checkpoint number at, and makes it a configuration there: its key, and
-// a snapshot unless a configuration of that key is waiting already or
-// was made by this expansion (it is then merged into that one).
+// checkpoint number at, and takes a configuration there.
 func (e *merger) capture(c *config, picks []branch, at int, made map[string]bool, buf *state.Buffer) (*config, error) {
 	w := &walker{path: append([]branch(nil), picks...), base: len(picks)}
 	w.start()
-	child := &config{}
-	var signals signalCounts
+	var child *config
+	signals := e.signalsFrom(c)
 	ord := 0
 	hook := func(cp interpreter.Checkpoint) bool {
 		if ord++; ord < at {
 			return false
 		}
-		child.pos = cp.Position(nil)
-		var b []byte
-		for _, v := range child.pos {
-			b = binary.AppendUvarint(b, uint64(v))
-		}
-		for _, v := range cp.Identity(nil) {
-			b = binary.AppendUvarint(b, uint64(v))
-		}
-		b = binary.LittleEndian.AppendUint64(b, cp.Hash(e.counters))
-		if signals != nil {
-			b = signals.appendKey(b)
-		}
-		child.key = string(b)
-		if _, ok := e.pending[child.key]; !ok && !made[child.key] && !e.noSnapshots {
-			child.snap = cp.Snapshot()
-			made[child.key] = true
-		}
-		child.signals = signals.clone()
+		child = e.take(cp, signals, made)
 		return true
 	}
-	if e.q.Of != nil && e.q.Of.Signals() {
-		if signals = c.signals.clone(); signals == nil {
-			signals = signalCounts{}
-		}
-	}
-	var paused bool
-	var err error
-	if c.snap != nil {
-		_, _, paused, err = runResumed(e.q, c.snap, w, hook, buf, signals)
-	} else {
-		_, _, paused, err = runUntil(e.q, w, hook, buf, signals)
-	}
+	_, _, paused, err := e.run(c, w, hook, buf, signals)
 	if err == nil && !paused {
 		err = fmt.Errorf("internal: a run again with the same dice did not reach checkpoint %d", at)
 	}

@@ -182,10 +182,12 @@ func TestExactStopsAtTheBound(t *testing.T) {
 	}
 }
 
-// Exact gives the same result with one worker and with several, and
-// whether it continues configurations from snapshots or by replaying
-// their dice from the start (as where no snapshot can be made): the same
-// outcomes, fractions, configurations and runs.
+// Exact gives the same result with one worker and with several, whether
+// it continues configurations from snapshots or by replaying their dice
+// from the start (as where no snapshot can be made), and whether it
+// takes configurations as runs pass them or by running them again: the
+// same outcomes, fractions and configurations (and runs, but for the
+// runs again).
 func TestExactWorkersAndSnapshotsAgree(t *testing.T) {
 	p := program(t)
 	for _, c := range []struct {
@@ -205,24 +207,29 @@ func TestExactWorkersAndSnapshotsAgree(t *testing.T) {
 			if c.of != "" {
 				q.Of = query(t, p, c.of)
 			}
-			want, err := odds.ExactWith(context.Background(), q, 200_000, 1, true)
+			want, err := odds.ExactWith(context.Background(), q, 200_000, 1, true, false)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, v := range []struct {
-				workers   int
-				snapshots bool
-			}{{4, true}, {1, false}} {
+				workers             int
+				snapshots, runAgain bool
+			}{{4, true, false}, {2, true, true}, {1, false, false}} {
 				if !v.snapshots && !c.replay {
 					continue
 				}
-				got, err := odds.ExactWith(context.Background(), q, 200_000, v.workers, v.snapshots)
+				got, err := odds.ExactWith(context.Background(), q, 200_000, v.workers, v.snapshots, v.runAgain)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got.Configs != want.Configs || got.Runs != want.Runs || got.Paths != want.Paths {
+				if got.Configs != want.Configs || got.Runs != want.Runs && !v.runAgain || got.Paths != want.Paths {
 					t.Errorf("%d workers, snapshots %v: %d configurations, %d runs, %d ends; want %d, %d, %d", v.workers, v.snapshots,
 						got.Configs, got.Runs, got.Paths, want.Configs, want.Runs, want.Paths)
+				}
+				if v.runAgain && got.Runs < want.Runs {
+					// (Activation's pauses are all after statements that
+					// do not roll: it runs them again either way.)
+					t.Errorf("runs again: %d runs, want at least %d", got.Runs, want.Runs)
 				}
 				if len(got.Outcomes) != len(want.Outcomes) {
 					t.Fatalf("%d workers, snapshots %v: %d outcomes, want %d", v.workers, v.snapshots, len(got.Outcomes), len(want.Outcomes))
