@@ -72,7 +72,10 @@ func (c Checkpoint) Snapshot() *Snapshot {
 
 // Resume continues a copy of the snapshot to its end with opts (its own
 // dice, checkpoints, log), and returns the copy's state as the run left
-// it. Events are numbered on from those before the snapshot.
+// it. Events are numbered on from those before the snapshot. The dice and
+// choices opts give are those from the snapshot's point on: a source
+// that counts what it dealt (a script, a walker of the dice's branches)
+// is the caller's to position.
 func (p *Program) Resume(s *Snapshot, opts Options) (*state.State, error) {
 	return p.ResumeIn(s, opts, nil)
 }
