@@ -331,9 +331,9 @@ func (m *remap) value(v any) any {
 	case *state.Gang:
 		return mapPtr(m, x)
 	case *state.Weapon:
-		return mapPtr(m, x)
+		return mapOrCopy(m, x, copyWeapon)
 	case *state.Armour:
-		return mapPtr(m, x)
+		return mapOrCopy(m, x, copyArmour)
 	case *state.State:
 		return mapPtr(m, x)
 	case *state.Battle:
@@ -343,9 +343,17 @@ func (m *remap) value(v any) any {
 	case []*state.Gang:
 		return mapPtrs(m, x)
 	case []*state.Weapon:
-		return mapPtrs(m, x)
+		out := make([]*state.Weapon, len(x))
+		for i, w := range x {
+			out[i] = mapOrCopy(m, w, copyWeapon)
+		}
+		return out
 	case []*state.Armour:
-		return mapPtrs(m, x)
+		out := make([]*state.Armour, len(x))
+		for i, a := range x {
+			out[i] = mapOrCopy(m, a, copyArmour)
+		}
+		return out
 	}
 	m.ok = false
 	return v
@@ -371,4 +379,31 @@ func mapPtrs[T any](m *remap, xs []*T) []*T {
 		out[i] = mapPtr(m, x)
 	}
 	return out
+}
+
+// mapOrCopy maps x onto the copy of the state, or, when it is not in the
+// state (a weapon a built-in made: bare hands, a profile built from
+// text), copies it: the copy is the run's own, and every value that
+// named the one names the other.
+func mapOrCopy[T any](m *remap, x *T, clone func(*T) *T) *T {
+	if x == nil {
+		return nil
+	}
+	if c, ok := m.ptrs[x]; ok {
+		return c.(*T)
+	}
+	c := clone(x)
+	m.ptrs[x] = c
+	return c
+}
+
+func copyWeapon(w *state.Weapon) *state.Weapon {
+	c := *w
+	c.Traits = slices.Clone(w.Traits)
+	return &c
+}
+
+func copyArmour(a *state.Armour) *state.Armour {
+	c := *a
+	return &c
 }

@@ -66,25 +66,44 @@ func TestResumeMatchesUninterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	duelArgs := func(st *state.State) map[string]any {
+		shooter, target := st.Gangs[0].Models[0], st.Gangs[1].Models[0]
+		return map[string]any{"attacker": shooter, "target": target, "weapon": shooter.Weapons[0]}
+	}
 	for _, c := range []struct {
 		name, proc string
+		action     bool // proc is an action (Program.RunAction)
 		state      func() *state.State
 		args       func(*state.State) map[string]any
 		seeds      uint64
 	}{
-		{"end phase", "end_phase", benchState, func(*state.State) map[string]any { return nil }, 200},
-		{"resolve hit", "resolve_hit", duel.Clone, func(st *state.State) map[string]any {
-			shooter, target := st.Gangs[0].Models[0], st.Gangs[1].Models[0]
-			return map[string]any{"attacker": shooter, "target": target, "weapon": shooter.Weapons[0]}
-		}, 300},
+		{"end phase", "end_phase", false, benchState, func(*state.State) map[string]any { return nil }, 200},
+		{"resolve hit", "resolve_hit", false, duel.Clone, duelArgs, 300},
+		// an activation performs the action chosen (a dynamic perform)
+		{"activation", "activation", false, duel.Clone, func(st *state.State) map[string]any {
+			return map[string]any{"model": st.Gangs[0].Models[0]}
+		}, 100},
+		{"fight (an action)", "fight", true, func() *state.State {
+			st := duel.Clone()
+			a, t := st.Gangs[0].Models[0], st.Gangs[1].Models[0]
+			t.X = 0.9 // base to base
+			a.Secondary, t.Secondary = "engaged", "engaged"
+			return st
+		}, func(st *state.State) map[string]any {
+			return map[string]any{"attacker": st.Gangs[0].Models[0], "target": st.Gangs[1].Models[0]}
+		}, 100},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			resumed := 0
 			for seed := uint64(0); seed < c.seeds; seed++ {
 				// How many checkpoints the run passes.
 				n := 0
+				run := p.Run
+				if c.action {
+					run = p.RunAction
+				}
 				st := c.state()
-				if err := p.Run(st, c.proc, c.args(st), interpreter.Options{Dice: interpreter.NewSeeded(seed),
+				if err := run(st, c.proc, c.args(st), interpreter.Options{Dice: interpreter.NewSeeded(seed),
 					Checkpoint: func(interpreter.Checkpoint) bool { n++; return false }}); err != nil {
 					t.Fatalf("seed %d: %v", seed, err)
 				}
@@ -101,7 +120,7 @@ func TestResumeMatchesUninterrupted(t *testing.T) {
 				)
 				dice := &recordedDice{src: interpreter.NewSeeded(seed)}
 				st = c.state()
-				if err := p.Run(st, c.proc, c.args(st), interpreter.Options{Dice: dice, Log: &events,
+				if err := run(st, c.proc, c.args(st), interpreter.Options{Dice: dice, Log: &events,
 					Checkpoint: func(cp interpreter.Checkpoint) bool {
 						if i == at {
 							snap, diceAt, logAt = cp.Snapshot(), len(dice.dice), len(events)
