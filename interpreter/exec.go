@@ -218,7 +218,14 @@ func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
 		r.ck.push(b, f, &sc)
 		defer r.ck.pop()
 	}
-	for i, st := range b.Stmts {
+	return r.stmts(b, f, &sc, 0)
+}
+
+// stmts runs a block's statements from the one at index from (a resumed
+// run starts past 0: see resume.go).
+func (r *runner) stmts(b *syntax.Block, f *frame, sc *blockScope, from int) (control, error) {
+	for i := from; i < len(b.Stmts); i++ {
+		st := b.Stmts[i]
 		if r.ck != nil {
 			r.checkpointAt(i)
 		}
@@ -226,7 +233,7 @@ func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
 		if err := r.step(); err != nil {
 			return next, r.errorAt(f, diag.CodeRunLimit, stmtSpan(st), err)
 		}
-		ctl, err := r.stmt(st, f, &sc)
+		ctl, err := r.stmt(st, f, sc)
 		if err != nil {
 			return next, err
 		}
@@ -536,10 +543,17 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 		items = sorted
 	}
 	kept := r.hashLoop(items, name, old, hadOld)
-	for _, it := range items {
-		f.env[name] = it
+	return r.eachFrom(s, f, loopAt{items: items, old: old, hadOld: hadOld}, kept)
+}
+
+// eachFrom runs a for each's body for its items from at.index on.
+func (r *runner) eachFrom(s *syntax.ForEach, f *frame, at loopAt, kept uint64) (control, error) {
+	name := s.Var.Name
+	for i := at.index; i < len(at.items); i++ {
+		f.env[name] = at.items[i]
 		if kept != 0 {
-			r.enterLoop(kept, name)
+			at.index = i
+			r.enterLoop(kept, name, at)
 		}
 		ctl, err := r.block(s.Body, f)
 		if err != nil || ctl == stopped {
