@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -67,6 +68,7 @@ func TestScripts(t *testing.T) {
 			"build":      buildFile,
 			"munda":      mundaInProcess,
 			"munda-exit": mundaExit,
+			"mkfifo":     mkfifo,
 		},
 	})
 }
@@ -169,5 +171,16 @@ func buildFile(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if err := os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644); err != nil {
 		ts.Fatalf("build: %v", err)
+	}
+}
+
+// mkfifo is the script command "mkfifo NAME": a named pipe no one writes
+// to, which blocks whoever opens it to read.
+func mkfifo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkfifo NAME")
+	}
+	if err := syscall.Mkfifo(ts.MkAbs(args[0]), 0o644); err != nil {
+		ts.Fatalf("mkfifo: %v", err)
 	}
 }
