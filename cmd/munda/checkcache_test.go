@@ -295,3 +295,27 @@ func TestCachedCheckFileChangedDuringCheck(t *testing.T) {
 		t.Errorf("unchanged: %d runs, printed %q; want the second run replayed", runs, out.String())
 	}
 }
+
+// FuzzDecodeEntry reads whatever a cache entry's file may hold (it is
+// outside munda's control): no input panics, anything decodeEntry
+// accepts encodes back to the same bytes, and every entry written reads
+// back as written.
+func FuzzDecodeEntry(f *testing.F) {
+	f.Add([]byte("a.munda:1:1: error: x\n"), []byte("ok\n"), true)
+	f.Add([]byte(nil), []byte(nil), false)
+	f.Add([]byte(cacheMagic), []byte("\x00\x01"), false)
+	f.Fuzz(func(t *testing.T, stdout, stderr []byte, failed bool) {
+		want := &cachedResult{stdout: stdout, stderr: stderr, failed: failed}
+		data := encodeEntry(want)
+		got, ok := decodeEntry(data)
+		if !ok || !bytes.Equal(got.stdout, stdout) || !bytes.Equal(got.stderr, stderr) || got.failed != failed {
+			t.Fatalf("an entry written did not read back: %+v, %v", got, ok)
+		}
+		// The raw bytes as an entry, and the entry cut or changed anywhere.
+		for _, raw := range [][]byte{stdout, data[:len(data)/2], append(append([]byte(nil), data...), stderr...)} {
+			if r, ok := decodeEntry(raw); ok && !bytes.Equal(encodeEntry(r), raw) {
+				t.Fatalf("decodeEntry accepted %q, which does not encode back to itself", raw)
+			}
+		}
+	})
+}
