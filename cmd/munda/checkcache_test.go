@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -182,7 +181,7 @@ func TestCheckCacheEntryNotAFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, build := range map[string]func() error{
-		"a pipe":              func() error { return syscall.Mkfifo(p, 0o666) },
+		"a pipe":              func() error { return makeFifo(p) },
 		"a link to /dev/zero": func() error { return os.Symlink("/dev/zero", p) },
 		"a directory":         func() error { return os.Mkdir(p, 0o777) },
 		"a huge file": func() error {

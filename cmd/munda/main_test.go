@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -180,7 +179,7 @@ func mkfifo(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: mkfifo NAME")
 	}
-	if err := syscall.Mkfifo(ts.MkAbs(args[0]), 0o644); err != nil {
+	if err := makeFifo(ts.MkAbs(args[0])); err != nil {
 		ts.Fatalf("mkfifo: %v", err)
 	}
 }
