@@ -34,9 +34,7 @@ const (
 // ReadFile reads and decodes a state file (YAML, or JSON for .json).
 func ReadFile(path string) (*State, error) {
 	// A pipe blocks on open and a device never ends: a regular file only.
-	if info, err := os.Stat(path); err != nil {
-		return nil, err
-	} else if !info.Mode().IsRegular() {
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", path)
 	}
 	f, err := os.Open(path)
