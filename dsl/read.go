@@ -30,6 +30,13 @@ func (e *TooLargeError) Error() string {
 // goes through it. It refuses anything but a regular file before reading
 // a byte, and stops reading one byte past the limit.
 func ReadLimited(fsys fs.FS, name string, limit int64) ([]byte, error) {
+	// Opening a named pipe blocks until something writes to it: look at
+	// what the name is before opening it (and again after, through the
+	// open file, in case it was replaced in between).
+	// (A name that cannot be looked at is left to Open to say why.)
+	if info, err := fs.Stat(fsys, name); err == nil && !info.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: ErrNotRegular}
+	}
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, err

@@ -699,6 +699,9 @@ func textSize(v reflect.Value) int {
 			}
 			return n
 		}
+		if markers, ok := v.Interface().([]*state.Marker); ok {
+			return markersTextSize(markers)
+		}
 	}
 	return 0
 }

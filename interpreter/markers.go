@@ -82,3 +82,21 @@ func placeMarkers(st *state.State, field, list reflect.Value) error {
 	}
 	return err
 }
+
+// markerTextSize is what one marker counts against a run's text budget:
+// its strings and its numbers as a state file writes them, about.
+const markerTextSize = 48
+
+// markersTextSize is what setting battle.markers writes: every marker
+// is written again each time, so a rule that adds markers one at a time
+// without end stops at the text limit, in a run that logs nothing (odds,
+// tests) as in one that does, rather than set ever longer lists.
+func markersTextSize(markers []*state.Marker) int {
+	n := 0
+	for _, mk := range markers {
+		if mk != nil {
+			n += markerTextSize + len(mk.ID) + len(mk.Kind) + len(mk.Owner)
+		}
+	}
+	return n
+}

@@ -2,10 +2,14 @@ package stdlib
 
 import (
 	"fmt"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/builtin"
+	"github.com/expr-lang/expr/conf"
 )
 
 // Bounds on the values an expression may build. expr budgets the lists
@@ -25,6 +29,7 @@ const concatOp = "_concat"
 // string + string one of them.
 func boundedOptions() []expr.Option {
 	return []expr.Option{
+		intOption(),
 		expr.Function(concatOp, func(args ...any) (any, error) {
 			a, b := stringArg(args[0]), stringArg(args[1])
 			if err := checkString(len(a) + len(b)); err != nil {
@@ -98,4 +103,37 @@ func checkString(n int) error {
 func intArg(v any) int {
 	n, _ := v.(int)
 	return n
+}
+
+// intOption replaces expr's int(), which turns a number past int's range
+// (int(1e300), from a measure a player answered) into whatever the
+// machine makes of it (-9223372036854775808), with one that says so. It
+// takes the same arguments, checked by the built-in's own rule.
+func intOption() expr.Option {
+	validate := builtin.Builtins[builtin.Index["int"]].Validate
+	return func(c *conf.Config) {
+		c.Functions["int"] = &builtin.Function{Name: "int", Validate: validate, Func: func(args ...any) (any, error) {
+			switch x := args[0].(type) {
+			case float64:
+				return floatToInt(x)
+			case float32:
+				return floatToInt(float64(x))
+			case string:
+				n, err := strconv.Atoi(x)
+				if err != nil {
+					return nil, fmt.Errorf("int(%q): not a whole number", x)
+				}
+				return n, nil
+			}
+			return builtin.Int(args[0]), nil
+		}}
+	}
+}
+
+// floatToInt truncates x as int() does, or says it cannot.
+func floatToInt(x float64) (int, error) {
+	if math.IsNaN(x) || x >= math.MaxInt64 || x < math.MinInt64 {
+		return 0, fmt.Errorf("int(%v): not a whole number munda can count with", x)
+	}
+	return int(x), nil
 }

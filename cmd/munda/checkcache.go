@@ -289,7 +289,7 @@ func (c *checkCache) entryPath(key string) string {
 // get reads an entry; any problem with it is a miss.
 func (c *checkCache) get(key string) (*cachedResult, bool) {
 	p := c.entryPath(key)
-	data, err := os.ReadFile(p)
+	data, err := readEntry(p)
 	if err != nil {
 		return nil, false
 	}
@@ -306,18 +306,38 @@ func (c *checkCache) get(key string) (*cachedResult, bool) {
 	return r, true
 }
 
-// put stores an entry atomically (a temporary file renamed over it), then
-// trims the cache now and then. Failures are ignored.
-func (c *checkCache) put(key string, r *cachedResult) {
-	p := c.entryPath(key)
-	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-		return
+// readEntry reads an entry's file if it is a regular file no larger than
+// the whole cache may be: a pipe or a device put in its place (a link to
+// /dev/zero) would block or never end, and is a miss instead.
+func readEntry(p string) ([]byte, error) {
+	// Opening a pipe blocks until it has a writer: look before opening.
+	if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a cache entry", p)
 	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() || info.Size() > maxCacheBytes {
+		return nil, fmt.Errorf("%s: not a cache entry (%v, %d bytes)", p, info.Mode().Type(), info.Size())
+	}
+	return io.ReadAll(io.LimitReader(f, maxCacheBytes+1))
+}
+
+// writeAtomic writes a file in the cache as a temporary file renamed over
+// it, so a reader never sees half of it and a link or a pipe in its place
+// is replaced, never written through.
+func writeAtomic(p string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(p), "tmp-*")
 	if err != nil {
-		return
+		return err
 	}
-	_, err = tmp.Write(encodeEntry(r))
+	_, err = tmp.Write(data)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -326,6 +346,18 @@ func (c *checkCache) put(key string, r *cachedResult) {
 	}
 	if err != nil {
 		_ = os.Remove(tmp.Name())
+	}
+	return err
+}
+
+// put stores an entry atomically (a temporary file renamed over it), then
+// trims the cache now and then. Failures are ignored.
+func (c *checkCache) put(key string, r *cachedResult) {
+	p := c.entryPath(key)
+	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+		return
+	}
+	if writeAtomic(p, encodeEntry(r)) != nil {
 		return
 	}
 	c.maybeTrim()
@@ -379,7 +411,7 @@ func (c *checkCache) maybeTrim() {
 	if info, err := os.Stat(stamp); err == nil && time.Since(info.ModTime()) < cacheTrimEvery {
 		return
 	}
-	_ = os.WriteFile(stamp, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o666)
+	_ = writeAtomic(stamp, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"))
 	c.trim(maxCacheEntries, maxCacheBytes)
 }
 
@@ -463,7 +495,9 @@ func cachedCheck(cmd *cobra.Command, args []string, cache *checkCache, paths []s
 	default:
 		return err // a usage error, or one that says more than diagnostics: not stored
 	}
-	if !hiddenSource(sources) {
+	// A file edited while the check ran may have been read as it is now,
+	// not as it was hashed: such a check is not stored under the old key.
+	if after, ok := checkKey(cmd, args, paths); ok && after == key && !hiddenSource(sources) {
 		cache.put(key, &cachedResult{stdout: stdout.Bytes(), stderr: stderr.Bytes(), failed: err != nil})
 	}
 	return err

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/cobra"
 )
 
 // An entry reads back as written, and anything else (cut short, one
@@ -164,4 +167,154 @@ func TestHashInput(t *testing.T) {
 	if _, ok := key(100, 10); ok {
 		t.Error("more bytes than the budget were hashed")
 	}
+}
+
+// What a hostile or broken cache directory holds in an entry's place (a
+// pipe no one writes, a link to /dev/zero, a file larger than the cache
+// may be) is a miss, at once: a check never blocks or reads without end
+// on its cache.
+func TestCheckCacheEntryNotAFile(t *testing.T) {
+	c := &checkCache{dir: t.TempDir()}
+	key := strings.Repeat("ef", 32)
+	p := c.entryPath(key)
+	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	for name, build := range map[string]func() error{
+		"a pipe":              func() error { return makeFifo(p) },
+		"a link to /dev/zero": func() error { return os.Symlink("/dev/zero", p) },
+		"a directory":         func() error { return os.Mkdir(p, 0o777) },
+		"a huge file": func() error {
+			f, err := os.Create(p)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			return f.Truncate(maxCacheBytes + 1)
+		},
+	} {
+		if err := os.RemoveAll(p); err != nil {
+			t.Fatal(err)
+		}
+		if err := build(); err != nil {
+			t.Skipf("%s: %v", name, err)
+		}
+		done := make(chan bool)
+		go func() {
+			_, ok := c.get(key)
+			done <- ok
+		}()
+		select {
+		case ok := <-done:
+			if ok {
+				t.Errorf("%s: a hit", name)
+			}
+		case <-time.After(time.Minute): // a hang, not a slow test
+			t.Fatalf("%s: get blocked", name)
+		}
+	}
+}
+
+// The cache writes its files by renaming new ones into place: a link left
+// where the trim stamp goes is replaced, and the file it points to is
+// left as it was.
+func TestCheckCacheWritesThroughNoLink(t *testing.T) {
+	c := &checkCache{dir: t.TempDir()}
+	outside := filepath.Join(t.TempDir(), "precious.txt")
+	if err := os.WriteFile(outside, []byte("keep me\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-48 * time.Hour) // so the cache trims, and writes its stamp
+	if err := os.Chtimes(outside, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(c.dir, "trim.txt")); err != nil {
+		t.Fatal(err)
+	}
+	c.put(strings.Repeat("01", 32), &cachedResult{stdout: []byte("x")})
+	if data, err := os.ReadFile(outside); err != nil || string(data) != "keep me\n" {
+		t.Errorf("the file the stamp linked to = %q, %v; want it unchanged", data, err)
+	}
+	if info, err := os.Lstat(filepath.Join(c.dir, "trim.txt")); err != nil || !info.Mode().IsRegular() {
+		t.Errorf("trim.txt = %v, %v; want a regular file in place of the link", info, err)
+	}
+}
+
+// A file edited while the check runs may be read as it is after the edit,
+// but was hashed as it was before: that check's output is not stored
+// under the old content's key (which would replay it when the edit is
+// undone).
+func TestCachedCheckFileChangedDuringCheck(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.munda")
+	if err := os.WriteFile(file, []byte("before\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	c := &checkCache{dir: t.TempDir()}
+	cmd := &cobra.Command{}
+	var out, errOut bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&errOut)
+	runs := 0
+	check := func(edit string) func(stdout, stderr io.Writer) ([]string, error) {
+		return func(stdout, stderr io.Writer) ([]string, error) {
+			runs++
+			if edit != "" {
+				if err := os.WriteFile(file, []byte(edit), 0o666); err != nil {
+					t.Fatal(err)
+				}
+			}
+			data, _ := os.ReadFile(file)
+			fmt.Fprintf(stdout, "read %q\n", data)
+			return []string{"a.munda"}, nil
+		}
+	}
+	paths := []string{file}
+	// The first check reads "after" though "before" was hashed.
+	if err := cachedCheck(cmd, paths, c, paths, false, check("after!\n")); err != nil {
+		t.Fatal(err)
+	}
+	// Undo the edit: the check must run again, not replay "after".
+	if err := os.WriteFile(file, []byte("before\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := cachedCheck(cmd, paths, c, paths, false, check("")); err != nil {
+		t.Fatal(err)
+	}
+	if runs != 2 || out.String() != "read \"before\\n\"\n" {
+		t.Errorf("after the edit was undone: %d runs, printed %q; want 2 runs that read before", runs, out.String())
+	}
+	// An unchanged file is stored and replayed as before.
+	out.Reset()
+	if err := cachedCheck(cmd, paths, c, paths, false, check("")); err != nil {
+		t.Fatal(err)
+	}
+	if runs != 2 || out.String() != "read \"before\\n\"\n" {
+		t.Errorf("unchanged: %d runs, printed %q; want the second run replayed", runs, out.String())
+	}
+}
+
+// FuzzDecodeEntry reads whatever a cache entry's file may hold (it is
+// outside munda's control): no input panics, anything decodeEntry
+// accepts encodes back to the same bytes, and every entry written reads
+// back as written.
+func FuzzDecodeEntry(f *testing.F) {
+	f.Add([]byte("a.munda:1:1: error: x\n"), []byte("ok\n"), true)
+	f.Add([]byte(nil), []byte(nil), false)
+	f.Add([]byte(cacheMagic), []byte("\x00\x01"), false)
+	f.Fuzz(func(t *testing.T, stdout, stderr []byte, failed bool) {
+		want := &cachedResult{stdout: stdout, stderr: stderr, failed: failed}
+		data := encodeEntry(want)
+		got, ok := decodeEntry(data)
+		if !ok || !bytes.Equal(got.stdout, stdout) || !bytes.Equal(got.stderr, stderr) || got.failed != failed {
+			t.Fatalf("an entry written did not read back: %+v, %v", got, ok)
+		}
+		// The raw bytes as an entry, and the entry cut or changed anywhere.
+		for _, raw := range [][]byte{stdout, data[:len(data)/2], append(append([]byte(nil), data...), stderr...)} {
+			if r, ok := decodeEntry(raw); ok && !bytes.Equal(encodeEntry(r), raw) {
+				t.Fatalf("decodeEntry accepted %q, which does not encode back to itself", raw)
+			}
+		}
+	})
 }

@@ -67,6 +67,7 @@ func TestScripts(t *testing.T) {
 			"build":      buildFile,
 			"munda":      mundaInProcess,
 			"munda-exit": mundaExit,
+			"mkfifo":     mkfifo,
 		},
 	})
 }
@@ -169,5 +170,16 @@ func buildFile(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if err := os.WriteFile(ts.MkAbs(args[0]), []byte(b.String()), 0o644); err != nil {
 		ts.Fatalf("build: %v", err)
+	}
+}
+
+// mkfifo is the script command "mkfifo NAME": a named pipe no one writes
+// to, which blocks whoever opens it to read.
+func mkfifo(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: mkfifo NAME")
+	}
+	if err := makeFifo(ts.MkAbs(args[0])); err != nil {
+		ts.Fatalf("mkfifo: %v", err)
 	}
 }

@@ -33,6 +33,10 @@ const (
 
 // ReadFile reads and decodes a state file (YAML, or JSON for .json).
 func ReadFile(path string) (*State, error) {
+	// A pipe blocks on open and a device never ends: a regular file only.
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
