@@ -32,6 +32,9 @@ type compiler struct {
 	// each with its slot in the frame; slots counts the slots used.
 	lets  []letVar
 	slots int
+	// layout, when set (CompileSlots), gives each name the expression may
+	// read its index in the frame's slots: there is no environment map.
+	layout map[string]int
 }
 
 type letVar struct {
@@ -67,6 +70,52 @@ func Compile(node ast.Node, functions map[string]*builtin.Function) (f Func, err
 			// Clear only what this expression used: clearing the whole
 			// frame was a tenth of an activation (write barriers).
 			fr.env = nil
+			clear(fr.items[:depth])
+			clear(fr.vars[:slots])
+			if len(fr.args) > 0 {
+				fr.popArgs(0)
+			}
+			framePool.Put(fr)
+		}()
+		return run(fr)
+	}, nil
+}
+
+// SlotFunc is an expression compiled by CompileSlots: it reads the
+// variables by index from vals, which it must not keep or change.
+type SlotFunc func(vals []any) (any, error)
+
+// CompileSlots is Compile for an expression whose names are all known
+// before it runs (a function's body: the globals and the parameters):
+// names[i] is read from vals[i], with no map. A name listed twice is its
+// last index (a parameter hides a global). A name the expression reads
+// that is not listed is *Unsupported.
+func CompileSlots(node ast.Node, functions map[string]*builtin.Function, names []string) (f SlotFunc, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, &Unsupported{What: fmt.Sprintf("(compiling panicked: %v)", r)}
+		}
+	}()
+	c := &compiler{functions: functions, layout: make(map[string]int, len(names))}
+	for i, n := range names {
+		c.layout[n] = i
+	}
+	run, err := c.compile(node)
+	if err != nil {
+		return nil, err
+	}
+	slots, depth := c.slots, c.maxDepth
+	return func(vals []any) (v any, err error) {
+		fr := framePool.Get().(*frame)
+		fr.slots, fr.memory = vals, 0
+		if len(fr.vars) < slots {
+			fr.vars = make([]any, slots)
+		}
+		defer func() {
+			if r := recover(); r != nil {
+				v, err = nil, errFailed
+			}
+			fr.slots = nil
 			clear(fr.items[:depth])
 			clear(fr.vars[:slots])
 			if len(fr.args) > 0 {
@@ -164,6 +213,13 @@ func (c *compiler) identifier(n *ast.IdentifierNode) (eval, error) {
 		}
 	}
 	name := n.Value
+	if c.layout != nil {
+		i, ok := c.layout[name]
+		if !ok {
+			return nil, unsupported("name %s outside the slot layout", name)
+		}
+		return func(fr *frame) (any, error) { return fr.slots[i], nil }, nil
+	}
 	return func(fr *frame) (any, error) { return fr.env[name], nil }, nil
 }
 
