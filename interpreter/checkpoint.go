@@ -351,9 +351,9 @@ func (c *checkpoints) declaredBy(b *syntax.Block) []string {
 
 func (h *hasher) scope(sc *blockScope) {
 	var sum uint64
-	for k, v := range sc.hidden {
+	for _, v := range sc.hidden {
 		sum += h.sub(func(s *hasher) {
-			s.str(k)
+			s.str(v.name)
 			s.value(v.value)
 			s.u64(uint64(v.natural))
 			s.ints(v.rolled)

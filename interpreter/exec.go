@@ -210,14 +210,30 @@ func titleOf(owner string) string {
 
 // block runs statements in order. Names a block declares that hide
 // outer ones are restored when it ends, with what natural.NAME and
-// rolled.NAME said of them.
+// rolled.NAME said of them. Without checkpoints (every run but exact
+// odds) the block's scope stays on the stack: no allocation, no defer.
 func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
-	sc := blockScope{f: f}
-	defer sc.restore()
 	if r.ck != nil {
-		r.ck.push(b, f, &sc)
-		defer r.ck.pop()
+		return r.blockChecked(b, f)
 	}
+	sc := blockScope{f: f}
+	ctl, err := r.stmts(b, f, &sc)
+	sc.restore()
+	return ctl, err
+}
+
+// blockChecked is block under checkpoints, which keep each block's scope
+// (its hidden names are part of what a run's configuration is).
+func (r *runner) blockChecked(b *syntax.Block, f *frame) (control, error) {
+	sc := &blockScope{f: f}
+	defer sc.restore()
+	r.ck.push(b, f, sc)
+	defer r.ck.pop()
+	return r.stmts(b, f, sc)
+}
+
+// stmts runs a block's statements in sc.
+func (r *runner) stmts(b *syntax.Block, f *frame, sc *blockScope) (control, error) {
 	for i, st := range b.Stmts {
 		if r.ck != nil {
 			r.checkpointAt(i)
@@ -226,7 +242,7 @@ func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
 		if err := r.step(); err != nil {
 			return next, r.errorAt(f, diag.CodeRunLimit, stmtSpan(st), err)
 		}
-		ctl, err := r.stmt(st, f, &sc)
+		ctl, err := r.stmt(st, f, sc)
 		if err != nil {
 			return next, err
 		}
@@ -240,10 +256,11 @@ func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
 // blockScope remembers the outer values of the names a block hides.
 type blockScope struct {
 	f      *frame
-	hidden map[string]hiddenName // by name; nil until a name is hidden
+	hidden []hiddenName // each name at most once; nil until one is hidden
 }
 
 type hiddenName struct {
+	name    string
 	value   any
 	natural int
 	rolled  []int
@@ -259,14 +276,13 @@ func (sc *blockScope) hide(name string) {
 	if !ok {
 		return // nothing outer to hide
 	}
-	if _, done := sc.hidden[name]; done {
-		return
-	}
-	if sc.hidden == nil {
-		sc.hidden = map[string]hiddenName{}
+	for i := range sc.hidden {
+		if sc.hidden[i].name == name {
+			return
+		}
 	}
 	n, hadRoll := sc.f.natural[name]
-	sc.hidden[name] = hiddenName{value: old, natural: n, rolled: sc.f.rolled[name], hadRoll: hadRoll}
+	sc.hidden = append(sc.hidden, hiddenName{name: name, value: old, natural: n, rolled: sc.f.rolled[name], hadRoll: hadRoll})
 }
 
 // declare binds a name in the block.
@@ -277,13 +293,13 @@ func (sc *blockScope) declare(name string, v any) {
 
 // restore brings back the outer names when the block ends.
 func (sc *blockScope) restore() {
-	for name, h := range sc.hidden {
-		sc.f.env[name] = h.value
+	for _, h := range sc.hidden {
+		sc.f.env[h.name] = h.value
 		if h.hadRoll {
-			sc.f.natural[name], sc.f.rolled[name] = h.natural, h.rolled
+			sc.f.natural[h.name], sc.f.rolled[h.name] = h.natural, h.rolled
 		} else {
-			delete(sc.f.natural, name)
-			delete(sc.f.rolled, name)
+			delete(sc.f.natural, h.name)
+			delete(sc.f.rolled, h.name)
 		}
 	}
 }
@@ -643,6 +659,9 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 		return nil
 	}
 	obj := f.env[parts[0].Name]
+	if done, err := r.setTyped(f, s, obj, v); done {
+		return err
+	}
 	field, holder, err := fieldOf(obj, parts[1:])
 	if err != nil {
 		return r.errorAt(f, diag.CodeRunState, spanOf(s), fmt.Errorf("set %s: %v", s.Target, err))
@@ -659,12 +678,18 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 		return err
 	}
 	field.Set(nv)
-	name := parts[len(parts)-1].Name
-	return r.logLazy(f, func() *Event {
-		return &Event{Kind: EventSet, At: at(s.Pos), Object: identify(holder), Field: name,
-			Old: jsonValue(old), New: jsonValue(plain(nv)),
-			Text: fmt.Sprintf("%s %s: %s → %s", display(holder), name, display(old), display(plain(nv)))}
-	})
+	if !r.logging() {
+		return r.count()
+	}
+	return r.logSet(f, s, holder, old, plain(nv))
+}
+
+// logSet logs a field's change by a set.
+func (r *runner) logSet(f *frame, s *syntax.Set, holder, old, nv any) error {
+	name := s.Target.Parts[len(s.Target.Parts)-1].Name
+	return r.log(f, &Event{Kind: EventSet, At: at(s.Pos), Object: identify(holder), Field: name,
+		Old: jsonValue(old), New: jsonValue(nv),
+		Text: fmt.Sprintf("%s %s: %s → %s", display(holder), name, display(old), display(nv))})
 }
 
 // textSize is the bytes of text in a value written to the state.
@@ -808,13 +833,25 @@ const maxListItems = 10_000
 // (lasting_injuries, lasting_damage) keep repeats; the others are sets.
 func (r *runner) listEdit(f *frame, path *syntax.Path, item string, add bool, pos lexerPos) error {
 	obj := f.env[path.Parts[0].Name]
-	field, holder, err := fieldOf(obj, path.Parts[1:])
-	if err != nil {
-		return r.errorAt(f, diag.CodeRunState, point(pos), err)
+	// The list is written through typed (into) where its path has a
+	// typed setter, else by reflection (field).
+	var list []string
+	var into *[]string
+	var field reflect.Value
+	var holder any
+	var multiset bool
+	if fs := r.p.setters.setterFor(path, obj); fs != nil && fs.kind == setStrings && fs.addr(obj) != nil {
+		into = (*[]string)(fs.addr(obj))
+		list, holder, multiset = *into, obj, fs.row
+	} else {
+		var err error
+		if field, holder, err = fieldOf(obj, path.Parts[1:]); err != nil {
+			return r.errorAt(f, diag.CodeRunState, point(pos), err)
+		}
+		list = field.Interface().([]string)
+		multiset = isRowList(holder, path.Parts[len(path.Parts)-1].Name)
 	}
-	list := field.Interface().([]string)
 	name := path.Parts[len(path.Parts)-1].Name
-	multiset := isRowList(holder, name)
 	idx := -1
 	for i, x := range list {
 		if x == item {
@@ -848,7 +885,11 @@ func (r *runner) listEdit(f *frame, path *syntax.Path, item string, add bool, po
 	default:
 		return nil // already there, or not there to remove
 	}
-	field.Set(reflect.ValueOf(list))
+	if into != nil {
+		*into = list
+	} else {
+		field.Set(reflect.ValueOf(list))
+	}
 	return r.logLazy(f, func() *Event {
 		ev := &Event{Kind: EventSet, Object: identify(holder), Field: name, Text: display(holder) + " " + name + ": " + text}
 		if add {

@@ -58,6 +58,9 @@ type Program struct {
 	// (its value, natural or rolled dice): their rolls cannot be decided
 	// by row (RowDecider), since the faces matter.
 	readsRoll map[string]bool
+
+	// setters are the typed stores of set, add and remove (setters.go).
+	setters setters
 }
 
 // effectKey is the key of effects on name in procedure proc, or "" when
