@@ -45,7 +45,7 @@ func SetVMOnly(on bool) { vmOnly.Store(on) }
 
 // compileClosure sets e.Fast from e.Program, or counts why it cannot.
 func (c *checker) compileClosure(e *syntax.Expr) {
-	e.Fast = nil
+	e.Fast, e.Slotted = nil, nil
 	f, err := fastexpr.Compile(e.Program.Node(), c.exprc.Functions())
 	st := &c.idx.Closures
 	if err != nil {
@@ -63,4 +63,9 @@ func (c *checker) compileClosure(e *syntax.Expr) {
 	}
 	e.Fast = f
 	st.Compiled++
+	// The same for a frame's slots; it compiles wherever the map form does.
+	e.Slotted, _ = fastexpr.CompileSlots(e.Program.Node(), c.exprc.Functions(), slotOfName)
 }
+
+// slotOfName numbers every name a slot-compiled expression reads.
+func slotOfName(name string) (int, bool) { return SlotOf(name), true }

@@ -53,7 +53,13 @@ func (c *checker) newSlotExpr(e *syntax.Expr, names []string) *slotExpr {
 	if e == nil || e.Program == nil {
 		return s
 	}
-	if f, err := fastexpr.CompileSlots(e.Program.Node(), c.exprc.Functions(), names); err == nil {
+	// A name listed twice is its last index: a parameter hides a global.
+	layout := make(map[string]int, len(names))
+	for i, n := range names {
+		layout[n] = i
+	}
+	slotOf := func(name string) (int, bool) { i, ok := layout[name]; return i, ok }
+	if f, err := fastexpr.CompileSlots(e.Program.Node(), c.exprc.Functions(), slotOf); err == nil {
 		s.fast = f
 	}
 	return s

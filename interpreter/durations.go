@@ -17,7 +17,7 @@ import (
 // addUntil adds an id to a list and, if it was not there, records that it
 // goes when the period ends.
 func (r *runner) addUntil(s *syntax.Add, f *frame) error {
-	obj := f.env[s.To.Parts[0].Name]
+	obj := f.value(s.To.Parts[0].Name)
 	field, holder, err := fieldOf(obj, s.To.Parts[1:])
 	if err != nil {
 		return r.errorAt(f, diag.CodeRunState, point(s.Pos), err)

@@ -115,7 +115,7 @@ func (r *runner) bindParams(f *frame, params []dsl.ParamInfo, args map[string]an
 				return nil, err
 			}
 		}
-		f.env[prm.Name] = v
+		f.set(prm.Name, v)
 		if r.logging() && (ok || prm.Default == nil) && !r.isDefault(f, prm, v) {
 			shown = append(shown, prm.Name+": "+display(v))
 		}
@@ -272,7 +272,7 @@ type hiddenName struct {
 // hide saves an outer name before the block declares its own, once per
 // name: call it before a roll or test sets natural.NAME.
 func (sc *blockScope) hide(name string) {
-	old, ok := sc.f.env[name]
+	old, ok := sc.f.get(name)
 	if !ok {
 		return // nothing outer to hide
 	}
@@ -288,13 +288,13 @@ func (sc *blockScope) hide(name string) {
 // declare binds a name in the block.
 func (sc *blockScope) declare(name string, v any) {
 	sc.hide(name)
-	sc.f.env[name] = v
+	sc.f.set(name, v)
 }
 
 // restore brings back the outer names when the block ends.
 func (sc *blockScope) restore() {
 	for _, h := range sc.hidden {
-		sc.f.env[h.name] = h.value
+		sc.f.set(h.name, h.value)
 		if h.hadRoll {
 			sc.f.natural[h.name], sc.f.rolled[h.name] = h.natural, h.rolled
 		} else {
@@ -526,16 +526,16 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 		return next, r.errorAt(f, diag.CodeRunExpr, spanOf(s.List), fmt.Errorf("for each: %v", err))
 	}
 	name := s.Var.Name
-	old, hadOld := f.env[name]
+	old, hadOld := f.get(name)
 	defer func() {
 		if hadOld {
-			f.env[name] = old
+			f.set(name, old)
 		}
 	}()
 	if s.OrderBy != nil {
 		keys := make([]any, len(items))
 		for i, it := range items {
-			f.env[name] = it
+			f.set(name, it)
 			if keys[i], err = r.eval(f, s.OrderBy); err != nil {
 				return next, err
 			}
@@ -553,7 +553,7 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 	}
 	kept := r.hashLoop(items, name, old, hadOld)
 	for _, it := range items {
-		f.env[name] = it
+		f.set(name, it)
 		if kept != 0 {
 			r.enterLoop(kept, name)
 		}
@@ -655,10 +655,10 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 	}
 	parts := s.Target.Parts
 	if len(parts) == 1 {
-		f.env[parts[0].Name] = v
+		f.set(parts[0].Name, v)
 		return nil
 	}
-	obj := f.env[parts[0].Name]
+	obj := f.value(parts[0].Name)
 	if done, err := r.setTyped(f, s, obj, v); done {
 		return err
 	}
@@ -832,7 +832,7 @@ const maxListItems = 10_000
 // listEdit adds an id to a list field, or removes it. Lists of rows
 // (lasting_injuries, lasting_damage) keep repeats; the others are sets.
 func (r *runner) listEdit(f *frame, path *syntax.Path, item string, add bool, pos lexerPos) error {
-	obj := f.env[path.Parts[0].Name]
+	obj := f.value(path.Parts[0].Name)
 	// The list is written through typed (into) where its path has a
 	// typed setter, else by reflection (field).
 	var list []string
@@ -1087,7 +1087,7 @@ func (r *runner) renderPrompt(f *frame, s *syntax.Str) string {
 		}
 		b.WriteString(text[:i])
 		name := strings.TrimSpace(text[i+1 : j])
-		if v, ok := lookupPath(f.env, name); ok {
+		if v, ok := lookupPath(f, name); ok {
 			b.WriteString(display(v))
 		} else {
 			b.WriteString(text[i : j+1])
@@ -1096,10 +1096,10 @@ func (r *runner) renderPrompt(f *frame, s *syntax.Str) string {
 	}
 }
 
-// lookupPath reads a.b.c from the environment.
-func lookupPath(env map[string]any, path string) (any, bool) {
+// lookupPath reads a.b.c from a frame.
+func lookupPath(f *frame, path string) (any, bool) {
 	parts := strings.Split(path, ".")
-	v, ok := env[parts[0]]
+	v, ok := f.get(parts[0])
 	if !ok {
 		return nil, false
 	}
@@ -1176,7 +1176,7 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 		on := ef.info.Item.(*syntax.On)
 		hf := r.newFrame(ef.owner, ef.source, "")
 		for k, v := range args {
-			hf.env[k] = v
+			hf.set(k, v)
 		}
 		ok, restore, err := r.effectApplies(ef, on.When, hf)
 		if err == nil && ok {
@@ -1198,7 +1198,7 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 // Expressions.
 
 func (r *runner) eval(f *frame, e *syntax.Expr) (any, error) {
-	v, err := dsl.Eval(e, f.env)
+	v, err := dsl.EvalSlots(e, f.vals, f)
 	if err != nil {
 		msg, pos := dsl.ExprError(e, err)
 		return nil, r.errorAt(f, diag.CodeRunExpr, exprSpan(e, pos), errors.New(msg))

@@ -152,13 +152,13 @@ func (r *runner) wantsReroll(target string, f *frame, name string, result any) (
 	if len(list) == 0 {
 		return nil, nil
 	}
-	old, had := f.env[name]
-	f.env[name] = result
+	old, had := f.get(name)
+	f.set(name, result)
 	defer func() {
 		if had {
-			f.env[name] = old
+			f.set(name, old)
 		} else {
-			delete(f.env, name)
+			f.unset(name)
 		}
 	}()
 	for _, ef := range list {
@@ -448,7 +448,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 
 	// Hooks on every test of the characteristic: an instead_of decides
 	// the test by setting `passed` (Inspirational's Leadership test).
-	cf.env["passed"] = false
+	cf.set("passed", false)
 	if err := r.hooks(r.p.before[ci.ID], cf); err != nil {
 		return false, err
 	}
@@ -457,7 +457,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 		return false, err
 	}
 	if replaced {
-		pass, _ := cf.env["passed"].(bool)
+		pass, _ := cf.value("passed").(bool)
 		if err := r.logTest(f, s, m, ci, value, rolled{}, mod, mods, pass, "decided instead"); err != nil {
 			return false, err
 		}
@@ -516,14 +516,14 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 
 // afterTest runs the after hooks of a characteristic's tests.
 func (r *runner) afterTest(ci *dsl.CharInfo, cf *frame, pass bool) error {
-	cf.env["passed"] = pass
+	cf.set("passed", pass)
 	return r.hooks(r.p.after[ci.ID], cf)
 }
 
 // charFrame is what a characteristic-wide effect sees: the tested model.
 func (r *runner) charFrame(f *frame, m *state.Model) *frame {
 	cf := r.newFrame(f.rule, f.source, f.proc)
-	cf.env["model"] = m
+	cf.set("model", m)
 	return cf
 }
 
@@ -698,7 +698,7 @@ func (r *runner) applyTableOnce(t *dsl.TableInfo, args map[string]any, using any
 				return next, r.errorAt(f, diag.CodeRunTableRow, tableHead(t), err)
 			}
 		}
-		f.env[t.ID] = value
+		f.set(t.ID, value)
 		if t.Kind == dsl.ChoiceTable && how != "chosen" {
 			// A row given by `row` or `using` must be one the table offers.
 			ok, err := r.rowOffered(row, f)

@@ -182,9 +182,9 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 }
 
 // framePool keeps frames between runs: odds and simulations make many
-// short runs, and a frame's maps are the bulk of a run's garbage.
+// short runs, and a frame's slots are the bulk of a run's garbage.
 var framePool = sync.Pool{New: func() any {
-	return &frame{env: make(map[string]any, 16), natural: map[string]int{}, rolled: map[string][]int{}}
+	return &frame{natural: map[string]int{}, rolled: map[string][]int{}}
 }}
 
 // done gives the run's frames back to the pool. Nothing refers to them
@@ -196,20 +196,8 @@ func (r *runner) done() {
 	r.frames = nil
 }
 
-// frame is the variables of one procedure call, table application or
-// effect body.
-type frame struct {
-	env     map[string]any
-	natural map[string]int
-	rolled  map[string][]int
-	rule    string // for events and errors
-	source  string
-	proc    string // the procedure id, for effect targets "proc.roll"
-}
-
 // newFrame starts a frame, reusing a released one: a run makes a frame for
-// every procedure call and table roll, and their maps are most of a run's
-// garbage otherwise.
+// every procedure call and table roll.
 func (r *runner) newFrame(rule, source, proc string) *frame {
 	var f *frame
 	if n := len(r.frames); n > 0 {
@@ -218,15 +206,13 @@ func (r *runner) newFrame(rule, source, proc string) *frame {
 		f = framePool.Get().(*frame)
 	}
 	f.rule, f.source, f.proc = rule, source, proc
-	dsl.FillEnv(f.env, r.st, r.gangs, f.natural, f.rolled)
+	f.fillGlobals(r.st, r.gangs)
 	return f
 }
 
 // release gives a frame back for reuse once nothing refers to it.
 func (r *runner) release(f *frame) {
-	clear(f.env)
-	clear(f.natural)
-	clear(f.rolled)
+	f.reset()
 	r.frames = append(r.frames, f)
 }
 

@@ -32,9 +32,9 @@ type compiler struct {
 	// each with its slot in the frame; slots counts the slots used.
 	lets  []letVar
 	slots int
-	// layout, when set (CompileSlots), gives each name the expression may
+	// slotOf, when set (CompileSlots), gives each name the expression may
 	// read its index in the frame's slots: there is no environment map.
-	layout map[string]int
+	slotOf func(name string) (int, bool)
 }
 
 type letVar struct {
@@ -85,21 +85,17 @@ func Compile(node ast.Node, functions map[string]*builtin.Function) (f Func, err
 // variables by index from vals, which it must not keep or change.
 type SlotFunc func(vals []any) (any, error)
 
-// CompileSlots is Compile for an expression whose names are all known
-// before it runs (a function's body: the globals and the parameters):
-// names[i] is read from vals[i], with no map. A name listed twice is its
-// last index (a parameter hides a global). A name the expression reads
-// that is not listed is *Unsupported.
-func CompileSlots(node ast.Node, functions map[string]*builtin.Function, names []string) (f SlotFunc, err error) {
+// CompileSlots is Compile for an expression whose names have slots fixed
+// before it runs: slotOf gives each name's index, and the expression
+// reads it from vals[index] (nil past the end of vals), with no map. A
+// name slotOf does not know is *Unsupported.
+func CompileSlots(node ast.Node, functions map[string]*builtin.Function, slotOf func(name string) (int, bool)) (f SlotFunc, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			f, err = nil, &Unsupported{What: fmt.Sprintf("(compiling panicked: %v)", r)}
 		}
 	}()
-	c := &compiler{functions: functions, layout: make(map[string]int, len(names))}
-	for i, n := range names {
-		c.layout[n] = i
-	}
+	c := &compiler{functions: functions, slotOf: slotOf}
 	run, err := c.compile(node)
 	if err != nil {
 		return nil, err
@@ -213,12 +209,18 @@ func (c *compiler) identifier(n *ast.IdentifierNode) (eval, error) {
 		}
 	}
 	name := n.Value
-	if c.layout != nil {
-		i, ok := c.layout[name]
+	if c.slotOf != nil {
+		i, ok := c.slotOf(name)
 		if !ok {
 			return nil, unsupported("name %s outside the slot layout", name)
 		}
-		return func(fr *frame) (any, error) { return fr.slots[i], nil }, nil
+		// Slots past the end are unset: nil, as a name missing from a map.
+		return func(fr *frame) (any, error) {
+			if i < len(fr.slots) {
+				return fr.slots[i], nil
+			}
+			return nil, nil
+		}, nil
 	}
 	return func(fr *frame) (any, error) { return fr.env[name], nil }, nil
 }
