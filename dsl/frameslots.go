@@ -16,10 +16,16 @@ import (
 // same slots as one compiled by another. The globals come first, in the
 // order fillGlobals fills them.
 
+// slotNames is the numbering. Reads take no lock: fast is a snapshot
+// replaced whole (copied on write), and names numbered since are in
+// recent, under mu, until the next snapshot: one when recent has grown to
+// half the snapshot (so numbering n names copies O(n) in all) and one at
+// the end of each check (so runs find every name in fast).
 var slotNames struct {
-	mu    sync.Mutex
-	ids   atomic.Pointer[map[string]int] // copied on write: reads take no lock
-	names atomic.Pointer[[]string]
+	mu     sync.Mutex
+	fast   atomic.Pointer[map[string]int]
+	recent map[string]int
+	names  atomic.Pointer[[]string]
 }
 
 func init() {
@@ -29,38 +35,72 @@ func init() {
 		ids[n] = i
 		names = append(names, n)
 	}
-	slotNames.ids.Store(&ids)
+	slotNames.fast.Store(&ids)
 	slotNames.names.Store(&names)
+	slotNames.recent = map[string]int{}
 }
 
 // SlotOf is the slot of a name in every frame, numbering it if it has
 // none yet. The globals are slots 0 to GlobalSlots-1.
 func SlotOf(name string) int {
-	if i, ok := (*slotNames.ids.Load())[name]; ok {
+	if i, ok := (*slotNames.fast.Load())[name]; ok {
 		return i
 	}
 	slotNames.mu.Lock()
 	defer slotNames.mu.Unlock()
-	old := *slotNames.ids.Load()
-	if i, ok := old[name]; ok {
+	if i, ok := slotLookupLocked(name); ok {
 		return i
 	}
-	ids := make(map[string]int, len(old)+1)
-	for k, v := range old {
-		ids[k] = v
-	}
-	names := append(append([]string(nil), *slotNames.names.Load()...), name)
+	// Readers hold a shorter slice and never read past its end, so the
+	// append may write in place.
+	names := append(*slotNames.names.Load(), name)
 	i := len(names) - 1
-	ids[name] = i
 	slotNames.names.Store(&names)
-	slotNames.ids.Store(&ids)
+	slotNames.recent[name] = i
+	if fast := *slotNames.fast.Load(); len(slotNames.recent) > 64 && 2*len(slotNames.recent) > len(fast) {
+		publishSlotsLocked()
+	}
 	return i
 }
 
 // SlotLookup is the slot of a name, if it has one.
 func SlotLookup(name string) (int, bool) {
-	i, ok := (*slotNames.ids.Load())[name]
+	if i, ok := (*slotNames.fast.Load())[name]; ok {
+		return i, true
+	}
+	slotNames.mu.Lock()
+	defer slotNames.mu.Unlock()
+	return slotLookupLocked(name)
+}
+
+func slotLookupLocked(name string) (int, bool) {
+	if i, ok := slotNames.recent[name]; ok {
+		return i, true
+	}
+	i, ok := (*slotNames.fast.Load())[name] // published since the caller looked
 	return i, ok
+}
+
+// publishSlots makes a snapshot of every name numbered so far.
+func publishSlots() {
+	slotNames.mu.Lock()
+	defer slotNames.mu.Unlock()
+	if len(slotNames.recent) > 0 {
+		publishSlotsLocked()
+	}
+}
+
+func publishSlotsLocked() {
+	old := *slotNames.fast.Load()
+	ids := make(map[string]int, len(old)+len(slotNames.recent))
+	for k, v := range old {
+		ids[k] = v
+	}
+	for k, v := range slotNames.recent {
+		ids[k] = v
+	}
+	slotNames.fast.Store(&ids)
+	slotNames.recent = map[string]int{}
 }
 
 // SlotName is the name of slot i.
