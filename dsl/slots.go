@@ -86,16 +86,14 @@ func (s *slotExpr) eval(vals []any) (any, error) {
 	return runProgram(s.e.Program, env)
 }
 
-// fillGlobals puts the globals into the first slots, as FillEnv does into
-// a map (with empty natural and rolled tables).
+// fillGlobals puts the globals into the first slots, with empty natural
+// and rolled tables.
 func fillGlobals(vals []any, st *state.State) {
-	vals[0] = st
+	var gangs any
 	if st != nil {
-		vals[1], vals[2] = &st.Battle, st.Gangs
-	} else {
-		vals[1], vals[2] = (*state.Battle)(nil), []*state.Gang(nil)
+		gangs = st.Gangs
 	}
-	vals[3], vals[4] = noNatural, noRolled
+	FillGlobalSlots(vals, st, gangs, noNatural, noRolled)
 }
 
 // slotBuffers keeps slot slices between calls: a rule function is called
