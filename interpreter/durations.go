@@ -100,16 +100,16 @@ func (r *runner) useOnce(ef *effect, f *frame, holder any) bool {
 // endPeriod ends what lasts until the end of the period an event ends:
 // entries held by a model end only when the event names that model, if
 // it has a model parameter.
-func (r *runner) endPeriod(ev *syntax.Event, args map[string]any, f *frame) error {
+func (r *runner) endPeriod(ev *syntax.Event, args callArgs, f *frame) error {
 	var named map[string]bool
-	for _, p := range ev.Params {
+	for i, p := range ev.Params {
 		if p.TypeName() != "model" {
 			continue
 		}
 		if named == nil {
 			named = map[string]bool{}
 		}
-		if m, ok := args[p.Name.Name].(*state.Model); ok && m != nil {
+		if m, ok := args.vals[i].(*state.Model); ok && m != nil {
 			named[m.ID] = true
 		}
 	}

@@ -19,7 +19,7 @@ import (
 
 // callProc runs a procedure: its when, its before hooks, its body (or an
 // instead_of hook), its after hooks.
-func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame) (control, error) {
+func (r *runner) callProc(proc *dsl.ProcInfo, args callArgs, caller *frame) (control, error) {
 	rule := r.p.procRules[proc.ID]
 	if err := r.enter(rule); err != nil {
 		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.cur, proc.Decl.Pos), err)
@@ -105,10 +105,10 @@ func exprSpan(e *syntax.Expr, pos lexerPos) span {
 
 // bindParams puts arguments into a new frame, evaluating the defaults of
 // those not given, and returns them as shown in the narration.
-func (r *runner) bindParams(f *frame, params []dsl.ParamInfo, args map[string]any) ([]string, error) {
+func (r *runner) bindParams(f *frame, params []dsl.ParamInfo, args callArgs) ([]string, error) {
 	var shown []string
-	for _, prm := range params {
-		v, ok := args[prm.Name]
+	for i, prm := range params {
+		v, ok := args.vals[i], args.given[i]
 		if !ok && prm.Default != nil {
 			var err error
 			if v, err = r.eval(f, prm.Default); err != nil {
@@ -613,37 +613,6 @@ func less(a, b any) bool {
 	return false
 }
 
-// args evaluates call arguments into parameter values.
-func (r *runner) args(f *frame, args []*syntax.Arg, params []dsl.ParamInfo) (map[string]any, error) {
-	var out map[string]any
-	if n := len(r.argMaps); n > 0 {
-		out, r.argMaps = r.argMaps[n-1], r.argMaps[:n-1]
-	} else {
-		out = make(map[string]any, len(params))
-	}
-	for i, a := range args {
-		v, err := r.eval(f, a.Value)
-		if err != nil {
-			return nil, err
-		}
-		name := ""
-		if a.Name != nil {
-			name = a.Name.Name
-		} else if i < len(params) {
-			name = params[i].Name
-		}
-		out[name] = v
-	}
-	return out, nil
-}
-
-// releaseArgs gives an argument map back for reuse, once the call it was
-// for has bound its parameters and returned.
-func (r *runner) releaseArgs(m map[string]any) {
-	clear(m)
-	r.argMaps = append(r.argMaps, m)
-}
-
 // ---------------------------------------------------------------------------
 // Changing the state.
 
@@ -1007,12 +976,12 @@ func (r *runner) choose(s *syntax.Choose, f *frame) (any, error) {
 		}
 	}
 	req.render = func() string { return r.renderPrompt(f, s.Prompt) }
-	return r.ask(f, req, at(s.Pos), spanOf(s))
+	return r.ask(f, req, s.Pos, spanOf(s))
 }
 
 // ask puts a choice to the choice source, and logs the answer or the
 // default taken.
-func (r *runner) ask(f *frame, req *ChoiceRequest, pos string, where span) (any, error) {
+func (r *runner) ask(f *frame, req *ChoiceRequest, pos lexerPos, where span) (any, error) {
 	v, ok, err := r.opts.Choices.Choose(req)
 	if err != nil {
 		return nil, r.errorAt(f, diag.CodeRunChoice, where, err)
@@ -1022,7 +991,7 @@ func (r *runner) ask(f *frame, req *ChoiceRequest, pos string, where span) (any,
 		v, how = req.Default, r.say("default", "default")
 	}
 	return v, r.logLazy(f, func() *Event {
-		e := &Event{Kind: EventChoice, At: pos, Name: req.Answers(), Value: jsonValue(v),
+		e := &Event{Kind: EventChoice, At: at(pos), Name: req.Answers(), Value: jsonValue(v),
 			Text: fmt.Sprintf("%s: %s (%s%s)", req.Answers(), showAnswer(v), how, offered(req.Options, r.say("of", "of")))}
 		for _, o := range req.Options {
 			e.Options = append(e.Options, jsonValue(o))
@@ -1141,24 +1110,26 @@ func (r *runner) template(f *frame, parts []*syntax.TemplatePart) (string, error
 // signal runs the `on` handlers of an event whose when holds.
 func (r *runner) signal(s *syntax.Signal, f *frame) error {
 	ev := r.p.idx.Events[s.Event.Name]
-	params := make([]dsl.ParamInfo, len(ev.Params))
-	for i, p := range ev.Params {
-		params[i] = dsl.ParamInfo{Name: p.Name.Name, Default: p.Default}
-	}
+	params := r.p.eventParams[ev.ID.Name]
 	args, err := r.args(f, s.Args, params)
 	if err != nil {
 		return err
 	}
-	for _, p := range params {
-		if _, ok := args[p.Name]; !ok && p.Default != nil {
-			if args[p.Name], err = r.eval(f, p.Default); err != nil {
+	defer r.releaseArgs(args)
+	// given: the handlers see what was given and the defaults.
+	for i, p := range params {
+		if !args.given[i] && p.Default != nil {
+			if args.vals[i], err = r.eval(f, p.Default); err != nil {
 				return err
 			}
+			args.given[i] = true
 		}
 	}
 	var shown []string
-	for _, p := range params {
-		shown = append(shown, p.Name+": "+display(args[p.Name]))
+	if r.logging() {
+		for i, p := range params {
+			shown = append(shown, p.Name+": "+display(args.vals[i]))
+		}
 	}
 	if err := r.logLazy(f, func() *Event {
 		text := r.translatedTitle(ev.Title.Value())
@@ -1175,8 +1146,10 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 	for _, ef := range r.p.on[ev.ID.Name] {
 		on := ef.info.Item.(*syntax.On)
 		hf := r.newFrame(ef.owner, ef.source, "")
-		for k, v := range args {
-			hf.set(k, v)
+		for i, p := range params {
+			if args.given[i] {
+				hf.set(p.Name, args.vals[i])
+			}
 		}
 		ok, restore, err := r.effectApplies(ef, on.When, hf)
 		if err == nil && ok {

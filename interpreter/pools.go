@@ -496,7 +496,7 @@ func (r *runner) askDice(f *frame, req *ChoiceRequest, s *syntax.Roll, read func
 		}
 		return out, nil
 	}
-	v, err := r.ask(f, req, at(s.Pos), spanOf(s))
+	v, err := r.ask(f, req, s.Pos, spanOf(s))
 	if err != nil {
 		return nil, err
 	}

@@ -598,6 +598,7 @@ func (r *runner) apply(s *syntax.Apply, f *frame) error {
 	var using any
 	if s.Using != nil {
 		if using, err = r.eval(f, s.Using); err != nil {
+			r.releaseArgs(args)
 			return err
 		}
 	}
@@ -616,7 +617,7 @@ func (r *runner) apply(s *syntax.Apply, f *frame) error {
 
 // applyTable finds a table's row (by rolling, from a given result, or by
 // id) and runs it. Rows listed in reroll are rolled again.
-func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, rowID string, reroll []string, caller *frame) (control, error) {
+func (r *runner) applyTable(t *dsl.TableInfo, args callArgs, using any, rowID string, reroll []string, caller *frame) (control, error) {
 	defer r.activate(t.ID)()
 	ctl, err := r.applyTableOnce(t, args, using, rowID, reroll, caller)
 	if isStopOf(err, t.ID) {
@@ -626,7 +627,7 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 }
 
 // applyTableOnce is applyTable but for `stop ID`, which applyTable ends.
-func (r *runner) applyTableOnce(t *dsl.TableInfo, args map[string]any, using any, rowID string, reroll []string, caller *frame) (control, error) {
+func (r *runner) applyTableOnce(t *dsl.TableInfo, args callArgs, using any, rowID string, reroll []string, caller *frame) (control, error) {
 	rule := r.p.tableRules[t.ID]
 	if err := r.enter(rule); err != nil {
 		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.cur, t.Decl.Pos), err)
@@ -795,7 +796,7 @@ func (r *runner) chooseRow(t *dsl.TableInfo, f *frame) (*dsl.RowInfo, error) {
 		req.Key = choiceKey(kv)
 	}
 	req.render = func() string { return r.renderPrompt(f, ch.Prompt) }
-	v, err := r.ask(f, req, at(ch.Pos), where)
+	v, err := r.ask(f, req, ch.Pos, where)
 	if err != nil {
 		return nil, err
 	}

@@ -85,7 +85,7 @@ func (p *Program) Run(st *state.State, procName string, args map[string]any, opt
 			return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeRunArgument, Summary: fmt.Sprintf("procedure %s needs %s", proc.ID, prm.Name)}
 		}
 	}
-	_, err = r.callProc(proc, args, nil)
+	_, err = r.callProc(proc, argsFromMap(proc.Params, args), nil)
 	return r.stopped(err)
 }
 
@@ -120,7 +120,7 @@ func (p *Program) applyRow(st *state.State, tableName string, args map[string]an
 	r := newRunner(p, st, opts)
 	r.rowOnly = rowOnly
 	defer r.done()
-	_, err = r.applyTable(t, args, using, "", nil, nil)
+	_, err = r.applyTable(t, argsFromMap(t.Params, args), using, "", nil, nil)
 	return r.topRow, r.stopped(err)
 }
 
@@ -153,9 +153,11 @@ type runner struct {
 	// effects whose bodies are running: an effect never applies to the
 	// rolls and tests of its own body (Inspirational's own Cool test).
 	running map[*effect]bool
-	frames  []*frame         // released frames, for reuse
-	argMaps []map[string]any // released argument maps, for reuse
-	gangs   any              // st.Gangs, boxed once: every frame sees it
+	frames  []*frame // released frames, for reuse
+	// the arguments of the calls under way, by parameter (callargs.go)
+	argVals  []any
+	argGiven []bool
+	gangs    any // st.Gangs, boxed once: every frame sees it
 	// the statement running, and its frame, for errors that arise away
 	// from it (the event limit, nesting too deep)
 	cur      syntax.Stmt
