@@ -208,6 +208,8 @@ type checker struct {
 	// compiles every expression, inlining declared functions.
 	exprc  *Compiler
 	inline *inliner
+	// compiled expressions by text and the types of what they read.
+	programs programCache
 	// the effect being checked (scoping.go), and the `prefer` of the let
 	// an override targets.
 	eff    *effectCtx

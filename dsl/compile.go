@@ -62,6 +62,32 @@ func (c *Compiler) Compile(text string, env types.Map) (program *vm.Program, err
 // not nil: what the checker needs of the text as written costs no second
 // parse. seen is not called when the text does not parse.
 func (c *Compiler) CompileSeeing(text string, env types.Map, seen func(tree ast.Node)) (program *vm.Program, err error) {
+	tree, err := c.Parse(text, env)
+	if err != nil {
+		return nil, err
+	}
+	if seen != nil {
+		seen(tree.Node)
+	}
+	return c.CompileTree(tree, env)
+}
+
+// Parse parses an expression, the first half of CompileSeeing. The
+// environment matters: a name it holds is no longer expr's built-in.
+func (c *Compiler) Parse(text string, env types.Map) (tree *exprparser.Tree, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			tree, err = nil, fmt.Errorf("internal error compiling expression: %v", r)
+		}
+	}()
+	cfg := *c.config
+	cfg.WithEnv(env)
+	return exprparser.ParseWithConfig(text, &cfg)
+}
+
+// CompileTree checks and compiles what Parse gave, in a typed
+// environment: the second half of CompileSeeing. It patches the tree.
+func (c *Compiler) CompileTree(tree *exprparser.Tree, env types.Map) (program *vm.Program, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			program, err = nil, fmt.Errorf("internal error compiling expression: %v", r)
@@ -69,14 +95,6 @@ func (c *Compiler) CompileSeeing(text string, env types.Map, seen func(tree ast.
 	}()
 	cfg := *c.config // shares the functions and the type cache
 	cfg.WithEnv(env)
-	// exprchecker.ParseCheck, with a look at the tree in between.
-	tree, err := exprparser.ParseWithConfig(text, &cfg)
-	if err != nil {
-		return nil, err
-	}
-	if seen != nil {
-		seen(tree.Node)
-	}
 	if _, err = new(exprchecker.Checker).PatchAndCheck(tree, &cfg); err != nil {
 		return nil, err
 	}

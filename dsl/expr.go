@@ -14,6 +14,7 @@ import (
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/types"
 
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -52,28 +53,52 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 		return nil
 	}
 	c.inline.startExpression()
-	// Uses are read from the expression as written, before expr's checker
-	// inlines declared functions, which would hide their calls and bring
-	// in their parameters' names. What markUses reports is kept to follow
-	// the compile error, as when it read a second parse.
-	var uses diag.Diagnostics
-	program, err := c.exprc.CompileSeeing(e.Text, sc.exprEnv(), func(tree ast.Node) {
-		mark := len(c.diags.list)
-		c.markUses(e, tree, sc)
-		uses = slices.Clone(c.diags.list[mark:])
-		c.diags.list = c.diags.list[:mark]
-	})
+	env := sc.exprEnv()
+	tree, err := c.exprc.Parse(e.Text, env)
 	if err != nil {
 		c.exprError(e, err, sc)
-		// The names it mentions are still used: one error is enough.
+		return nil
+	}
+	// Uses are read from the expression as written, before expr's checker
+	// inlines declared functions, which would hide their calls and bring
+	// in their parameters' names.
+	c.markUses(e, tree.Node, sc)
+	// The same text, reading names of the same types, compiles the same.
+	names, cacheable := c.programNames(tree.Node)
+	var bindings []types.Type
+	if cacheable {
+		bindings, cacheable = programBindings(names, env)
+	}
+	if cacheable {
+		if cp := c.programs.lookup(e.Text, names, bindings); cp != nil {
+			e.Program, e.Fast, e.Slotted, e.Type = cp.program, cp.fast, cp.slotted, cp.typ
+			c.countClosure(cp.fast != nil, cp.why)
+			return c.wantType(e, cp.typ, want, what)
+		}
+	}
+	mark := len(c.diags.list)
+	program, err := c.exprc.CompileTree(tree, env)
+	if err != nil {
+		// The error goes before the uses' diagnostics, as it always did.
+		uses := slices.Clone(c.diags.list[mark:])
+		c.diags.list = c.diags.list[:mark]
+		c.exprError(e, err, sc)
 		c.diags.list = append(c.diags.list, uses...)
 		return nil
 	}
 	e.Program = program
-	c.compileClosure(e)
+	why := c.compileClosure(e)
 	t := resultType(program.Node())
 	e.Type = t
-	c.diags.list = append(c.diags.list, uses...)
+	if cacheable {
+		c.programs.store(e.Text, &cachedProgram{names: names, bindings: bindings, program: program, fast: e.Fast, slotted: e.Slotted, why: why, typ: t})
+	}
+	return c.wantType(e, t, want, what)
+}
+
+// wantType reports an expression whose type t is not the type want its
+// context needs, and returns t.
+func (c *checker) wantType(e *syntax.Expr, t, want reflect.Type, what string) reflect.Type {
 	if want != nil && !assignable(t, want) {
 		if !(want == typeFloat && isNumber(t)) {
 			c.diags.errorf(diag.CodeTypeError, diag.RangeOf(e.Pos, e.EndPos), "%s must be %s, but this is %s", what, TypeName(want), TypeName(t))

@@ -43,28 +43,40 @@ var vmOnly atomic.Bool
 // run, and to rule the closures out when a result is in doubt.
 func SetVMOnly(on bool) { vmOnly.Store(on) }
 
-// compileClosure sets e.Fast from e.Program, or counts why it cannot.
-func (c *checker) compileClosure(e *syntax.Expr) {
+// compileClosure sets e.Fast and e.Slotted from e.Program, or counts why
+// it cannot and returns it.
+func (c *checker) compileClosure(e *syntax.Expr) (why string) {
 	e.Fast, e.Slotted = nil, nil
 	f, err := fastexpr.Compile(e.Program.Node(), c.exprc.Functions())
-	st := &c.idx.Closures
 	if err != nil {
-		st.Fallback++
-		if st.Why == nil {
-			st.Why = map[string]int{}
-		}
-		why := err.Error()
+		why = err.Error()
 		var u *fastexpr.Unsupported
 		if errors.As(err, &u) {
 			why = u.What
 		}
-		st.Why[why]++
-		return
+		c.countClosure(false, why)
+		return why
 	}
 	e.Fast = f
-	st.Compiled++
 	// The same for a frame's slots; it compiles wherever the map form does.
 	e.Slotted, _ = fastexpr.CompileSlots(e.Program.Node(), c.exprc.Functions(), slotOfName)
+	c.countClosure(true, "")
+	return ""
+}
+
+// countClosure counts an expression that runs as closures (compiled) or
+// by expr's VM only, and why.
+func (c *checker) countClosure(compiled bool, why string) {
+	st := &c.idx.Closures
+	if compiled {
+		st.Compiled++
+		return
+	}
+	st.Fallback++
+	if st.Why == nil {
+		st.Why = map[string]int{}
+	}
+	st.Why[why]++
 }
 
 // slotOfName numbers every name a slot-compiled expression reads.

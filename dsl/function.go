@@ -34,6 +34,7 @@ func (c *checker) checkCallables() {
 	c.idx.ExprOptions = append(c.idx.ExprOptions, c.featureFunctions()...)
 	c.idx.ExprOptions = append(c.idx.ExprOptions, c.actionFunctions()...)
 	c.exprc.With(c.idx.ExprOptions...)
+	c.programs.forget()
 
 	var list []*callable
 	byName := map[string]*callable{}
@@ -135,6 +136,7 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 				body.params = append(body.params, p.Name)
 			}
 			c.inline.bodies[cl.name] = body
+			c.programs.forget()
 		}
 		body := c.newSlotExpr(cl.fn.Body, slotLayout(info.Params))
 		params := info.Params
@@ -190,6 +192,7 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 	}, sig)
 	c.idx.ExprOptions = append(c.idx.ExprOptions, fn)
 	c.exprc.With(fn)
+	c.programs.forget()
 }
 
 // characteristicFunctions make the declared limits visible to rules:

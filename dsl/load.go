@@ -15,7 +15,7 @@ import (
 // a house-rule group (house/aa), a modder's pack, or a few loose files. Any
 // file a pack refers to (includes, test states) must lie inside it.
 type Pack struct {
-	FS      fs.FS  // where the files are: os.DirFS(dir) or an embedded FS
+	FS      fs.FS  // where the files are: os.DirFS(dir) or an embedded FS; read from several goroutines at once
 	Root    string // the pack's directory inside FS ("." for the whole FS)
 	Display string // how paths are shown in diagnostics, e.g. "rulesets/core-2023"
 	// Files, when set, are the only files loaded (paths relative to Root);
@@ -109,6 +109,7 @@ func LoadPack(p *Pack) (*LoadedPack, diag.Diagnostics) {
 			l.diags.errorf(diag.CodeFileError, nil, "%s: no .munda files", p.DisplayPath("."))
 		}
 	}
+	l.ahead = parseAhead(p, files)
 	for _, f := range files {
 		l.load(f, nil)
 	}
@@ -141,7 +142,8 @@ type packLoader struct {
 	stack   []string // the chain of includes being followed
 	sources diag.Sources
 	diags   diagnostics
-	bytes   int64 // read so far, for MaxPackBytes
+	bytes   int64                  // read so far, for MaxPackBytes
+	ahead   map[string]*parsedFile // parsed in parallel, by path relative to the pack root
 }
 
 // load parses rel (relative to the pack root) and the files it includes.
@@ -193,7 +195,7 @@ func (l *packLoader) load(rel string, from *syntax.Include) {
 		return
 	}
 	l.sources[name] = src
-	file, diags := syntax.ParseCached(name, src)
+	file, diags := l.parse(rel, name, src)
 	l.diags.list = append(l.diags.list, diags...)
 	l.loaded[rel] = file
 	if file == nil {

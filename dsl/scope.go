@@ -91,8 +91,15 @@ func assignable(from, to reflect.Type) bool {
 	if (from.Kind() == reflect.Slice || from.Kind() == reflect.Array) && to.Kind() == reflect.Slice {
 		return assignable(from.Elem(), to.Elem())
 	}
+	// A marker a rule places is written as a map of its fields (the
+	// interpreter checks the keys and the markers left).
+	if to == typeMarker && from.Kind() == reflect.Map && from.Key().Kind() == reflect.String {
+		return true
+	}
 	return false
 }
+
+var typeMarker = reflect.TypeOf(&state.Marker{})
 
 // isNumber reports whether t is (or may be) a number.
 func isNumber(t reflect.Type) bool {

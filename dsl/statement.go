@@ -231,6 +231,9 @@ func (c *checker) set(s *syntax.Set, sc *scope) {
 		return
 	}
 	c.compile(s.Value, sc, t, "the value of "+s.Target.String())
+	if t == typeMarkers {
+		c.markerLiterals(s.Value)
+	}
 }
 
 // fieldPath follows fields through the state types and returns the type of

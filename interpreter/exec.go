@@ -646,6 +646,11 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 	if err := r.spend(textSize(nv)); err != nil {
 		return err
 	}
+	if _, placed := nv.Interface().([]*state.Marker); placed {
+		if err := placeMarkers(r.st, field, nv); err != nil {
+			return r.errorAt(f, diag.CodeRunState, spanOf(s), fmt.Errorf("set %s: %v", s.Target, err))
+		}
+	}
 	field.Set(nv)
 	if !r.logging() {
 		return r.count()
@@ -767,7 +772,10 @@ func convertTo(v any, t reflect.Type) (reflect.Value, error) {
 		case int:
 			return reflect.ValueOf(float64(x)), nil
 		}
-	case reflect.Pointer: // an optional number
+	case reflect.Pointer: // an optional number, or a marker placed from a map
+		if t.Elem() == markerType {
+			return markerFrom(v)
+		}
 		e, err := convertTo(v, t.Elem())
 		if err != nil {
 			return reflect.Value{}, err

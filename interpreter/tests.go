@@ -28,14 +28,27 @@ type ProgramFor func(base string, houses []string) (*Program, error)
 // RunTests runs test blocks. A test that names `rules` or `house` runs
 // under the program programFor returns for them; the others under p.
 func RunTests(p *Program, tests []*dsl.TestInfo, programFor ProgramFor) []TestResult {
+	return RunTestsWith(p, tests, programFor, TestOptions{})
+}
+
+// TestOptions changes how RunTestsWith runs test blocks.
+type TestOptions struct {
+	// Prepare, when set, changes each test's state after it is decoded
+	// and before the run: to take a feature away, say, and see whether
+	// the test still passes without it.
+	Prepare func(*dsl.TestInfo, *state.State)
+}
+
+// RunTestsWith is RunTests with options.
+func RunTestsWith(p *Program, tests []*dsl.TestInfo, programFor ProgramFor, o TestOptions) []TestResult {
 	var out []TestResult
 	for _, t := range tests {
-		out = append(out, runTest(p, t, programFor))
+		out = append(out, runTest(p, t, programFor, o))
 	}
 	return out
 }
 
-func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor) TestResult {
+func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor, o TestOptions) TestResult {
 	res := TestResult{Name: t.Name, At: at(t.Decl.Pos)}
 	fail := func(format string, args ...any) TestResult {
 		res.Failures = append(res.Failures, fmt.Sprintf(format, args...))
@@ -53,6 +66,9 @@ func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor) TestResult {
 	st, err := testState(t, p.idx.Vocabulary)
 	if err != nil {
 		return fail("%v", err)
+	}
+	if o.Prepare != nil {
+		o.Prepare(t, st)
 	}
 	// A test runs a procedure, or applies a table.
 	var params []dsl.ParamInfo

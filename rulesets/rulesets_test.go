@@ -1,12 +1,15 @@
 package rulesets_test
 
 import (
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/rulesets"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Every shipped pack checks without a diagnostic, warnings included.
@@ -24,24 +27,68 @@ func TestShippedPacksCheck(t *testing.T) {
 // The test blocks written next to the shipped rules all pass. This is
 // what `munda test` runs; here it runs under `go test ./...`.
 func TestShippedRuleTests(t *testing.T) {
+	runs, err := shippedTestRuns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range runs {
+		if len(run.results) == 0 && !strings.HasPrefix(run.dir, "house/") {
+			t.Errorf("%s has no tests", run.dir)
+		}
+		for _, res := range run.results {
+			t.Run(run.dir+"/"+res.Name, func(t *testing.T) {
+				if !res.Passed {
+					var b strings.Builder
+					_ = interpreter.WriteText(&b, res.Events)
+					t.Errorf("%s\n%s\nevents:\n%s", res.At, strings.Join(res.Failures, "\n"), b.String())
+				}
+			})
+		}
+	}
+}
+
+// packTestRun is what running one shipped pack's test blocks gave.
+type packTestRun struct {
+	dir     string
+	tests   []*dsl.TestInfo
+	results []interpreter.TestResult // results[i] is tests[i]'s
+	// held[i]: the features ("kind id") tests[i]'s state gives at the start
+	held []map[string]bool
+	// to run a test again
+	prog       *interpreter.Program
+	programFor interpreter.ProgramFor
+}
+
+var (
+	shippedRunsOnce sync.Once
+	shippedRuns     []packTestRun
+	shippedRunsErr  error
+)
+
+// shippedTestRuns runs every shipped pack's test blocks once for all the
+// tests that look at them (they pass; which features they exercise).
+func shippedTestRuns() ([]packTestRun, error) {
+	shippedRunsOnce.Do(func() { shippedRuns, shippedRunsErr = runShippedTests() })
+	return shippedRuns, shippedRunsErr
+}
+
+func runShippedTests() ([]packTestRun, error) {
+	var runs []packTestRun
 	for _, dir := range rulesets.Dirs() {
 		sel := selectionFor(dir)
 		rules, diags := rulesets.Load(sel)
 		if diags.HasErrors() {
-			t.Fatalf("%s: %v", dir, diags)
+			return nil, fmt.Errorf("%s: %v", dir, diags)
 		}
 		prog, err := interpreter.Compile(rules)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		var tests []*dsl.TestInfo
 		for _, ti := range rules.Index.Tests {
 			if strings.HasPrefix(ti.Pack.Pack.Display, "rulesets/"+dir) {
 				tests = append(tests, ti)
 			}
-		}
-		if len(tests) == 0 && !strings.HasPrefix(dir, "house/") {
-			t.Errorf("%s has no tests", dir)
 		}
 		programs := map[string]*interpreter.Program{}
 		programFor := func(base string, houses []string) (*interpreter.Program, error) {
@@ -63,16 +110,16 @@ func TestShippedRuleTests(t *testing.T) {
 			programs[key] = p
 			return p, err
 		}
-		for _, res := range interpreter.RunTests(prog, tests, programFor) {
-			t.Run(dir+"/"+res.Name, func(t *testing.T) {
-				if !res.Passed {
-					var b strings.Builder
-					_ = interpreter.WriteText(&b, res.Events)
-					t.Errorf("%s\n%s\nevents:\n%s", res.At, strings.Join(res.Failures, "\n"), b.String())
-				}
-			})
+		held := map[*dsl.TestInfo]map[string]bool{}
+		record := func(ti *dsl.TestInfo, st *state.State) { held[ti] = featuresOf(st) }
+		run := packTestRun{dir: dir, tests: tests, prog: prog, programFor: programFor,
+			results: interpreter.RunTestsWith(prog, tests, programFor, interpreter.TestOptions{Prepare: record})}
+		for _, ti := range tests {
+			run.held = append(run.held, held[ti])
 		}
+		runs = append(runs, run)
 	}
+	return runs, nil
 }
 
 // selectionFor checks a shipped pack as `munda check` does: a base on its

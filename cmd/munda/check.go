@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,6 +19,7 @@ func newCheckCmd() *cobra.Command {
 		verbose     bool
 		allVariants bool
 		lang        string
+		noCache     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "check [PATH]...",
@@ -33,7 +35,11 @@ checked on top of --rules (default core-2023; "none" for nothing), with its
 house rules switched on.
 
 It prints nothing when all is well. Exit code 0: no errors (warnings may
-be printed); 1: errors; 2: a usage error.`,
+be printed); 1: errors; 2: a usage error.
+
+The same check of unchanged files replays what it printed from a cache
+($MUNDA_CACHE_DIR, by default munda/check in the user's cache directory);
+--no-cache or MUNDA_CACHE=off checks afresh.`,
 		Example: `  munda check
   munda check rulesets/core-2023
   munda check --format json mymod/
@@ -67,82 +73,90 @@ be printed); 1: errors; 2: a usage error.`,
 			} else {
 				selections, all = selectionsFor(args, sel)
 			}
-			lang = narrationLang(lang)
-			var counts []string // "core-2023: 120 of 900 translated" per selection, with --lang
-			src := diag.Sources{}
-			seen := map[string]bool{}
-			for _, s := range selections {
-				if s.Pack != nil || len(s.With) > 0 {
-					// A pack checked on a ruleset (a mod, a house pack,
-					// --with files) brings its own test blocks; the
-					// ruleset's are checked with the ruleset, as `munda
-					// test` runs them.
-					s.OwnTests = true
-				}
-				rules, diags := rulesets.LoadShared(s)
-				if rules != nil {
-					for k, v := range rules.Sources() {
-						src[k] = v
+			cache := openCheckCache(noCache)
+			return cachedCheck(cmd, args, cache, checkInputs(args, rf.with), verbose, func(stdout, stderr io.Writer) ([]string, error) {
+				lang = narrationLang(lang)
+				var counts []string // "core-2023: 120 of 900 translated" per selection, with --lang
+				src := diag.Sources{}
+				seen := map[string]bool{}
+				for _, s := range selections {
+					if s.Pack != nil || len(s.With) > 0 {
+						// A pack checked on a ruleset (a mod, a house pack,
+						// --with files) brings its own test blocks; the
+						// ruleset's are checked with the ruleset, as `munda
+						// test` runs them.
+						s.OwnTests = true
 					}
-				}
-				if lang != "" && lang != "en" && rules != nil && !diags.HasErrors() {
-					if err := checkLang(lang, rules); err != nil {
-						return err
-					}
-					untr := i18n.Untranslated{List: true}
-					if s.Pack != nil { // a mod, house pack or loose file: its own text, not the ruleset's under it
-						untr.In = packFiles(rules, s.Pack)
-					}
-					cat, more := translation(rules, lang, untr, src)
-					diags = append(diags, more...)
-					if cat != nil {
-						name := selectionName(s)
-						if s.Pack != nil && len(s.Pack.Files) > 0 && (name == "." || name == "") {
-							name = strings.Join(s.Pack.Files, ", ") // loose files
+					rules, diags := rulesets.LoadShared(s)
+					if rules != nil {
+						for k, v := range rules.Sources() {
+							src[k] = v
 						}
-						counts = append(counts, fmt.Sprintf("%s: %d of %d titles and messages translated into %s, %d untranslated",
-							name, cat.Translated, cat.Translated+cat.Untranslated, lang, cat.Untranslated))
+					}
+					if lang != "" && lang != "en" && rules != nil && !diags.HasErrors() {
+						if err := checkLang(lang, rules); err != nil {
+							return nil, err
+						}
+						untr := i18n.Untranslated{List: true}
+						if s.Pack != nil { // a mod, house pack or loose file: its own text, not the ruleset's under it
+							untr.In = packFiles(rules, s.Pack)
+						}
+						cat, more := translation(rules, lang, untr, src)
+						diags = append(diags, more...)
+						if cat != nil {
+							name := selectionName(s)
+							if s.Pack != nil && len(s.Pack.Files) > 0 && (name == "." || name == "") {
+								name = strings.Join(s.Pack.Files, ", ") // loose files
+							}
+							counts = append(counts, fmt.Sprintf("%s: %d of %d titles and messages translated into %s, %d untranslated",
+								name, cat.Translated, cat.Translated+cat.Untranslated, lang, cat.Untranslated))
+						}
+					}
+					for _, d := range diags {
+						key := d.Error() + d.Code
+						if !seen[key] {
+							seen[key] = true
+							all = append(all, d)
+						}
+					}
+					if verbose && !diags.HasErrors() && rules != nil {
+						fmt.Fprintf(stderr, "ok %s (%d files)\n", selectionName(s), len(rules.Files()))
 					}
 				}
-				for _, d := range diags {
-					key := d.Error() + d.Code
-					if !seen[key] {
-						seen[key] = true
-						all = append(all, d)
+				all.Sort()
+				out := stdout
+				switch format {
+				case "json":
+					err = diag.WriteJSON(out, all)
+				case "github":
+					err = diag.WriteGitHub(out, all)
+				default:
+					err = diag.WriteText(out, all, src)
+				}
+				if err != nil {
+					return nil, err
+				}
+				if format == "text" {
+					for _, c := range counts {
+						fmt.Fprintln(out, c)
 					}
 				}
-				if verbose && !diags.HasErrors() && rules != nil {
-					fmt.Fprintf(cmd.ErrOrStderr(), "ok %s (%d files)\n", selectionName(s), len(rules.Files()))
+				var read []string
+				for name := range src {
+					read = append(read, name)
 				}
-			}
-			all.Sort()
-			out := cmd.OutOrStdout()
-			switch format {
-			case "json":
-				err = diag.WriteJSON(out, all)
-			case "github":
-				err = diag.WriteGitHub(out, all)
-			default:
-				err = diag.WriteText(out, all, src)
-			}
-			if err != nil {
-				return err
-			}
-			if format == "text" {
-				for _, c := range counts {
-					fmt.Fprintln(out, c)
+				if all.HasErrors() {
+					return read, &failure{}
 				}
-			}
-			if all.HasErrors() {
-				return &failure{}
-			}
-			return nil
+				return read, nil
+			})
 		},
 	}
 	rf.register(cmd)
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json or github (Actions annotations)")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "say which packs were checked")
 	cmd.Flags().StringVar(&lang, "lang", "", "also check the rules' translation into this language (default $MUNDA_LANG): its overlay's errors, and what is untranslated, as warnings with a count")
+	cmd.Flags().BoolVar(&noCache, "no-cache", false, "check again even if the same check is in the cache ($"+cacheEnv+"=off does the same)")
 	cmd.Flags().BoolVar(&allVariants, "all-variants", false, "check every shipped base with every combination of shipped house groups")
 	return cmd
 }

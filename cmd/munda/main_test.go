@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -20,7 +21,16 @@ func TestMain(m *testing.M) {
 	// they load (shared rules, parsed files): collecting at the default
 	// pace spends a fifth of the time re-marking that, for little memory.
 	debug.SetGCPercent(400)
-	testscript.Main(m, map[string]func(){
+	// munda check's cache never goes into the user's: one directory of
+	// this test binary's (a munda-process it starts gets it from the
+	// script's environment, and keeps it), removed at the end.
+	var tests testscript.TestingM = m
+	if os.Getenv(cacheDirEnv) == "" {
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("munda-test-cache-%d", os.Getpid()))
+		os.Setenv(cacheDirEnv, dir)
+		tests = removeAfter{m, dir}
+	}
+	testscript.Main(tests, map[string]func(){
 		// munda in a process of its own (`exec munda-process`); plain
 		// `munda` in a script runs in this one (mundaInProcess).
 		"munda-process": func() { os.Exit(Main()) },
@@ -39,17 +49,38 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			// Scripts can reach the repository's shipped files.
 			env.Setenv("REPO", root)
+			env.Setenv(cacheDirEnv, os.Getenv(cacheDirEnv))
 			return nil
 		},
 		// -update rewrites the files a script compares with (cmp) from
 		// what munda printed, as the golden tests of other packages do.
 		UpdateScripts: *update,
+		// [cacheoff]: MUNDA_CACHE=off in the tests' environment, which
+		// the in-process munda reads.
+		Condition: func(cond string) (bool, error) {
+			if cond == "cacheoff" {
+				return strings.EqualFold(os.Getenv(cacheEnv), "off"), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"build":      buildFile,
 			"munda":      mundaInProcess,
 			"munda-exit": mundaExit,
 		},
 	})
+}
+
+// removeAfter removes a directory after the tests ran.
+type removeAfter struct {
+	*testing.M
+	dir string
+}
+
+func (r removeAfter) Run() int {
+	code := r.M.Run()
+	os.RemoveAll(r.dir)
+	return code
 }
 
 // mundaInProcess is the script command "munda ARGS…": munda run in the

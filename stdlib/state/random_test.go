@@ -136,6 +136,12 @@ func randState(r *rand.Rand) *State {
 	if r.IntN(2) == 0 {
 		st.Battle.Priority = st.Gangs[r.IntN(len(st.Gangs))].ID
 	}
+	// A marker may belong to a model that placed it.
+	for _, mk := range st.Battle.Markers {
+		if g := st.Gangs[r.IntN(len(st.Gangs))]; len(g.Models) > 0 && r.IntN(2) == 0 {
+			mk.Owner = g.Models[r.IntN(len(g.Models))].ID
+		}
+	}
 	st.link()
 	return st
 }

@@ -55,13 +55,18 @@ type Duration struct {
 }
 
 // Marker is something placed on the battlefield: a smoke cloud, a Graviton
-// Pulse blast, a pool of toxic sludge.
+// Pulse blast, a pool of toxic sludge, a door, a Loot casket. What its
+// kind means is the rules' to say. Rules place markers (`set
+// battle.markers = concat(battle.markers, [{id: …, kind: …, x: …, y: …}])`)
+// and remove them; one that lasts while its placer keeps it (a Wall of
+// Flame while maintained) names that model as its Owner.
 type Marker struct {
 	ID     string  `expr:"id" json:"id"`
 	Kind   string  `expr:"kind" json:"kind"`
 	X      float64 `expr:"x" json:"x"`
 	Y      float64 `expr:"y" json:"y"`
 	Radius float64 `expr:"radius" json:"radius,omitempty"` // inches
+	Owner  string  `expr:"owner" json:"owner,omitempty"`   // id of the model that placed it, if it belongs to one
 }
 
 // Gang is one side of the battle.

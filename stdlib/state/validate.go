@@ -69,6 +69,32 @@ func (v *validator) add(code, path, format string, args ...any) {
 	}
 }
 
+// indexModels maps each model id to the first model with it.
+func (v *validator) indexModels(st *State) {
+	v.models = make(map[string]modelRef)
+	for gi, g := range st.Gangs {
+		if g == nil {
+			continue
+		}
+		for mi, m := range g.Models {
+			if m != nil && m.ID != "" {
+				if _, dup := v.models[m.ID]; !dup {
+					v.models[m.ID] = modelRef{where{g: gi, m: mi}, m, g}
+				}
+			}
+		}
+	}
+}
+
+// modelIDs are the ids of the state's models, for a did-you-mean.
+func (v *validator) modelIDs() []string {
+	ids := make([]string, 0, len(v.models))
+	for id := range v.models {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
 func (v *validator) state(st *State) {
 	if st == nil {
 		v.add(diag.CodeStateValue, "", "no state")
@@ -83,19 +109,7 @@ func (v *validator) state(st *State) {
 			}
 		}
 	}
-	v.models = make(map[string]modelRef)
-	for gi, g := range st.Gangs {
-		if g == nil {
-			continue
-		}
-		for mi, m := range g.Models {
-			if m != nil && m.ID != "" {
-				if _, dup := v.models[m.ID]; !dup {
-					v.models[m.ID] = modelRef{where{g: gi, m: mi}, m, g}
-				}
-			}
-		}
-	}
+	v.indexModels(st)
 	v.battle(&st.Battle, gangs)
 	for gi, g := range st.Gangs {
 		gw := where{g: gi, m: -1}
@@ -139,26 +153,7 @@ func (v *validator) battle(b *Battle, gangs map[string]int) {
 	if _, ok := gangs[b.Winner]; b.Winner != "" && !ok {
 		v.add(diag.CodeStateReference, "battle.winner", "%s", suggestKey(fmt.Sprintf("no gang has the id %q", b.Winner), b.Winner, gangs))
 	}
-	var ids map[string]int
-	if len(b.Markers) > 0 {
-		ids = make(map[string]int, len(b.Markers))
-	}
-	for i, mk := range b.Markers {
-		w := where{g: -1, m: -1, list: "battle.markers", i: i}
-		if mk == nil {
-			v.add(diag.CodeStateType, w.at(""), "want a marker, got null")
-			continue
-		}
-		if first, dup := ids[mk.ID]; dup && mk.ID != "" {
-			v.add(diag.CodeStateDuplicateID, w.at("id"), "duplicate marker id %q (also battle.markers[%d])", mk.ID, first)
-		} else {
-			ids[mk.ID] = i
-		}
-		v.position(w, mk.X, mk.Y)
-		if !finite(mk.Radius) || mk.Radius < 0 || mk.Radius > maxPosition {
-			v.add(diag.CodeStateValue, w.at("radius"), "want a radius in inches, 0 or more, got %v", mk.Radius)
-		}
-	}
+	v.markers(b.Markers)
 	for i, du := range b.Durations {
 		w := where{g: -1, m: -1, list: "battle.durations", i: i}
 		if du == nil {
@@ -183,6 +178,47 @@ func (v *validator) battle(b *Battle, gangs map[string]int) {
 			v.add(diag.CodeStateReference, w.at("gang"), "%s", suggestKey(fmt.Sprintf("no gang has the id %q", du.Gang), du.Gang, gangs))
 		}
 	}
+}
+
+// markers checks the battle's markers: ids unique, positions and radii
+// finite and in bounds, an owner that names a model.
+func (v *validator) markers(markers []*Marker) {
+	var ids map[string]int
+	if len(markers) > 0 {
+		ids = make(map[string]int, len(markers))
+	}
+	for i, mk := range markers {
+		w := where{g: -1, m: -1, list: "battle.markers", i: i}
+		if mk == nil {
+			v.add(diag.CodeStateType, w.at(""), "want a marker, got null")
+			continue
+		}
+		if first, dup := ids[mk.ID]; dup && mk.ID != "" {
+			v.add(diag.CodeStateDuplicateID, w.at("id"), "duplicate marker id %q (also battle.markers[%d])", mk.ID, first)
+		} else {
+			ids[mk.ID] = i
+		}
+		v.position(w, mk.X, mk.Y)
+		if !finite(mk.Radius) || mk.Radius < 0 || mk.Radius > maxPosition {
+			v.add(diag.CodeStateValue, w.at("radius"), "want a radius in inches, 0 or more, got %v", mk.Radius)
+		}
+		if _, ok := v.models[mk.Owner]; mk.Owner != "" && !ok {
+			v.add(diag.CodeStateReference, w.at("owner"), "%s", diag.Suggest(fmt.Sprintf("no model has the id %q", mk.Owner), mk.Owner, v.modelIDs()))
+		}
+	}
+}
+
+// ValidateMarkers checks the markers of a state, as Validate does: what a
+// rule that places markers must keep (unique ids, finite places, an owner
+// that is a model of the state). The error is a diag.Diagnostics.
+func ValidateMarkers(st *State) error {
+	v := &validator{st: st}
+	v.indexModels(st)
+	v.markers(st.Battle.Markers)
+	if len(v.problems) == 0 {
+		return nil
+	}
+	return v.problems
 }
 
 func (v *validator) model(w where, m *Model, g *Gang) {
@@ -287,11 +323,7 @@ func (v *validator) aboard(w where, m *Model, g *Gang) {
 		return
 	}
 	if !known {
-		ids := make([]string, 0, len(v.models))
-		for id := range v.models {
-			ids = append(ids, id)
-		}
-		v.add(diag.CodeStateReference, w.at("aboard"), "%s", diag.Suggest(fmt.Sprintf("no model has the id %q", m.Aboard), m.Aboard, ids))
+		v.add(diag.CodeStateReference, w.at("aboard"), "%s", diag.Suggest(fmt.Sprintf("no model has the id %q", m.Aboard), m.Aboard, v.modelIDs()))
 		return
 	}
 	var ids []string

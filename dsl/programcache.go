@@ -1,0 +1,173 @@
+package dsl
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/expr-lang/expr/ast"
+	exprparser "github.com/expr-lang/expr/parser"
+	"github.com/expr-lang/expr/types"
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/munda-rules/munda/dsl/fastexpr"
+	"github.com/munda-rules/munda/stdlib"
+)
+
+// This file keeps the checker's compiled expressions by their text and
+// the types of the names they read: rules repeat themselves (`fighter.xp
+// + 1`, `check > threshold`, the same condition on every skill of a
+// kind), and checking and compiling an expression costs several times
+// parsing it. What is kept is valid while the functions an expression may
+// call stay the same: declaring or inlining a function forgets it all.
+
+// programCacheOff compiles every expression afresh, for a benchmark that
+// measures what the cache saves.
+var programCacheOff bool
+
+// cachedProgram is one compiled expression and what the checker derives
+// from it.
+type cachedProgram struct {
+	names    []string     // the names it may look up (programNames)
+	bindings []types.Type // and their types, nil for those not in the environment
+	program  *vm.Program
+	fast     fastexpr.Func
+	slotted  fastexpr.SlotFunc
+	why      string // why fastexpr could not compile it, if it could not
+	typ      reflect.Type
+}
+
+// programCache maps an expression's text to its compilations, one per
+// environment it was compiled in (as far as its names see it).
+type programCache struct {
+	byText map[string][]*cachedProgram
+	// names an inlined function's body reads, including the bodies it
+	// calls, by function name.
+	bodyNames map[string][]string
+}
+
+// forget drops everything: the functions changed.
+func (p *programCache) forget() { *p = programCache{} }
+
+// programNames lists the names a compiled expression may look up in its
+// environment: those in its text, the state (which the state patch adds
+// to built-ins' calls), and those in the bodies of the functions it calls
+// that are inlined. ok is false if the expression reads the whole
+// environment ($env), whose types are not one name's.
+func (c *checker) programNames(tree ast.Node) (names []string, ok bool) {
+	names = append(make([]string, 0, 8), stdlib.StateVar)
+	ok = true
+	// A handful of names: a list is cheaper than a map.
+	add := func(name string) {
+		if !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	ast.Find(tree, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IdentifierNode:
+			if strings.HasPrefix(n.Value, "$") {
+				ok = false
+			}
+			add(n.Value)
+		case *ast.CallNode:
+			if callee, isIdent := n.Callee.(*ast.IdentifierNode); isIdent {
+				for _, name := range c.bodyNames(callee.Value, 0) {
+					add(name)
+				}
+			}
+		}
+		return false
+	})
+	return names, ok
+}
+
+// bodyNames lists the names an inlined function's body reads, with those
+// of the functions it calls, to the inliner's depth.
+func (c *checker) bodyNames(fn string, depth int) []string {
+	body, ok := c.inline.bodies[fn]
+	if !ok || depth > maxInlineDepth {
+		return nil
+	}
+	if names, ok := c.programs.bodyNames[fn]; ok {
+		return names
+	}
+	tree, err := exprparser.Parse(body.text)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	seen := map[string]bool{}
+	ast.Find(tree.Node, func(n ast.Node) bool {
+		var more []string
+		switch n := n.(type) {
+		case *ast.IdentifierNode:
+			more = []string{n.Value}
+		case *ast.CallNode:
+			if callee, isIdent := n.Callee.(*ast.IdentifierNode); isIdent && callee.Value != fn {
+				more = c.bodyNames(callee.Value, depth+1)
+			}
+		}
+		for _, name := range more {
+			if !seen[name] {
+				seen[name] = true
+				names = append(names, name)
+			}
+		}
+		return false
+	})
+	if c.programs.bodyNames == nil {
+		c.programs.bodyNames = map[string][]string{}
+	}
+	c.programs.bodyNames[fn] = names
+	return names
+}
+
+// programBindings are the types of names in env, nil for a name it does
+// not hold; ok is false if one cannot be compared.
+func programBindings(names []string, env types.Map) (bindings []types.Type, ok bool) {
+	bindings = make([]types.Type, len(names))
+	for i, name := range names {
+		t, found := env[name]
+		if !found {
+			continue
+		}
+		if t == nil || !reflect.TypeOf(t).Comparable() {
+			return nil, false
+		}
+		bindings[i] = t
+	}
+	return bindings, true
+}
+
+// lookup finds a compilation of text under the same bindings.
+func (p *programCache) lookup(text string, names []string, bindings []types.Type) *cachedProgram {
+	if programCacheOff {
+		return nil
+	}
+	for _, cp := range p.byText[text] {
+		if slices.Equal(cp.names, names) && equalBindings(cp.bindings, bindings) {
+			return cp
+		}
+	}
+	return nil
+}
+
+func (p *programCache) store(text string, cp *cachedProgram) {
+	if p.byText == nil {
+		p.byText = map[string][]*cachedProgram{}
+	}
+	p.byText[text] = append(p.byText[text], cp)
+}
+
+func equalBindings(a, b []types.Type) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
