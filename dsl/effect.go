@@ -181,6 +181,9 @@ func (c *checker) effect(item syntax.FeatureItem) (string, string) {
 			}
 		})
 	case *syntax.Reroll:
+		if e.Target.Member == nil && e.Target.Name.Name == AnyRoll {
+			return c.anyReroll(e)
+		}
 		return c.rollEffect(e.Target, true, func(sc *scope, s *Site) {
 			c.poolReroll(e, sc, s)
 			if e.When != nil {
@@ -213,6 +216,9 @@ func (c *checker) effect(item syntax.FeatureItem) (string, string) {
 				c.selfStat(e.Value, e.Target.Name.Name, e.Target.Member.Name)
 				c.selfStat(e.When, e.Target.Name.Name, e.Target.Member.Name)
 			})
+		}
+		if target, kind := c.testValueOverride(e); target != "" {
+			return target, kind
 		}
 		sites := c.sites(e.Target, symLet)
 		for _, s := range sites {
@@ -290,6 +296,10 @@ func (c *checker) rollEffect(ref *syntax.Ref, withResult bool, check func(sc *sc
 			check(c.scoped(sc, modelParam), nil)
 			return ref.Name.Name, "characteristic"
 		case nil:
+			if ref.Name.Name == AnyRoll {
+				c.diags.errorf(diag.CodeEffectTarget, identRange(ref.Name), "only a re-roll acts on any roll (`reroll any … once per PERIOD`); a modifier or extra dice name their roll: procedure.roll, a table, or a characteristic")
+				return "", ""
+			}
 			var cands []string
 			cands = append(cands, c.ofKind("table")...)
 			cands = append(cands, c.ofKind("characteristic")...)

@@ -40,6 +40,7 @@ type checkpoints struct {
 	nextKnown bool
 	nextExtra uint64
 	nextVar   string
+	nextLoop  loopAt
 	declared  map[*syntax.Block][]string // see declaredBy
 }
 
@@ -54,6 +55,7 @@ type ckLevel struct {
 	known    bool
 	extra    uint64 // what the construct that entered it keeps (a loop's list)
 	loopVar  string // the variable of the for each that entered it
+	loop     loopAt // and where that for each is (for a snapshot)
 	// base: the names in the frame when its first block began (its
 	// parameters, the globals, a table's result), for the first level of
 	// each frame.
@@ -74,15 +76,25 @@ func IsPause(v any) bool {
 // extra (a hash of what its construct keeps in Go variables).
 func (r *runner) enterKnown(extra uint64) {
 	if r.ck != nil {
-		r.ck.nextKnown, r.ck.nextExtra, r.ck.nextVar = true, extra, ""
+		r.ck.nextKnown, r.ck.nextExtra, r.ck.nextVar, r.ck.nextLoop = true, extra, "", loopAt{}
 	}
 }
 
-// enterLoop is enterKnown for the body of a for each over name.
-func (r *runner) enterLoop(extra uint64, name string) {
+// enterLoop is enterKnown for the body of a for each over name, at
+// item index of items.
+func (r *runner) enterLoop(extra uint64, name string, at loopAt) {
 	if r.ck != nil {
-		r.ck.nextKnown, r.ck.nextExtra, r.ck.nextVar = true, extra, name
+		r.ck.nextKnown, r.ck.nextExtra, r.ck.nextVar, r.ck.nextLoop = true, extra, name, at
 	}
+}
+
+// loopAt is what a for each keeps in Go variables: its items, the one
+// running, and the outer value of its variable (restored at its end).
+type loopAt struct {
+	items  []any
+	index  int
+	old    any
+	hadOld bool
 }
 
 func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
@@ -94,8 +106,8 @@ func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
 		c.root++
 		entry = c.root
 	}
-	lv := ckLevel{block: b, f: f, sc: sc, entry: entry, known: c.nextKnown, extra: c.nextExtra, loopVar: c.nextVar}
-	c.nextKnown, c.nextExtra, c.nextVar = false, 0, ""
+	lv := ckLevel{block: b, f: f, sc: sc, entry: entry, known: c.nextKnown, extra: c.nextExtra, loopVar: c.nextVar, loop: c.nextLoop}
+	c.nextKnown, c.nextExtra, c.nextVar, c.nextLoop = false, 0, "", loopAt{}
 	if n := len(c.levels); n == 0 || c.levels[n-1].f != f {
 		lv.base = make([]string, 0, f.size())
 		f.each(func(k string, _ any) { lv.base = append(lv.base, k) })
@@ -135,6 +147,19 @@ func (c Checkpoint) Plain() bool {
 	switch lv.block.Stmts[lv.stmt].(type) {
 	case *syntax.Let, *syntax.Set, *syntax.Add, *syntax.Remove, *syntax.Change, *syntax.Emit,
 		*syntax.Require, *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
+		return true
+	}
+	return false
+}
+
+// Rolls reports whether the statement about to run is a roll, a test or
+// an apply: one that decides by the dice itself, so that the next
+// decision is likely inside it (a caller merging runs may copy the run
+// here rather than at every checkpoint).
+func (c Checkpoint) Rolls() bool {
+	lv := c.r.ck.levels[len(c.r.ck.levels)-1]
+	switch lv.block.Stmts[lv.stmt].(type) {
+	case *syntax.Roll, *syntax.TestStmt, *syntax.Apply:
 		return true
 	}
 	return false

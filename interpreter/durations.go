@@ -67,9 +67,26 @@ func usedKey(ef *effect) string {
 // now for holder (nil for an effect no one holds: once overall), and if
 // so records it as used.
 func (r *runner) useOnce(ef *effect, f *frame, holder any) bool {
+	du := r.onceEntry(ef, holder)
+	if du == nil {
+		return true
+	}
+	if r.onceSpent(du) {
+		_ = r.logLazy(f, func() *Event {
+			return &Event{Kind: EventSkip, Rule: ef.owner, Text: fmt.Sprintf("%s: already used this %s", titleOf(ef.owner), du.Period)}
+		})
+		return false
+	}
+	r.st.Battle.Durations = append(r.st.Battle.Durations, du)
+	return true
+}
+
+// onceEntry is the record of an effect's use once per period by holder,
+// nil for an effect with no `once per`.
+func (r *runner) onceEntry(ef *effect, holder any) *state.Duration {
 	once := dsl.OnceOf(ef.info.Item)
 	if once == nil {
-		return true
+		return nil
 	}
 	du := &state.Duration{Period: once.Period.Name, Used: usedKey(ef)}
 	switch h := holder.(type) {
@@ -85,16 +102,17 @@ func (r *runner) useOnce(ef *effect, f *frame, holder any) bool {
 		}
 		du.Used += " (" + h.ID + ")"
 	}
+	return du
+}
+
+// onceSpent reports whether the state records the use du describes.
+func (r *runner) onceSpent(du *state.Duration) bool {
 	for _, x := range r.st.Battle.Durations {
 		if x != nil && x.Used == du.Used && x.Period == du.Period && x.Model == du.Model && x.Gang == du.Gang {
-			_ = r.logLazy(f, func() *Event {
-				return &Event{Kind: EventSkip, Rule: ef.owner, Text: fmt.Sprintf("%s: already used this %s", titleOf(ef.owner), du.Period)}
-			})
-			return false
+			return true
 		}
 	}
-	r.st.Battle.Durations = append(r.st.Battle.Durations, du)
-	return true
+	return false
 }
 
 // endPeriod ends what lasts until the end of the period an event ends:

@@ -217,24 +217,27 @@ func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
 		return r.blockChecked(b, f)
 	}
 	sc := blockScope{f: f}
-	ctl, err := r.stmts(b, f, &sc)
+	ctl, err := r.stmts(b, f, &sc, 0)
 	sc.restore()
 	return ctl, err
 }
 
 // blockChecked is block under checkpoints, which keep each block's scope
-// (its hidden names are part of what a run's configuration is).
+// (its hidden names are part of what a run's configuration is, and a
+// resumed run carries on in it).
 func (r *runner) blockChecked(b *syntax.Block, f *frame) (control, error) {
 	sc := &blockScope{f: f}
 	defer sc.restore()
 	r.ck.push(b, f, sc)
 	defer r.ck.pop()
-	return r.stmts(b, f, sc)
+	return r.stmts(b, f, sc, 0)
 }
 
-// stmts runs a block's statements in sc.
-func (r *runner) stmts(b *syntax.Block, f *frame, sc *blockScope) (control, error) {
-	for i, st := range b.Stmts {
+// stmts runs a block's statements from the one at index from (a resumed
+// run starts past 0: see resume.go).
+func (r *runner) stmts(b *syntax.Block, f *frame, sc *blockScope, from int) (control, error) {
+	for i := from; i < len(b.Stmts); i++ {
+		st := b.Stmts[i]
 		if r.ck != nil {
 			r.checkpointAt(i)
 		}
@@ -552,10 +555,17 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 		items = sorted
 	}
 	kept := r.hashLoop(items, name, old, hadOld)
-	for _, it := range items {
-		f.set(name, it)
+	return r.eachFrom(s, f, loopAt{items: items, old: old, hadOld: hadOld}, kept)
+}
+
+// eachFrom runs a for each's body for its items from at.index on.
+func (r *runner) eachFrom(s *syntax.ForEach, f *frame, at loopAt, kept uint64) (control, error) {
+	name := s.Var.Name
+	for i := at.index; i < len(at.items); i++ {
+		f.set(name, at.items[i])
 		if kept != 0 {
-			r.enterLoop(kept, name)
+			at.index = i
+			r.enterLoop(kept, name, at)
 		}
 		ctl, err := r.block(s.Body, f)
 		if err != nil || ctl == stopped {

@@ -13,8 +13,8 @@ import (
 //
 // The rest of the interpreter uses only the methods below: get, set,
 // unset, each, Env (the names as a map, for expr's VM and for text
-// placeholders), fillGlobals and reset. Copying a frame means copying
-// vals, state and used (and natural and rolled) together.
+// placeholders), fillGlobals and reset; a snapshot copies a frame with
+// them (copyFor, resume.go).
 type frame struct {
 	vals    []any   // by slot; past the end, unset
 	state   []uint8 // by slot: slotUnused, slotSet or slotUnset
@@ -138,26 +138,4 @@ func (f *frame) reset() {
 	f.used = f.used[:0]
 	clear(f.natural)
 	clear(f.rolled)
-}
-
-// copyFrom makes f a copy of g, reusing f's slices: the same names with
-// the same values (shared, as a copied map shares them), the same roll
-// tables and the same rule. A run copied at a checkpoint copies its
-// frames with it.
-func (f *frame) copyFrom(g *frame) {
-	f.reset()
-	if len(f.vals) < len(g.vals) {
-		f.grow(len(g.vals))
-	}
-	for _, i := range g.used {
-		f.vals[i], f.state[i] = g.vals[i], g.state[i]
-	}
-	f.used = append(f.used, g.used...)
-	for k, v := range g.natural {
-		f.natural[k] = v
-	}
-	for k, v := range g.rolled {
-		f.rolled[k] = v
-	}
-	f.rule, f.source, f.proc = g.rule, g.source, g.proc
 }

@@ -159,11 +159,15 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error
 	if err := r.logPool(f, s, p, mods, ""); err != nil {
 		return nil, err
 	}
-	rerolled, err := r.poolRerolls(p, f, target, s, value)
+	marked, err := r.poolRerolls(p, f, target, s, value)
 	if err != nil {
 		return nil, err
 	}
-	if rerolled {
+	anyRerolled, err := r.poolAnyReroll(p, f, s, value, marked)
+	if err != nil {
+		return nil, err
+	}
+	if len(marked) > 0 || anyRerolled {
 		value = p.values()
 		p.bind(f)
 		if err := r.logPool(f, s, p, mods, "after re-rolls"); err != nil {
@@ -302,12 +306,12 @@ func (r *runner) poolPick(p *pool, f *frame, ef *effect, s *syntax.Roll) error {
 // poolRerolls applies the re-rolls in force on a pool: every die an `each`
 // re-roll's predicate holds for, and up to a budget of the dice an `up to`
 // re-roll's predicate holds for, the player choosing which. A die is
-// re-rolled once, whatever the sources. It reports whether any die was
-// re-rolled.
-func (r *runner) poolRerolls(p *pool, f *frame, target string, s *syntax.Roll, value any) (bool, error) {
+// re-rolled once, whatever the sources. It returns the dice re-rolled
+// (0-based positions).
+func (r *runner) poolRerolls(p *pool, f *frame, target string, s *syntax.Roll, value any) (map[int]bool, error) {
 	list := r.p.reroll[target]
 	if len(list) == 0 || len(p.natural) == 0 {
-		return false, nil
+		return nil, nil
 	}
 	name := p.name
 	old, had := f.get(name)
@@ -337,7 +341,7 @@ func (r *runner) poolRerolls(p *pool, f *frame, target string, s *syntax.Roll, v
 			}
 			ok, restore, err := r.effectApplies(ef, rr.When, f)
 			if err != nil {
-				return false, err
+				return nil, err
 			}
 			if !ok {
 				continue
@@ -350,7 +354,7 @@ func (r *runner) poolRerolls(p *pool, f *frame, target string, s *syntax.Roll, v
 			}
 			restore()
 			if err != nil {
-				return false, err
+				return nil, err
 			}
 			for _, i := range chosen {
 				marked[i] = true
@@ -360,7 +364,7 @@ func (r *runner) poolRerolls(p *pool, f *frame, target string, s *syntax.Roll, v
 		}
 	}
 	if len(order) == 0 {
-		return false, nil
+		return nil, nil
 	}
 	// Re-roll, and log each source's dice.
 	type change struct{ text []string }
@@ -371,7 +375,7 @@ func (r *runner) poolRerolls(p *pool, f *frame, target string, s *syntax.Roll, v
 		before := p.show(i)
 		v, face, err := r.rollPoolDie(p, f)
 		if err != nil {
-			return false, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
+			return nil, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
 		}
 		p.natural[i] = v
 		if p.d.Symbolic() {
@@ -390,10 +394,10 @@ func (r *runner) poolRerolls(p *pool, f *frame, target string, s *syntax.Roll, v
 			return &Event{Kind: EventEffect, Rule: ef.owner, Source: ef.source, Name: name,
 				Text: fmt.Sprintf("%s: re-rolls %s: %s", titleOf(ef.owner), name, strings.Join(c.text, ", "))}
 		}); err != nil {
-			return false, err
+			return nil, err
 		}
 	}
-	return true, nil
+	return marked, nil
 }
 
 // poolEligible lists the dice (0-based) a re-roll's predicate holds for,

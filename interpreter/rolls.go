@@ -215,7 +215,12 @@ func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 	value := r.rollValue(d, res, mod)
 	// A re-roll's when may read the dice it decides on (natural.x).
 	f.natural[name], f.rolled[name] = res.natural, res.dice
-	if ef, err := r.wantsReroll(target, f, name, value); err != nil {
+	ef, err := r.wantsReroll(target, f, name, value)
+	if err == nil && ef == nil && r.anyRerollPossible() {
+		seen := rollSeen(name, f, d, res, value)
+		ef, err = r.offerAnyReroll(f, seen, r.askAnyReroll(f, s.Pos, spanOf(s), name, display(value)))
+	}
+	if err != nil {
 		return nil, err
 	} else if ef != nil {
 		if err := r.logRoll(f, s.Pos, name, d, res, mod, mods, "re-rolled by "+ef.owner); err != nil {
@@ -439,6 +444,12 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 	// Modifiers of every test of this characteristic see the model tested.
 	cf := r.charFrame(f, m)
 	defer r.release(cf)
+	// The value may be another's (override of the test or of every test).
+	if len(r.p.override[target]) > 0 || len(r.p.override[ci.ID]) > 0 {
+		if value, err = r.testValue(ci, m, value, target, s, f, cf); err != nil {
+			return false, err
+		}
+	}
 	charMod, charMods, err := r.modifiers(ci.ID, cf, 0, "")
 	if err != nil {
 		return false, err
@@ -492,6 +503,14 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 	ef, err := r.wantsReroll(target, f, s.Name.Name, pass)
 	if err == nil && ef == nil {
 		ef, err = r.wantsReroll(ci.ID, cf, "passed", pass)
+	}
+	if err == nil && ef == nil && r.anyRerollPossible() {
+		seen := &dsl.RollSeen{Name: s.Name.Name, In: f.proc, Model: m, Test: true, Passed: pass, Natural: res.natural, Dice: res.dice}
+		shown := r.say("failed", "failed")
+		if pass {
+			shown = r.say("passed", "passed")
+		}
+		ef, err = r.offerAnyReroll(f, seen, r.askAnyReroll(f, s.Pos, spanOf(s), s.Name.Name, shown))
 	}
 	if err != nil {
 		return false, err
@@ -554,7 +573,18 @@ func passChance(ci *dsl.CharInfo, value, mod int) (int, int) {
 // nothing re-rolls it or adds dice to it. (Rules reading natural.NAME
 // or rolled.NAME after a decided test read 0.)
 func (r *runner) collapsible(target, char, name string) bool {
-	return len(r.p.reroll[target]) == 0 && len(r.p.reroll[char]) == 0 && len(r.p.extra[target]) == 0
+	return len(r.p.reroll[target]) == 0 && len(r.p.reroll[char]) == 0 && len(r.p.extra[target]) == 0 && !r.anyRerollPossible()
+}
+
+// rollSeen is a single roll as a re-roll of any roll sees it.
+func rollSeen(name string, f *frame, d *dsl.DiceInfo, res rolled, value any) *dsl.RollSeen {
+	seen := &dsl.RollSeen{Name: name, In: f.proc, Natural: res.natural, Dice: res.dice}
+	if d.Symbolic() {
+		seen.Face, _ = value.(string)
+	} else {
+		seen.Value, _ = value.(int)
+	}
+	return seen
 }
 
 func (r *runner) logTest(f *frame, s *syntax.TestStmt, m *state.Model, ci *dsl.CharInfo, value int, res rolled, mod int, mods []Modifier, pass bool, note string) error {
@@ -820,7 +850,7 @@ func (r *runner) rowOffered(row *dsl.RowInfo, f *frame) (bool, error) {
 // It returns nil to have the dice rolled.
 func (r *runner) decideRow(t *dsl.TableInfo, f *frame, reroll []string) (*dsl.RowInfo, error) {
 	dec, ok := r.opts.Dice.(RowDecider)
-	if !ok || r.p.readsRoll[t.ID] || len(r.p.reroll[t.ID]) > 0 || len(r.p.extra[t.ID]) > 0 {
+	if !ok || r.p.readsRoll[t.ID] || len(r.p.reroll[t.ID]) > 0 || len(r.p.extra[t.ID]) > 0 || r.anyRerollPossible() {
 		return nil, nil
 	}
 	mod, _, err := r.tableModifier(t, f)
@@ -907,7 +937,13 @@ func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, *Event, err
 	}
 	value := r.rollValue(d, res, mod)
 	f.natural[t.ID], f.rolled[t.ID] = res.natural, res.dice // for a re-roll's when
-	if ef, err := r.wantsReroll(t.ID, f, t.ID, value); err != nil {
+	ef, err := r.wantsReroll(t.ID, f, t.ID, value)
+	if err == nil && ef == nil && r.anyRerollPossible() {
+		seen := rollSeen(t.ID, f, d, res, value)
+		seen.In = t.ID
+		ef, err = r.offerAnyReroll(f, seen, r.askAnyReroll(f, t.Decl.Pos, tableHead(t), t.ID, display(value)))
+	}
+	if err != nil {
 		return nil, "", nil, err
 	} else if ef != nil {
 		if err := r.logRoll(f, t.Decl.Pos, t.ID, d, res, mod, mods, "re-rolled by "+ef.owner); err != nil {

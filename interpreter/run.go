@@ -79,6 +79,7 @@ func (p *Program) Run(st *state.State, procName string, args map[string]any, opt
 		return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeRunArgument, Summary: err.Error()}
 	}
 	r := newRunner(p, st, opts)
+	r.root = proc
 	defer r.done()
 	for _, prm := range proc.Params {
 		if _, ok := args[prm.Name]; !ok && prm.Default == nil {
@@ -118,7 +119,7 @@ func (p *Program) applyRow(st *state.State, tableName string, args map[string]an
 		return "", &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeRunArgument, Summary: err.Error()}
 	}
 	r := newRunner(p, st, opts)
-	r.rowOnly = rowOnly
+	r.rowOnly, r.root = rowOnly, t
 	defer r.done()
 	_, err = r.applyTable(t, argsFromMap(t.Params, args), using, "", nil, nil)
 	return r.topRow, r.stopped(err)
@@ -166,6 +167,11 @@ type runner struct {
 	ck       *checkpoints // nil unless Options.Checkpoint is set
 	topRow   string       // the row of the table Program.ApplyRow applies
 	rowOnly  bool         // Program.RollRow: stop once topRow is found
+	// root is what the run runs: a *dsl.ProcInfo, *dsl.ActionInfo or
+	// *dsl.TableInfo (a snapshot resumes it: resume.go).
+	root any
+	// resumeDepth is how many levels a resumed run started inside.
+	resumeDepth int
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {

@@ -21,8 +21,11 @@ import (
 	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
-// timeout bounds each wait of a test for the server.
-const timeout = 20 * time.Second
+// timeout bounds each wait of a test for the server. It is a bound on a
+// server that hangs, not a measure of speed: generous, because a loaded
+// 2-core machine (CI, or other test binaries of go test ./...) has made
+// an answer take over 20 s.
+const timeout = 90 * time.Second
 
 // message is what the server sent.
 type message struct {

@@ -102,6 +102,8 @@ func DescribeTarget(target, kind string) string {
 		return "event " + name
 	case "value":
 		return member + " of each " + name
+	case "any roll":
+		return "rolls, tests and table rolls of every procedure (reroll any)"
 	}
 	return kind + " " + target
 }

@@ -6,8 +6,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/big"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/munda-rules/munda/interpreter"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Exact gives the exact distribution of the question's outcomes by
@@ -17,16 +21,20 @@ import (
 // A configuration is a run paused at a checkpoint (the start of a
 // statement; see interpreter.Checkpoint): its position, a hash of all the
 // run depends on from there (the state, the variables of the blocks
-// running, the rules running), one path of dice that reaches it and its
-// probability. Configurations wait in a queue ordered by position; the
-// first is taken, and every branch of the dice after it is followed up to
-// the next checkpoint, where each becomes a configuration, merged with
-// any at the same position with the same hash (their probabilities add
-// up), or to the end, where it is an outcome. A configuration is reached
-// by replaying its path from the start: the interpreter cannot yet be
-// copied mid-run, so replay is the price of merging. Runs are
-// deterministic and positions only grow along a run, so once the first
-// configuration is taken, nothing can reach it any more.
+// running, the rules running), a snapshot of the run there
+// (interpreter.Snapshot) and its probability. Configurations wait in a
+// queue ordered by position; the first is taken, and every branch of the
+// dice after it is followed from a copy of its snapshot up to the next
+// checkpoint, where each becomes a configuration, merged with any at the
+// same position with the same hash (their probabilities add up), or to
+// the end, where it is an outcome. Runs are deterministic and positions
+// only grow along a run, so once the first configuration is taken,
+// nothing can reach it any more.
+//
+// Where a run cannot be copied (a value in its variables that a snapshot
+// cannot map onto a copy of the state), the configuration keeps one path
+// of dice that reaches it instead, and is reached by replaying that path
+// from the start.
 //
 // Merging assumes the question's choice source answers by the request
 // alone (interpreter.Choices does), as replaying every run already did.
@@ -42,21 +50,54 @@ import (
 // More than maxConfigs distinct configurations (0: DefaultMaxPaths),
 // counting each branch that reaches the end as one, gives
 // ErrTooManyPaths: memory stays bounded by it.
+//
+// Configurations at the same position are expanded at once, on every
+// core: none can reach another, and their results are merged in the
+// queue's order, so the result does not depend on the scheduling.
 func Exact(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: runtime.GOMAXPROCS(0)})
+}
+
+// exactOptions are Exact's knobs for tests: the workers, and whether to
+// continue configurations from snapshots (else by replaying their paths,
+// as where a snapshot cannot be made).
+type exactOptions struct {
+	workers     int
+	noSnapshots bool
+	// runAgain: take every configuration by running the paused run
+	// again to its checkpoint, none as the run passes it.
+	runAgain bool
+}
+
+// batchSize bounds how many configurations are expanded at once (and so
+// how many expansions are held before they are merged). It is fixed, not
+// the number of workers, so that the batches are the same however many
+// there are.
+const batchSize = 64
+
+func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (*Result, error) {
 	if maxConfigs <= 0 {
 		maxConfigs = DefaultMaxPaths
 	}
 	e := &merger{q: &q, max: maxConfigs, pending: map[string]*config{}, acc: newAccumulator(),
-		counters: q.Limits != (interpreter.Limits{}), covered: new(big.Rat)}
+		counters: q.Limits != (interpreter.Limits{}), covered: new(big.Rat), noSnapshots: opts.noSnapshots, runAgain: opts.runAgain}
 	root := &config{p: big.NewRat(1, 1)}
-	if err := e.expand(ctx, root); err != nil {
+	if err := e.merge(e.expand(ctx, root, new(state.Buffer))); err != nil {
 		return nil, err
 	}
+	var batch []*config
 	for e.queue.Len() > 0 {
-		c := heap.Pop(&e.queue).(*config)
-		delete(e.pending, c.key)
-		if err := e.expand(ctx, c); err != nil {
-			return nil, err
+		batch = batch[:0]
+		for e.queue.Len() > 0 && len(batch) < batchSize &&
+			(len(batch) == 0 || interpreter.ComparePositions(e.queue[0].pos, batch[0].pos) == 0) {
+			c := heap.Pop(&e.queue).(*config)
+			delete(e.pending, c.key)
+			batch = append(batch, c)
+		}
+		for _, x := range e.expandAll(ctx, batch, opts.workers) {
+			if err := e.merge(x); err != nil {
+				return nil, err
+			}
 		}
 	}
 	res := e.acc.result()
@@ -64,14 +105,54 @@ func Exact(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
 	return res, nil
 }
 
+// expandAll expands configurations at the same position, with up to
+// workers at once, and gives their expansions in the batch's order.
+func (e *merger) expandAll(ctx context.Context, batch []*config, workers int) []expansion {
+	xs := make([]expansion, len(batch))
+	workers = min(workers, len(batch))
+	if workers <= 1 {
+		if e.buf == nil {
+			e.buf = new(state.Buffer)
+		}
+		for i, c := range batch {
+			xs[i] = e.expand(ctx, c, e.buf)
+		}
+		return xs
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// One state buffer per worker: each run resumed is copied
+			// into it.
+			var buf state.Buffer
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(batch) {
+					return
+				}
+				xs[i] = e.expand(ctx, batch[i], &buf)
+			}
+		}()
+	}
+	wg.Wait()
+	return xs
+}
+
 // config is a run paused at a checkpoint, standing for every run that
 // reached it (their probabilities summed).
 type config struct {
-	pos   []int
-	key   string   // position, blocks and hash: equal keys are merged
-	path  []branch // one path of picks that reaches it
-	p     *big.Rat
-	index int // in the queue
+	pos  []int
+	key  string // position, blocks and hash: equal keys are merged
+	snap *interpreter.Snapshot
+	// path is one path of picks that reaches it from the start (to
+	// replay, when there is no snapshot; and to name it in errors).
+	path    []branch
+	signals signalCounts // the signals so far, when the question asks them
+	p       *big.Rat
+	index   int // in the queue
 }
 
 type merger struct {
@@ -85,47 +166,68 @@ type merger struct {
 	runs     int // runs started (each up to the next checkpoint)
 	ends     int // runs that reached the end
 	covered  *big.Rat
-	idBuf    []uintptr
-	merged   int          // paused runs merged into a configuration
-	signals  signalCounts // the run's signals so far, when the question asks them
-	keyBuf   []byte
+	merged   int // paused runs merged into a configuration
+	// noSnapshots: configurations are reached by replay (tests)
+	noSnapshots bool
+	runAgain    bool          // see exactOptions
+	buf         *state.Buffer // the state buffer of a single worker
+}
+
+// expansion is what following the branches from one configuration gave:
+// the runs paused at a configuration and those that ended, in the order
+// they were run.
+type expansion struct {
+	paused []*config
+	ends   []ending
+	runs   int
+	err    error
+}
+
+type ending struct {
+	key   string
+	value any
+	p     *big.Rat
 }
 
 // expand follows every branch of the dice from c through its next
 // decision, each up to the last checkpoint before the decision after it
 // (where the values of the rolls before have had time to fall out of
-// scope, so that more runs merge), or to the end.
-func (e *merger) expand(ctx context.Context, c *config) error {
-	w := &walker{path: append([]branch(nil), c.path...), base: len(c.path)}
-	// The last checkpoint since the latest new decision, if any.
+// scope, so that more runs merge), or to the end. It only reads the
+// merger (several expand at once: see Exact).
+//
+// Which checkpoint is the last before a decision is known only at the
+// decision, past it. A statement that rolls (a roll, a test, an apply)
+// usually holds the decision, so the run is hashed and copied at those as
+// it passes them; when the last checkpoint was another, the paused run is
+// run again with the same dice up to it, to be hashed and copied there.
+// Most statements are checkpoints, so this costs far less than hashing
+// and copying the run at each of them.
+func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x expansion) {
+	w := &walker{}
+	if c.snap == nil {
+		w.path, w.base = append([]branch(nil), c.path...), len(c.path)
+	}
 	var (
-		seen    bool
-		candPos []int
-		candKey string
+		seen    bool // a checkpoint since the latest new decision
+		ord     int  // checkpoints passed in this run
+		candOrd int  // the last one a configuration could be taken at
+		taken   *config
+		takenAt int // the checkpoint taken was taken at (0: none)
+		signals signalCounts
 	)
+	made := map[string]bool{} // keys of the configurations made here
 	hook := func(cp interpreter.Checkpoint) bool {
+		ord++
 		if w.pos <= w.base || cp.Plain() {
 			// Replaying, or no decision taken yet; or a plain statement,
 			// after which there is a checkpoint before any decision (the
 			// last one before it is as good a place to merge).
 			return false
 		}
-		candPos = cp.Position(candPos[:0])
-		e.idBuf = cp.Identity(e.idBuf[:0])
-		b := e.keyBuf[:0]
-		for _, x := range candPos {
-			b = binary.AppendUvarint(b, uint64(x))
+		candOrd, seen = ord, true
+		if cp.Rolls() && !e.runAgain {
+			taken, takenAt = e.take(cp, signals, made), ord
 		}
-		for _, x := range e.idBuf {
-			b = binary.AppendUvarint(b, uint64(x))
-		}
-		b = binary.LittleEndian.AppendUint64(b, cp.Hash(e.counters))
-		if e.signals != nil {
-			b = e.signals.appendKey(b)
-		}
-		e.keyBuf = b
-		candKey = string(b)
-		seen = true
 		return false
 	}
 	w.onPick = func(i int) {
@@ -136,41 +238,159 @@ func (e *merger) expand(ctx context.Context, c *config) error {
 	}
 	for {
 		if err := ctx.Err(); err != nil {
-			return err
+			x.err = err
+			return x
 		}
 		w.start()
-		seen = false
-		if e.q.Of != nil && e.q.Of.Signals() {
-			e.signals = signalCounts{}
-		}
-		key, value, paused, err := runUntil(e.q, w, hook, nil, e.signals)
-		e.runs++
+		seen, ord, takenAt = false, 0, 0
+		signals = e.signalsFrom(c)
+		key, value, paused, err := e.run(c, w, hook, buf, signals)
+		x.runs++
 		if err != nil {
-			return pathError(w, err)
+			x.err = pathError(c.fullPath(w), err)
+			return x
 		}
 		p := new(big.Rat).Mul(c.p, w.p)
 		if paused {
-			if err := e.add(append([]int(nil), candPos...), candKey, w.path[:w.pos], p); err != nil {
-				return err
+			child := taken
+			if takenAt != candOrd {
+				child, err = e.capture(c, w.path[:w.pos], candOrd, made, buf)
+				x.runs++
+				if err != nil {
+					x.err = pathError(c.fullPath(w), err)
+					return x
+				}
 			}
+			if child.snap != nil {
+				made[child.key] = true
+			}
+			child.path, child.p = c.fullPath(w).path, p
+			x.paused = append(x.paused, child)
 		} else {
-			e.ends++
-			if e.configs+e.ends > e.max {
-				return e.tooMany()
-			}
-			e.acc.add(key, value, p)
-			if e.q.Progress != nil {
-				e.covered.Add(e.covered, p)
+			x.ends = append(x.ends, ending{key, value, p})
+			if !plainValue(value) {
+				// The outcome keeps a value that points into the copy
+				// of the state: the buffer gives the copy up to it.
+				buf.Release()
 			}
 		}
-		if e.q.Progress != nil && e.runs%64 == 0 {
-			f, _ := e.covered.Float64()
-			e.q.Progress(e.runs, f)
+		// Memory stays bounded while expanding, too.
+		if len(x.paused)+len(x.ends) > e.max {
+			x.err = e.tooMany()
+			return x
 		}
 		if !w.next() {
-			return nil
+			return x
 		}
 	}
+}
+
+// signalsFrom is a run's count of signals, starting from c's, when the
+// question asks them (else nil).
+func (e *merger) signalsFrom(c *config) signalCounts {
+	if e.q.Of == nil || !e.q.Of.Signals() {
+		return nil
+	}
+	if s := c.signals.clone(); s != nil {
+		return s
+	}
+	return signalCounts{}
+}
+
+// take makes a configuration of the run at checkpoint cp: its position
+// and key, and a snapshot unless a configuration of that key is waiting
+// already or was made by this expansion (made; it is then merged into
+// that one).
+func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made map[string]bool) *config {
+	child := &config{pos: cp.Position(nil)}
+	var b []byte
+	for _, v := range child.pos {
+		b = binary.AppendUvarint(b, uint64(v))
+	}
+	for _, v := range cp.Identity(nil) {
+		b = binary.AppendUvarint(b, uint64(v))
+	}
+	b = binary.LittleEndian.AppendUint64(b, cp.Hash(e.counters))
+	if signals != nil {
+		b = signals.appendKey(b)
+	}
+	child.key = string(b)
+	if _, ok := e.pending[child.key]; !ok && !made[child.key] && !e.noSnapshots {
+		child.snap = cp.Snapshot()
+	}
+	child.signals = signals.clone()
+	return child
+}
+
+// run runs from configuration c (a copy of its snapshot, or its path
+// replayed) with the walker's dice, up to a pause or the end.
+func (e *merger) run(c *config, w *walker, hook func(interpreter.Checkpoint) bool, buf *state.Buffer, signals signalCounts) (string, any, bool, error) {
+	if c.snap != nil {
+		return runResumed(e.q, c.snap, w, hook, buf, signals)
+	}
+	return runUntil(e.q, w, hook, buf, signals)
+}
+
+// capture runs from c again with the picks a paused run took, up to its
+// checkpoint number at, and takes a configuration there.
+func (e *merger) capture(c *config, picks []branch, at int, made map[string]bool, buf *state.Buffer) (*config, error) {
+	w := &walker{path: append([]branch(nil), picks...), base: len(picks)}
+	w.start()
+	var child *config
+	signals := e.signalsFrom(c)
+	ord := 0
+	hook := func(cp interpreter.Checkpoint) bool {
+		if ord++; ord < at {
+			return false
+		}
+		child = e.take(cp, signals, made)
+		return true
+	}
+	_, _, paused, err := e.run(c, w, hook, buf, signals)
+	if err == nil && !paused {
+		err = fmt.Errorf("internal: a run again with the same dice did not reach checkpoint %d", at)
+	}
+	return child, err
+}
+
+// fullPath is the path from the start to where w is: c's own, and w's
+// picks after it (a replaying walker has c's already).
+func (c *config) fullPath(w *walker) *walker {
+	if c.snap == nil {
+		return &walker{path: append([]branch(nil), w.path[:w.pos]...), pos: w.pos}
+	}
+	path := append(append([]branch(nil), c.path...), w.path[:w.pos]...)
+	return &walker{path: path, pos: len(path)}
+}
+
+// merge adds what expanding a configuration gave: outcomes, and paused
+// runs merged into the configurations waiting.
+func (e *merger) merge(x expansion) error {
+	before := e.runs
+	e.runs += x.runs
+	for _, c := range x.paused {
+		if err := e.add(c); err != nil {
+			return err
+		}
+	}
+	for _, end := range x.ends {
+		e.ends++
+		if e.configs+e.ends > e.max {
+			return e.tooMany()
+		}
+		e.acc.add(end.key, end.value, end.p)
+		if e.q.Progress != nil {
+			e.covered.Add(e.covered, end.p)
+		}
+	}
+	if x.err != nil {
+		return x.err
+	}
+	if e.q.Progress != nil && e.runs/64 != before/64 {
+		f, _ := e.covered.Float64()
+		e.q.Progress(e.runs, f)
+	}
+	return nil
 }
 
 // pickPause unwinds a run that reached a decision after a checkpoint: it
@@ -178,19 +398,18 @@ func (e *merger) expand(ctx context.Context, c *config) error {
 type pickPause struct{}
 
 // add merges a paused run into the configuration at its position with
-// its hash, or makes a new one.
-func (e *merger) add(pos []int, key string, path []branch, p *big.Rat) error {
-	if c, ok := e.pending[key]; ok {
+// its hash, or makes it a new one.
+func (e *merger) add(c *config) error {
+	if have, ok := e.pending[c.key]; ok {
 		e.merged++
-		c.p.Add(c.p, p)
+		have.p.Add(have.p, c.p)
 		return nil
 	}
 	e.configs++
 	if e.configs+e.ends > e.max {
 		return e.tooMany()
 	}
-	c := &config{pos: pos, key: key, path: append([]branch(nil), path...), p: p}
-	e.pending[key] = c
+	e.pending[c.key] = c
 	heap.Push(&e.queue, c)
 	return nil
 }

@@ -181,3 +181,65 @@ func TestExactStopsAtTheBound(t *testing.T) {
 		t.Fatalf("err = %v, want the bound of 500 configurations", err)
 	}
 }
+
+// Exact gives the same result with one worker and with several, whether
+// it continues configurations from snapshots or by replaying their dice
+// from the start (as where no snapshot can be made), and whether it
+// takes configurations as runs pass them or by running them again: the
+// same outcomes, fractions and configurations (and runs, but for the
+// runs again).
+func TestExactWorkersAndSnapshotsAgree(t *testing.T) {
+	p := program(t)
+	for _, c := range []struct {
+		name, state, proc string
+		args              map[string]string
+		of                string
+		focus             []string
+		replay            bool // also by replay (slow where many configurations)
+	}{
+		{"nerve test", smallGang(5), "nerve_test", map[string]string{"model": "m0"}, "", nil, true},
+		{"activation", fmt.Sprintf(duel, 4, 2), "activation", map[string]string{"model": "shooter"}, "", nil, true},
+		{"resolve hit W2", fmt.Sprintf(duel, 3, 2), "resolve_hit", map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, "", []string{"target"}, true},
+		{"bottle check", fmt.Sprintf(bottleState, ""), "bottle_check", map[string]string{"gang": "g"}, `gang("g").bottled`, nil, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			q := odds.Question{Program: p, State: decodeState(t, c.state), Procedure: c.proc, Args: c.args, Focus: c.focus}
+			if c.of != "" {
+				q.Of = query(t, p, c.of)
+			}
+			want, err := odds.ExactWith(context.Background(), q, 200_000, 1, true, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range []struct {
+				workers             int
+				snapshots, runAgain bool
+			}{{4, true, false}, {2, true, true}, {1, false, false}} {
+				if !v.snapshots && !c.replay {
+					continue
+				}
+				got, err := odds.ExactWith(context.Background(), q, 200_000, v.workers, v.snapshots, v.runAgain)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got.Configs != want.Configs || got.Runs != want.Runs && !v.runAgain || got.Paths != want.Paths {
+					t.Errorf("%d workers, snapshots %v: %d configurations, %d runs, %d ends; want %d, %d, %d", v.workers, v.snapshots,
+						got.Configs, got.Runs, got.Paths, want.Configs, want.Runs, want.Paths)
+				}
+				if v.runAgain && got.Runs < want.Runs {
+					// (Activation's pauses are all after statements that
+					// do not roll: it runs them again either way.)
+					t.Errorf("runs again: %d runs, want at least %d", got.Runs, want.Runs)
+				}
+				if len(got.Outcomes) != len(want.Outcomes) {
+					t.Fatalf("%d workers, snapshots %v: %d outcomes, want %d", v.workers, v.snapshots, len(got.Outcomes), len(want.Outcomes))
+				}
+				for i, o := range want.Outcomes {
+					if g := got.Outcomes[i]; g.Key != o.Key || g.P.Cmp(o.P) != 0 {
+						t.Errorf("%d workers, snapshots %v: outcome %d is %s at %s, want %s at %s", v.workers, v.snapshots, i, g.Key, g.P.RatString(), o.Key, o.P.RatString())
+					}
+				}
+			}
+		})
+	}
+}

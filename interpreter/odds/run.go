@@ -3,6 +3,7 @@ package odds
 import (
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/munda-rules/munda/interpreter"
@@ -81,11 +82,49 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 	return outcomeOf(q, st, signals)
 }
 
+// runResumed is runUntil for a run continued from a snapshot (see
+// interpreter.Snapshot), with its own copy of the signals so far, in
+// buf's memory.
+func runResumed(q *Question, snap *interpreter.Snapshot, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, buf *state.Buffer, signals signalCounts) (key string, value any, paused bool, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if _, ok := v.(pickPause); !ok && !interpreter.IsPause(v) {
+				panic(v)
+			}
+			key, value, paused, err = "", nil, true, nil
+		}
+	}()
+	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook}
+	if signals != nil {
+		opts.Signalled = signals.add
+	}
+	st, err := q.Program.ResumeIn(snap, opts, buf)
+	if err != nil {
+		return "", nil, false, err
+	}
+	if q.Of == nil {
+		if q.Table != "" {
+			// A question of the row alone runs no row: it has no
+			// checkpoint to resume from.
+			return "", nil, false, fmt.Errorf("internal: a table's row resumed")
+		}
+		return Summary(q.State, st, q.Focus...), nil, false, nil
+	}
+	return outcomeOf(q, st, signals)
+}
+
 // signalCounts counts the events signalled, by id: what a query of what
 // happened reads (dsl.QuerySignalled).
 type signalCounts map[string]int
 
 func (s signalCounts) add(event string) { s[event]++ }
+
+func (s signalCounts) clone() signalCounts {
+	if s == nil {
+		return nil
+	}
+	return maps.Clone(s)
+}
 
 // appendKey appends the counts to a configuration's key, in order: runs
 // that signalled differently on their way must not merge.

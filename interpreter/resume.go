@@ -1,0 +1,409 @@
+package interpreter
+
+// This file copies a run paused at a checkpoint (a Snapshot) and
+// continues a copy from there (Program.Resume), so that exact odds can
+// follow each branch of the next decision from the configuration itself
+// instead of replaying the dice that led to it from the start.
+//
+// The interpreter runs rules on the Go call stack, which cannot be
+// copied. What a checkpoint's levels say is enough to rebuild it: every
+// block running was entered by a construct that keeps nothing of its own
+// in Go variables but what the level records (a procedure's, action's or
+// table row's body, an if, a while, a step; a for each keeps its items,
+// the one running and its variable's outer value). Resume re-enters those
+// constructs from the outermost level in: each runs the rest of its
+// block from the saved statement, then does what its construct does
+// after the block (a while tests its condition again, a for each takes
+// its next item, a procedure runs its after hooks and leaves). Where a
+// level was entered otherwise (hook and `on` bodies) there is no
+// checkpoint, and so no snapshot.
+//
+// A copy of the state gets new models, gangs and weapons: the values the
+// frames hold (a model in a variable, a list of them being looped over)
+// are mapped onto the copy's. A value that cannot be mapped (one a rule
+// cannot hold, or one outside the state) makes the snapshot fail, and
+// the caller continues as before (by replay).
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib/state"
+)
+
+// Snapshot is a copy of a run paused at a checkpoint. It is never
+// changed: Program.Resume continues a copy of it, so one snapshot can be
+// continued down each branch of what comes next, concurrently too.
+type Snapshot struct {
+	st     *state.State
+	levels []ckLevel
+	root   any // what the run runs (runner.root)
+	blocks int // checkpoints.root
+	stack  []string
+	active []string
+	steps  int
+	seq    int
+	text   int
+	topRow string
+}
+
+// Snapshot copies the run at this checkpoint, or returns nil when
+// something it keeps cannot be copied (the run then cannot be resumed
+// from here).
+func (c Checkpoint) Snapshot() *Snapshot {
+	r := c.r
+	if len(r.running) > 0 || r.root == nil || r.rowOnly {
+		return nil
+	}
+	if r.values != nil && len(r.values.asking) > 0 {
+		return nil
+	}
+	m := newRemap(r.st, nil)
+	levels := m.levels(r.ck.levels, newFrameMaps)
+	if !m.ok {
+		return nil
+	}
+	return &Snapshot{st: m.to, levels: levels, root: r.root, blocks: r.ck.root,
+		stack: slices.Clone(r.stack), active: slices.Clone(r.active),
+		steps: r.steps, seq: r.seq, text: r.text, topRow: r.topRow}
+}
+
+// Resume continues a copy of the snapshot to its end with opts (its own
+// dice, checkpoints, log), and returns the copy's state as the run left
+// it. Events are numbered on from those before the snapshot. The dice and
+// choices opts give are those from the snapshot's point on: a source
+// that counts what it dealt (a script, a walker of the dice's branches)
+// is the caller's to position.
+func (p *Program) Resume(s *Snapshot, opts Options) (*state.State, error) {
+	return p.ResumeIn(s, opts, nil)
+}
+
+// ResumeIn is Resume with the copy of the state made in buf (nil: a
+// Clone), as a worker resuming snapshot after snapshot does.
+func (p *Program) ResumeIn(s *Snapshot, opts Options, buf *state.Buffer) (*state.State, error) {
+	m := newRemap(s.st, buf)
+	levels := m.levels(s.levels, func() *frame { return framePool.Get().(*frame) })
+	r := newRunner(p, m.to, opts)
+	defer r.done()
+	if r.ck == nil {
+		r.ck = &checkpoints{hook: func(Checkpoint) bool { return false }}
+	}
+	r.root, r.ck.root, r.ck.levels = s.root, s.blocks, levels
+	r.stack, r.active = slices.Clone(s.stack), slices.Clone(s.active)
+	r.steps, r.seq, r.text, r.topRow = s.steps, s.seq, s.text, s.topRow
+	r.resumeDepth = len(levels)
+	var err error
+	switch root := s.root.(type) {
+	case *dsl.ProcInfo:
+		err = r.resumeBody(root.ID, 0)
+	case *dsl.ActionInfo:
+		err = r.resumeBody(root.ID, 0)
+	case *dsl.TableInfo:
+		_, err = r.resumeRow(root, 0)
+	}
+	return m.to, r.stopped(err)
+}
+
+// resumeBlock runs the rest of the block of level k: the statement it
+// stopped at (re-entering the construct running there, if a level above
+// is in it), then the ones after.
+func (r *runner) resumeBlock(k int) (control, error) {
+	lv := r.ck.levels[k]
+	defer lv.sc.restore()
+	defer r.ck.pop()
+	i := lv.stmt
+	if k+1 < r.resumeDepth {
+		st := lv.block.Stmts[i]
+		r.cur, r.curFrame = st, lv.f
+		ctl, err := r.resumeStmt(st, lv.f, k+1)
+		if err != nil || ctl == stopped {
+			return ctl, err
+		}
+		i++
+	}
+	return r.stmts(lv.block, lv.f, lv.sc, i)
+}
+
+// resumeStmt continues a statement whose construct entered level k, as
+// stmt would after that level's block.
+func (r *runner) resumeStmt(st syntax.Stmt, f *frame, k int) (control, error) {
+	switch s := st.(type) {
+	case *syntax.If:
+		return r.resumeBlock(k)
+	case *syntax.While:
+		ctl, err := r.resumeBlock(k)
+		if err != nil || ctl == stopped {
+			return ctl, err
+		}
+		return r.while(s, f)
+	case *syntax.ForEach:
+		at, kept, name := r.ck.levels[k].loop, r.ck.levels[k].extra, s.Var.Name
+		defer func() {
+			if at.hadOld {
+				f.set(name, at.old)
+			}
+		}()
+		ctl, err := r.resumeBlock(k)
+		if err != nil || ctl == stopped {
+			return ctl, err
+		}
+		at.index++
+		return r.eachFrom(s, f, at, kept)
+	case *syntax.Step:
+		ctl, err := r.resumeBlock(k)
+		if err != nil {
+			return next, err
+		}
+		if err := r.hooks(r.p.after[r.p.effectKey(f.proc, s.ID.Name)], f); err != nil {
+			return next, err
+		}
+		return ctl, nil
+	case *syntax.Call:
+		return next, r.resumeBody(s.Proc.Name, k)
+	case *syntax.Perform:
+		return next, r.resumeBody(r.ck.levels[k].f.proc, k)
+	case *syntax.Apply:
+		_, err := r.resumeRow(r.p.idx.Tables[s.Table.Name], k)
+		return next, err
+	}
+	panic(fmt.Sprintf("internal: no way to resume a %T", st))
+}
+
+// resumeBody is the rest of callProc or runAction (id's) from their
+// body, at level k.
+func (r *runner) resumeBody(id string, k int) error {
+	defer r.leave()
+	defer r.deactivate()
+	f := r.ck.levels[k].f
+	defer r.release(f)
+	if _, err := r.resumeBlock(k); err != nil && !isStopOf(err, id) {
+		return err
+	}
+	return r.hooks(r.p.after[id], f)
+}
+
+// resumeRow is the rest of applyTable from a row's body, at level k.
+func (r *runner) resumeRow(t *dsl.TableInfo, k int) (control, error) {
+	defer r.deactivate()
+	defer r.leave()
+	defer r.release(r.ck.levels[k].f)
+	ctl, err := r.resumeBlock(k)
+	if isStopOf(err, t.ID) {
+		return next, nil
+	}
+	return ctl, err
+}
+
+// deactivate is what the function activate returns does.
+func (r *runner) deactivate() { r.active = r.active[:len(r.active)-1] }
+
+// remap copies a state and maps values of the original onto the copy.
+type remap struct {
+	from, to *state.State
+	gangs    any // to.Gangs, boxed once as runner.gangs is
+	ptrs     map[any]any
+	frames   map[*frame]*frame
+	ok       bool // every value so far could be mapped
+}
+
+// newRemap copies from, into buf if there is one.
+func newRemap(from *state.State, buf *state.Buffer) *remap {
+	m := &remap{from: from, ok: true, frames: map[*frame]*frame{}}
+	if buf != nil {
+		m.to = from.CopyInto(buf)
+	} else {
+		m.to = from.Clone()
+	}
+	m.gangs = m.to.Gangs
+	m.ptrs = map[any]any{from: m.to, &from.Battle: &m.to.Battle}
+	for i, g := range from.Gangs {
+		if g == nil {
+			continue
+		}
+		cg := m.to.Gangs[i]
+		m.ptrs[g] = cg
+		for j, md := range g.Models {
+			if md == nil {
+				continue
+			}
+			cm := cg.Models[j]
+			m.ptrs[md] = cm
+			for k, w := range md.Weapons {
+				if w != nil {
+					m.ptrs[w] = cm.Weapons[k]
+				}
+			}
+			for k, a := range md.Armour {
+				if a != nil {
+					m.ptrs[a] = cm.Armour[k]
+				}
+			}
+		}
+	}
+	return m
+}
+
+// levels copies the levels of a paused run: their frames (each once,
+// into an empty one from empty), block scopes and loops.
+func (m *remap) levels(from []ckLevel, empty func() *frame) []ckLevel {
+	out := make([]ckLevel, len(from))
+	for i, lv := range from {
+		f, ok := m.frames[lv.f]
+		if !ok {
+			f = lv.f.copyFor(m, empty())
+			m.frames[lv.f] = f
+		}
+		lv.f = f
+		sc := &blockScope{f: f}
+		if lv.sc.hidden != nil {
+			sc.hidden = make([]hiddenName, len(lv.sc.hidden))
+			for k, h := range lv.sc.hidden {
+				h.value, h.rolled = m.value(h.value), slices.Clone(h.rolled)
+				sc.hidden[k] = h
+			}
+		}
+		lv.sc = sc
+		if lv.loop.items != nil {
+			lv.loop.items = m.list(lv.loop.items)
+			lv.loop.old = m.value(lv.loop.old)
+		}
+		out[i] = lv
+	}
+	return out
+}
+
+// newFrameMaps is an empty frame of its own.
+func newFrameMaps() *frame {
+	return &frame{natural: map[string]int{}, rolled: map[string][]int{}}
+}
+
+// copyFor copies a frame of a paused run into c, an empty frame, for the
+// copy of its state m makes. (The one place that knows a frame's layout
+// for snapshots.)
+func (f *frame) copyFor(m *remap, c *frame) *frame {
+	c.rule, c.source, c.proc = f.rule, f.source, f.proc
+	f.each(func(k string, v any) {
+		switch k {
+		case dsl.GlobalState, dsl.GlobalBattle, dsl.GlobalGangs, dsl.GlobalNatural, dsl.GlobalRolled:
+			return // filled below, for the copy
+		}
+		c.set(k, m.value(v))
+	})
+	for k, v := range f.natural {
+		c.natural[k] = v
+	}
+	for k, v := range f.rolled {
+		c.rolled[k] = slices.Clone(v)
+	}
+	c.fillGlobals(m.to, m.gangs)
+	return c
+}
+
+func (m *remap) list(items []any) []any {
+	out := make([]any, len(items))
+	for i, v := range items {
+		out[i] = m.value(v)
+	}
+	return out
+}
+
+// value maps a value a rule can hold onto the copy of the state.
+func (m *remap) value(v any) any {
+	switch x := v.(type) {
+	case nil, bool, int, int64, float64, string:
+		return v
+	case []any:
+		return m.list(x)
+	case map[string]any: // a record a rule made
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = m.value(e)
+		}
+		return out
+	case []int:
+		return slices.Clone(x)
+	case []string:
+		return slices.Clone(x)
+	case *state.Model:
+		return mapPtr(m, x)
+	case *state.Gang:
+		return mapPtr(m, x)
+	case *state.Weapon:
+		return mapOrCopy(m, x, copyWeapon)
+	case *state.Armour:
+		return mapOrCopy(m, x, copyArmour)
+	case *state.State:
+		return mapPtr(m, x)
+	case *state.Battle:
+		return mapPtr(m, x)
+	case []*state.Model:
+		return mapPtrs(m, x)
+	case []*state.Gang:
+		return mapPtrs(m, x)
+	case []*state.Weapon:
+		out := make([]*state.Weapon, len(x))
+		for i, w := range x {
+			out[i] = mapOrCopy(m, w, copyWeapon)
+		}
+		return out
+	case []*state.Armour:
+		out := make([]*state.Armour, len(x))
+		for i, a := range x {
+			out[i] = mapOrCopy(m, a, copyArmour)
+		}
+		return out
+	}
+	m.ok = false
+	return v
+}
+
+func mapPtr[T any](m *remap, x *T) *T {
+	if x == nil {
+		return nil
+	}
+	if c, ok := m.ptrs[x]; ok {
+		return c.(*T)
+	}
+	m.ok = false // not in the state: a copy a rule made
+	return x
+}
+
+func mapPtrs[T any](m *remap, xs []*T) []*T {
+	if xs == nil {
+		return nil
+	}
+	out := make([]*T, len(xs))
+	for i, x := range xs {
+		out[i] = mapPtr(m, x)
+	}
+	return out
+}
+
+// mapOrCopy maps x onto the copy of the state, or, when it is not in the
+// state (a weapon a built-in made: bare hands, a profile built from
+// text), copies it: the copy is the run's own, and every value that
+// named the one names the other.
+func mapOrCopy[T any](m *remap, x *T, clone func(*T) *T) *T {
+	if x == nil {
+		return nil
+	}
+	if c, ok := m.ptrs[x]; ok {
+		return c.(*T)
+	}
+	c := clone(x)
+	m.ptrs[x] = c
+	return c
+}
+
+func copyWeapon(w *state.Weapon) *state.Weapon {
+	c := *w
+	c.Traits = slices.Clone(w.Traits)
+	return &c
+}
+
+func copyArmour(a *state.Armour) *state.Armour {
+	c := *a
+	return &c
+}

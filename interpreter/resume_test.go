@@ -1,0 +1,165 @@
+package interpreter_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/munda-rules/munda/interpreter"
+	"github.com/munda-rules/munda/stdlib/state"
+)
+
+// recordedDice deals seeded dice and keeps them, so that a resumed run
+// can be dealt the same dice from where its snapshot was taken.
+type recordedDice struct {
+	src  interpreter.DiceSource
+	dice []interpreter.Die
+}
+
+func (d *recordedDice) Roll(req *interpreter.DieRequest) (interpreter.Die, error) {
+	die, err := d.src.Roll(req)
+	d.dice = append(d.dice, die)
+	return die, err
+}
+
+// replayedDice deals dice kept by a recordedDice, from a place on.
+type replayedDice struct {
+	dice []interpreter.Die
+	next int
+}
+
+func (d *replayedDice) Roll(*interpreter.DieRequest) (interpreter.Die, error) {
+	die := d.dice[d.next]
+	d.next++
+	return die, nil
+}
+
+// duelYAML is a lasgun shooter and a W1 target in mesh armour.
+const duelYAML = `
+battle: {round: 1, phase: action, priority: g0}
+gangs:
+  - id: g0
+    name: Shooters
+    starting_crew: 1
+    eligible_models: 1
+    models:
+      - {id: shooter, name: Shooter, kind: fighter, category: ganger, status: standing, secondary: active, conditions: [ready], x: 0, y: 0, base: 25,
+         stats: {m: 5, ws: 4+, bs: 4+, s: 3, t: 3, w: 2, i: 4+, a: 1, ld: 7+, cl: 7+, wil: 7+, int: 7+},
+         weapons: [{id: lasgun, name: Lasgun, range_short: 8, range_long: 24, acc_short: 1, acc_long: -1, s: 3, d: 1, am: 2+}]}
+  - id: g1
+    name: Targets
+    starting_crew: 1
+    eligible_models: 1
+    models:
+      - {id: target, name: Target, kind: fighter, category: ganger, status: standing, secondary: active, conditions: [ready], x: 6, y: 0, base: 25,
+         stats: {m: 5, ws: 4+, bs: 4+, s: 3, t: 3, w: 1, i: 4+, a: 1, ld: 7+, cl: 7+, wil: 7+, int: 7+},
+         armour: [{id: mesh, name: Mesh armour, save: 5+}]}
+`
+
+// A run resumed from a snapshot taken at any checkpoint ends as the run
+// it was taken from, given the same dice: the same state and the same
+// events after the snapshot. Over a few hundred seeds of the shipped End
+// Phase (20 models) and a lasgun hit with its Lasting Injury, each
+// snapshot at a checkpoint picked by the seed.
+func TestResumeMatchesUninterrupted(t *testing.T) {
+	p := coreProgram(t)
+	duel, err := state.Decode("duel.yaml", []byte(duelYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	duelArgs := func(st *state.State) map[string]any {
+		shooter, target := st.Gangs[0].Models[0], st.Gangs[1].Models[0]
+		return map[string]any{"attacker": shooter, "target": target, "weapon": shooter.Weapons[0]}
+	}
+	for _, c := range []struct {
+		name, proc string
+		action     bool // proc is an action (Program.RunAction)
+		state      func() *state.State
+		args       func(*state.State) map[string]any
+		seeds      uint64
+	}{
+		{"end phase", "end_phase", false, benchState, func(*state.State) map[string]any { return nil }, 200},
+		{"resolve hit", "resolve_hit", false, duel.Clone, duelArgs, 300},
+		// an activation performs the action chosen (a dynamic perform)
+		{"activation", "activation", false, duel.Clone, func(st *state.State) map[string]any {
+			return map[string]any{"model": st.Gangs[0].Models[0]}
+		}, 100},
+		{"fight (an action)", "fight", true, func() *state.State {
+			st := duel.Clone()
+			a, t := st.Gangs[0].Models[0], st.Gangs[1].Models[0]
+			t.X = 0.9 // base to base
+			a.Secondary, t.Secondary = "engaged", "engaged"
+			return st
+		}, func(st *state.State) map[string]any {
+			return map[string]any{"attacker": st.Gangs[0].Models[0], "target": st.Gangs[1].Models[0]}
+		}, 100},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			resumed := 0
+			for seed := uint64(0); seed < c.seeds; seed++ {
+				// How many checkpoints the run passes.
+				n := 0
+				run := p.Run
+				if c.action {
+					run = p.RunAction
+				}
+				st := c.state()
+				if err := run(st, c.proc, c.args(st), interpreter.Options{Dice: interpreter.NewSeeded(seed),
+					Checkpoint: func(interpreter.Checkpoint) bool { n++; return false }}); err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+				if n == 0 {
+					t.Fatalf("seed %d: no checkpoint", seed)
+				}
+				at := int(seed*7919) % n
+				// The run again, with a snapshot at checkpoint number at.
+				var (
+					snap          *interpreter.Snapshot
+					diceAt, logAt int
+					i             int
+					events        interpreter.Events
+				)
+				dice := &recordedDice{src: interpreter.NewSeeded(seed)}
+				st = c.state()
+				if err := run(st, c.proc, c.args(st), interpreter.Options{Dice: dice, Log: &events,
+					Checkpoint: func(cp interpreter.Checkpoint) bool {
+						if i == at {
+							snap, diceAt, logAt = cp.Snapshot(), len(dice.dice), len(events)
+						}
+						i++
+						return false
+					}}); err != nil {
+					t.Fatalf("seed %d: %v", seed, err)
+				}
+				if snap == nil {
+					t.Fatalf("seed %d: no snapshot at checkpoint %d of %d", seed, at, n)
+				}
+				// The snapshot twice: it is never changed by a resume.
+				for range 2 {
+					var more interpreter.Events
+					got, err := p.Resume(snap, interpreter.Options{Dice: &replayedDice{dice: dice.dice, next: diceAt}, Log: &more})
+					if err != nil {
+						t.Fatalf("seed %d: resumed at checkpoint %d: %v", seed, at, err)
+					}
+					want, _ := state.Encode(st, "json")
+					have, _ := state.Encode(got, "json")
+					if string(want) != string(have) {
+						t.Fatalf("seed %d, checkpoint %d: resumed run ends in\n%s\nwant\n%s", seed, at, have, want)
+					}
+					if tail := events[logAt:]; len(tail) != len(more) || len(more) > 0 && !reflect.DeepEqual(tail, more) {
+						t.Fatalf("seed %d, checkpoint %d: resumed run logged\n%v\nwant\n%v", seed, at, eventTexts(more), eventTexts(events[logAt:]))
+					}
+				}
+				resumed++
+			}
+			t.Logf("%d runs resumed", resumed)
+		})
+	}
+}
+
+func eventTexts(es interpreter.Events) []string {
+	var out []string
+	for _, e := range es {
+		out = append(out, e.Text)
+	}
+	return out
+}
