@@ -37,10 +37,16 @@ type TestOptions struct {
 	// and before the run: to take a feature away, say, and see whether
 	// the test still passes without it.
 	Prepare func(*dsl.TestInfo, *state.State)
+	// States, when set, keeps decoded states across calls (a test run
+	// again); without it each call keeps its own (see StateCache).
+	States *StateCache
 }
 
 // RunTestsWith is RunTests with options.
 func RunTestsWith(p *Program, tests []*dsl.TestInfo, programFor ProgramFor, o TestOptions) []TestResult {
+	if o.States == nil {
+		o.States = &StateCache{}
+	}
 	var out []TestResult
 	for _, t := range tests {
 		out = append(out, runTest(p, t, programFor, o))
@@ -63,7 +69,7 @@ func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor, o TestOptions) 
 			return fail("cannot load its rules: %v", err)
 		}
 	}
-	st, err := testState(t, p.idx.Vocabulary)
+	st, err := testState(t, p.idx.Vocabulary, o.States)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -218,9 +224,9 @@ func runTest(p *Program, t *dsl.TestInfo, programFor ProgramFor, o TestOptions) 
 
 // testState decodes a test's state, from its file or inline, and checks
 // it against the vocabulary of the rules it runs under.
-func testState(t *dsl.TestInfo, voc *state.Vocabulary) (*state.State, error) {
+func testState(t *dsl.TestInfo, voc *state.Vocabulary, cache *StateCache) (*state.State, error) {
 	if t.InlineState != "" {
-		st, err := state.DecodeWith(at(t.Decl.Pos)+" (inline state)", []byte(t.InlineState), voc)
+		st, err := cache.decode(at(t.Decl.Pos)+" (inline state)", []byte(t.InlineState), voc)
 		if err != nil {
 			return nil, err
 		}
@@ -230,7 +236,7 @@ func testState(t *dsl.TestInfo, voc *state.Vocabulary) (*state.State, error) {
 	if err != nil {
 		return nil, err
 	}
-	return state.DecodeWith(t.Pack.Pack.DisplayPath(t.StatePath), data, voc)
+	return cache.decode(t.Pack.Pack.DisplayPath(t.StatePath), data, voc)
 }
 
 // testChoices answers a test's `choose` lines with their values.

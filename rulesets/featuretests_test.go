@@ -65,15 +65,20 @@ func TestFeaturesHaveTests(t *testing.T) {
 		// then those whose text names it: they are the ones written for it.
 		title := strings.ToLower(strings.TrimPrefix(f.title, f.kind+" "))
 		title, _, _ = strings.Cut(title, " (") // "Blast (3\")"
-		rank := func(c candidate) int {
+		// Ranked once per candidate, not per comparison: a test's text
+		// is read from its file and searched.
+		named := wordRegexp(f.id)
+		rank := map[candidate]int{}
+		for _, c := range cands {
 			name := strings.ToLower(c.run.results[c.i].Name)
 			switch {
 			case strings.HasPrefix(name, title):
-				return 0
-			case mentions(testText(c.run.tests[c.i]), f.id) || strings.Contains(name, title):
-				return 1
+				rank[c] = 0
+			case named.MatchString(testText(c.run.tests[c.i])) || strings.Contains(name, title):
+				rank[c] = 1
+			default:
+				rank[c] = 2
 			}
-			return 2
 		}
 		sort.Slice(cands, func(i, j int) bool { // file order, for a stable choice
 			if cands[i].run != cands[j].run {
@@ -81,13 +86,13 @@ func TestFeaturesHaveTests(t *testing.T) {
 			}
 			return cands[i].i < cands[j].i
 		})
-		sort.SliceStable(cands, func(i, j int) bool { return rank(cands[i]) < rank(cands[j]) })
+		sort.SliceStable(cands, func(i, j int) bool { return rank[cands[i]] < rank[cands[j]] })
 		for n, c := range cands {
 			if changes != "" && idle != "" || n == maxTries {
 				break
 			}
 			res := interpreter.RunTestsWith(c.run.prog, c.run.tests[c.i:c.i+1], c.run.programFor,
-				interpreter.TestOptions{Prepare: func(_ *dsl.TestInfo, st *state.State) { takeAway(st, f.kind, f.id) }})[0]
+				interpreter.TestOptions{States: testStates, Prepare: func(_ *dsl.TestInfo, st *state.State) { takeAway(st, f.kind, f.id) }})[0]
 			reruns++
 			switch {
 			case !res.Passed && changes == "":
@@ -123,9 +128,9 @@ func TestFeaturesHaveTests(t *testing.T) {
 // maxTries bounds the tests run again per feature, to keep this test fast.
 const maxTries = 8
 
-// mentions reports whether text names id as a word of its own.
-func mentions(text, id string) bool {
-	return regexp.MustCompile(`\b` + regexp.QuoteMeta(id) + `\b`).MatchString(text)
+// wordRegexp matches id as a word of its own.
+func wordRegexp(id string) *regexp.Regexp {
+	return regexp.MustCompile(`\b` + regexp.QuoteMeta(id) + `\b`)
 }
 
 // takeAway removes a feature from every model and weapon of a state.

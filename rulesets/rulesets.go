@@ -357,7 +357,11 @@ func LoadShared(sel Selection) (*dsl.Rules, diag.Diagnostics) {
 	if sel.Pack != nil {
 		pack = sel.Pack.Root
 	}
-	key := fmt.Sprint(sel.Base, "\x00", pack, "\x00", strings.Join(sel.Houses, ","), "\x00", sel.SkipTests, sel.OwnTests)
+	base := sel.Base
+	if base == "" {
+		base = DefaultBase // the same rules, loaded once
+	}
+	key := fmt.Sprint(base, "\x00", pack, "\x00", strings.Join(sel.Houses, ","), "\x00", sel.SkipTests, sel.OwnTests)
 	loadCache.Lock()
 	defer loadCache.Unlock()
 	if c, ok := loadCache.entries[key]; ok {

@@ -16,7 +16,8 @@ import (
 func TestShippedPacksCheck(t *testing.T) {
 	for _, dir := range rulesets.Dirs() {
 		t.Run(dir, func(t *testing.T) {
-			_, diags := rulesets.Load(selectionFor(dir))
+			// Shared with runShippedTests, which runs the same selection.
+			_, diags := rulesets.LoadShared(selectionFor(dir))
 			if len(diags) > 0 {
 				t.Fatalf("diagnostics:\n%v", diags)
 			}
@@ -76,7 +77,7 @@ func runShippedTests() ([]packTestRun, error) {
 	var runs []packTestRun
 	for _, dir := range rulesets.Dirs() {
 		sel := selectionFor(dir)
-		rules, diags := rulesets.Load(sel)
+		rules, diags := rulesets.LoadShared(sel)
 		if diags.HasErrors() {
 			return nil, fmt.Errorf("%s: %v", dir, diags)
 		}
@@ -90,7 +91,6 @@ func runShippedTests() ([]packTestRun, error) {
 				tests = append(tests, ti)
 			}
 		}
-		programs := map[string]*interpreter.Program{}
 		programFor := func(base string, houses []string) (*interpreter.Program, error) {
 			s := sel
 			if base != "" {
@@ -98,28 +98,58 @@ func runShippedTests() ([]packTestRun, error) {
 			}
 			s.Houses = append(append([]string(nil), s.Houses...), houses...)
 			s.SkipTests = true // to run tests already checked
-			key := s.Base + "|" + strings.Join(s.Houses, ",")
-			if p, ok := programs[key]; ok {
-				return p, nil
-			}
-			r, ds := rulesets.Load(s)
-			if ds.HasErrors() {
-				return nil, ds.Err()
-			}
-			p, err := interpreter.Compile(r)
-			programs[key] = p
-			return p, err
+			return sharedProgram(s)
 		}
 		held := map[*dsl.TestInfo]map[string]bool{}
 		record := func(ti *dsl.TestInfo, st *state.State) { held[ti] = featuresOf(st) }
 		run := packTestRun{dir: dir, tests: tests, prog: prog, programFor: programFor,
-			results: interpreter.RunTestsWith(prog, tests, programFor, interpreter.TestOptions{Prepare: record})}
+			results: interpreter.RunTestsWith(prog, tests, programFor, interpreter.TestOptions{Prepare: record, States: testStates})}
 		for _, ti := range tests {
 			run.held = append(run.held, held[ti])
 		}
 		runs = append(runs, run)
 	}
 	return runs, nil
+}
+
+// testStates keeps the states the shipped tests decode, for all their
+// runs: TestFeaturesHaveTests runs hundreds of them again. Each run gets
+// a copy of its own.
+var testStates = &interpreter.StateCache{}
+
+var programs struct {
+	sync.Mutex
+	bySelection map[string]*interpreter.Program
+}
+
+// sharedProgram compiles a selection of shipped packs once for every
+// pack's tests that name it (`rules core_2023`, `house -aa.brute_xp`)
+// and for their runs again; the rules are loaded once per process
+// (rulesets.LoadShared). Programs are only read by a run.
+func sharedProgram(s rulesets.Selection) (*interpreter.Program, error) {
+	pack := ""
+	if s.Pack != nil {
+		pack = s.Pack.Root
+	}
+	key := fmt.Sprint(s.Base, "\x00", pack, "\x00", strings.Join(s.Houses, ","), "\x00", s.SkipTests)
+	programs.Lock()
+	defer programs.Unlock()
+	if p, ok := programs.bySelection[key]; ok {
+		return p, nil
+	}
+	r, ds := rulesets.LoadShared(s)
+	if ds.HasErrors() {
+		return nil, ds.Err()
+	}
+	p, err := interpreter.Compile(r)
+	if err != nil {
+		return nil, err
+	}
+	if programs.bySelection == nil {
+		programs.bySelection = map[string]*interpreter.Program{}
+	}
+	programs.bySelection[key] = p
+	return p, nil
 }
 
 // selectionFor checks a shipped pack as `munda check` does: a base on its
