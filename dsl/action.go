@@ -32,6 +32,11 @@ type ActionInfo struct {
 	// and before/after/instead_of ACTION hook it.
 	Proc  *ProcInfo
 	scope *scope
+	// available and defaults are Available and the parameters' defaults
+	// compiled to slots (the globals, then the parameters), set once the
+	// availability is checked: the menu asks them at every action.
+	available *slotExpr
+	defaults  []*slotExpr
 }
 
 // Procedure is the action as a procedure, for what runs it (the CLI's
@@ -120,6 +125,14 @@ func (c *checker) checkActionBodies() {
 		info := c.actionInfo[f]
 		if info.Available != nil {
 			c.compile(info.Available, info.scope, typeBool, "an action's availability")
+			names := slotLayout(info.Params)
+			info.available = c.newSlotExpr(info.Available, names)
+			info.defaults = make([]*slotExpr, len(info.Params))
+			for i, p := range info.Params {
+				if p.Default != nil {
+					info.defaults[i] = c.newSlotExpr(p.Default, names)
+				}
+			}
 			if u := info.Unavailable; u != nil {
 				u.Parts = c.parseTemplate(u.Message)
 				for _, p := range u.Parts {
@@ -228,12 +241,14 @@ func (c *checker) actionFunctions() []expr.Option {
 // defaults (nil where they have none).
 func (idx *Index) AvailableActions(st *state.State, m *state.Model) ([]string, error) {
 	out := []string{}
-	// One environment for the whole menu: a menu is asked at every
-	// action of every activation, and building the names every
-	// expression sees is most of what asking costs.
-	env := BaseEnv(st)
+	// One set of slots for the whole menu, its globals filled once: a menu
+	// is asked at every action of every activation.
+	p := getSlots(firstParamSlot + idx.menuParams())
+	defer putSlots(p)
+	vals := *p
+	fillGlobals(vals, st)
 	for _, a := range idx.Menu {
-		ok, err := a.availableIn(env, map[string]any{a.Params[0].Name: m})
+		ok, err := a.availableIn(vals, m, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -244,54 +259,63 @@ func (idx *Index) AvailableActions(st *state.State, m *state.Model) ([]string, e
 	return out, nil
 }
 
+// menuParams is the most parameters of an action on the menu.
+func (idx *Index) menuParams() int {
+	n := 0
+	for _, a := range idx.Menu {
+		n = max(n, len(a.Params))
+	}
+	return n
+}
+
 // AvailableTo evaluates the action's `available when` with these
 // arguments, the others taking their defaults.
 func (a *ActionInfo) AvailableTo(st *state.State, args map[string]any) (bool, error) {
 	if a.Available == nil {
 		return true, nil
 	}
-	return a.availableIn(BaseEnv(st), args)
+	p := getSlots(firstParamSlot + len(a.Params))
+	defer putSlots(p)
+	vals := *p
+	fillGlobals(vals, st)
+	return a.availableIn(vals, nil, args)
 }
 
-// availableIn evaluates the availability in env (the state's names),
-// binding the parameters there for the while and taking them out again.
-// Defaults see only the state, so they may be evaluated in env too.
-func (a *ActionInfo) availableIn(env map[string]any, args map[string]any) (bool, error) {
+// availableIn evaluates the availability with the globals in vals. The
+// parameters are first (the model asked about) and args by name, the
+// others their defaults; defaults see only the state, so each is
+// evaluated before any parameter is in its slot.
+func (a *ActionInfo) availableIn(vals []any, first any, args map[string]any) (bool, error) {
 	if a.Available == nil {
 		return true, nil
 	}
-	type saved struct {
-		v   any
-		had bool
+	if a.available == nil {
+		return false, fmt.Errorf("action %s: its availability was not compiled (the rules have errors)", a.ID)
 	}
-	outer := make([]saved, len(a.Params))
+	vals = vals[:firstParamSlot+len(a.Params)]
+	clear(vals[firstParamSlot:])
+	// The values are held apart until all are known: a default must not
+	// see a parameter already bound.
+	var local [8]any
+	values := local[:0]
 	for i, p := range a.Params {
-		outer[i].v, outer[i].had = env[p.Name]
-	}
-	defer func() {
-		for i, p := range a.Params {
-			if outer[i].had {
-				env[p.Name] = outer[i].v
-			} else {
-				delete(env, p.Name)
-			}
+		var v any
+		var ok bool
+		if args != nil {
+			v, ok = args[p.Name]
+		} else if i == 0 {
+			v, ok = first, true
 		}
-	}()
-	values := make([]any, len(a.Params))
-	for i, p := range a.Params {
-		v, ok := args[p.Name]
-		if !ok && p.Default != nil {
+		if !ok && a.defaults[i] != nil {
 			var err error
-			if v, err = Eval(p.Default, env); err != nil {
+			if v, err = a.defaults[i].eval(vals); err != nil {
 				return false, fmt.Errorf("action %s: the default of %s: %w", a.ID, p.Name, err)
 			}
 		}
-		values[i] = v
+		values = append(values, v)
 	}
-	for i, p := range a.Params {
-		env[p.Name] = values[i]
-	}
-	v, err := Eval(a.Available, env)
+	copy(vals[firstParamSlot:], values)
+	v, err := a.available.eval(vals)
 	if err != nil {
 		return false, fmt.Errorf("action %s: its availability: %w", a.ID, err)
 	}

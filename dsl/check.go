@@ -136,6 +136,7 @@ func Check(rules *Rules) diag.Diagnostics {
 	c.checkUnused()
 	c.idx.Compiler = c.exprc
 	c.idx.compileQuery = c.queryCompiler()
+	publishSlots() // the names of the rules' frames, for runs to find without a lock
 	rules.Index = c.idx
 	c.diags.list.Sort()
 	setContexts(c.diags.list, rules.Files())

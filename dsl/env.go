@@ -9,7 +9,8 @@ import (
 
 // This file is the one place that says which names every expression sees,
 // whatever declares it: the checker types them (globalScope), and the
-// interpreter and lookups give them values (FillEnv).
+// interpreter and lookups give them values (FillEnv into a map,
+// FillGlobalSlots into a frame's slots: frameslots.go).
 
 // The names every expression sees, besides the built-in functions and the
 // rules' own functions.

@@ -29,46 +29,6 @@ func runProgram(p *vm.Program, env map[string]any) (any, error) {
 	return v.Run(p, env)
 }
 
-func callEnv(st *state.State, params []ParamInfo, args []any) map[string]any {
-	env := BaseEnv(st)
-	for i, p := range params {
-		if i < len(args) {
-			env[p.Name] = args[i]
-		}
-	}
-	return env
-}
-
-// evalLookup finds the row of a lookup table for the arguments and
-// returns its value.
-func evalLookup(t *TableInfo, st *state.State, args []any) (any, error) {
-	env := callEnv(st, t.Params, args)
-	if t.By != nil {
-		key, err := Eval(t.By, env)
-		if err != nil {
-			return nil, fmt.Errorf("table %s: %w", t.ID, err)
-		}
-		k, ok := key.(int)
-		if !ok {
-			return nil, fmt.Errorf("table %s: its key is %v, not a whole number", t.ID, key)
-		}
-		if r := t.RowFor(k); r != nil {
-			return Eval(r.Row.Value, env)
-		}
-		return nil, fmt.Errorf("table %s has no row for %d", t.ID, k)
-	}
-	for _, r := range t.Rows {
-		ok, err := Eval(r.Row.When, env)
-		if err != nil {
-			return nil, fmt.Errorf("table %s, row %s: %w", t.ID, r.ID, err)
-		}
-		if ok == true {
-			return Eval(r.Row.Value, env)
-		}
-	}
-	return nil, fmt.Errorf("no row of table %s matches", t.ID)
-}
-
 // Eval runs a checked expression against an environment built on
 // BaseEnv: as closures where it was compiled to them, else (and whenever
 // the closures fail) with expr's VM, so the error, if any, is expr's

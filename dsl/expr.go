@@ -71,7 +71,7 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	}
 	if cacheable {
 		if cp := c.programs.lookup(e.Text, names, bindings); cp != nil {
-			e.Program, e.Fast, e.Type = cp.program, cp.fast, cp.typ
+			e.Program, e.Fast, e.Slotted, e.Type = cp.program, cp.fast, cp.slotted, cp.typ
 			c.countClosure(cp.fast != nil, cp.why)
 			return c.wantType(e, cp.typ, want, what)
 		}
@@ -91,7 +91,7 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	t := resultType(program.Node())
 	e.Type = t
 	if cacheable {
-		c.programs.store(e.Text, &cachedProgram{names: names, bindings: bindings, program: program, fast: e.Fast, why: why, typ: t})
+		c.programs.store(e.Text, &cachedProgram{names: names, bindings: bindings, program: program, fast: e.Fast, slotted: e.Slotted, why: why, typ: t})
 	}
 	return c.wantType(e, t, want, what)
 }

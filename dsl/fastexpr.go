@@ -43,10 +43,10 @@ var vmOnly atomic.Bool
 // run, and to rule the closures out when a result is in doubt.
 func SetVMOnly(on bool) { vmOnly.Store(on) }
 
-// compileClosure sets e.Fast from e.Program, or counts why it cannot and
-// returns it.
+// compileClosure sets e.Fast and e.Slotted from e.Program, or counts why
+// it cannot and returns it.
 func (c *checker) compileClosure(e *syntax.Expr) (why string) {
-	e.Fast = nil
+	e.Fast, e.Slotted = nil, nil
 	f, err := fastexpr.Compile(e.Program.Node(), c.exprc.Functions())
 	if err != nil {
 		why = err.Error()
@@ -58,6 +58,8 @@ func (c *checker) compileClosure(e *syntax.Expr) (why string) {
 		return why
 	}
 	e.Fast = f
+	// The same for a frame's slots; it compiles wherever the map form does.
+	e.Slotted, _ = fastexpr.CompileSlots(e.Program.Node(), c.exprc.Functions(), slotOfName)
 	c.countClosure(true, "")
 	return ""
 }
@@ -76,3 +78,6 @@ func (c *checker) countClosure(compiled bool, why string) {
 	}
 	st.Why[why]++
 }
+
+// slotOfName numbers every name a slot-compiled expression reads.
+func slotOfName(name string) (int, bool) { return SlotOf(name), true }

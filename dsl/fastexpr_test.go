@@ -310,6 +310,20 @@ func compareWithVM(t *testing.T, seed int64) (runs, declined, failed int) {
 		}
 		want, werr := dsl.EvalVM(se.expr, env)
 		got, gerr := se.expr.Fast(env)
+		// The slot form reads the same names from a frame's slots.
+		if se.expr.Slotted == nil {
+			t.Errorf("%s %q: a closure, but no slot closure", se.expr.Pos, se.expr.Text)
+		} else {
+			sgot, serr := se.expr.Slotted(slotsOf(env))
+			switch {
+			case werr != nil && serr == nil:
+				t.Errorf("seed %d, %s %q: the VM fails (%v) but the slot closure gives %#v", seed, se.expr.Pos, se.expr.Text, werr, sgot)
+			case werr == nil && serr == nil && !sameValue(want, sgot):
+				t.Errorf("seed %d, %s %q: the VM gives %#v, the slot closure %#v", seed, se.expr.Pos, se.expr.Text, want, sgot)
+			case (gerr == nil) != (serr == nil):
+				t.Errorf("seed %d, %s %q: the closure's error is %v, the slot closure's %v", seed, se.expr.Pos, se.expr.Text, gerr, serr)
+			}
+		}
 		runs++
 		if werr != nil {
 			failed++
@@ -324,6 +338,19 @@ func compareWithVM(t *testing.T, seed int64) (runs, declined, failed int) {
 		}
 	}
 	return runs, declined, failed
+}
+
+// slotsOf is env as a frame's slots (dsl.SlotOf numbers them).
+func slotsOf(env map[string]any) []any {
+	n := 0
+	for name := range env {
+		n = max(n, dsl.SlotOf(name)+1)
+	}
+	vals := make([]any, n)
+	for name, v := range env {
+		vals[dsl.SlotOf(name)] = v
+	}
+	return vals
 }
 
 // sameValue is reflect.DeepEqual, but NaN equals NaN.

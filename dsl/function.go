@@ -138,9 +138,10 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 			c.inline.bodies[cl.name] = body
 			c.programs.forget()
 		}
-		body := cl.fn.Body
+		body := c.newSlotExpr(cl.fn.Body, slotLayout(info.Params))
+		params := info.Params
 		info.eval = func(st *state.State, args []any) (any, error) {
-			return Eval(body, callEnv(st, info.Params, args))
+			return callSlots(body, st, params, args)
 		}
 	case cl.table != nil:
 		t := cl.table
@@ -168,7 +169,8 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 			}
 		}
 		t.ValueType = info.Result
-		info.eval = func(st *state.State, args []any) (any, error) { return evalLookup(t, st, args) }
+		lk := c.newLookup(t)
+		info.eval = func(st *state.State, args []any) (any, error) { return lk.eval(st, args) }
 	}
 	if !inForce {
 		return

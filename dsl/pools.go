@@ -24,7 +24,7 @@ const poolWrap = "map(" + PoolDiceVar + ", "
 // run: `map(PoolDiceVar, PRED)`, placed so that positions in it are the
 // predicate's in the file. It shares where's program, once checked.
 func PoolPredicate(where *syntax.Expr) *syntax.Expr {
-	w := &syntax.Expr{Pos: where.Pos, EndPos: where.EndPos, Text: poolWrap + where.Text + ")", Program: where.Program, Fast: where.Fast}
+	w := &syntax.Expr{Pos: where.Pos, EndPos: where.EndPos, Text: poolWrap + where.Text + ")", Program: where.Program, Fast: where.Fast, Slotted: where.Slotted}
 	w.Pos.Column -= len(poolWrap)
 	w.Pos.Offset -= len(poolWrap)
 	return w
@@ -86,7 +86,7 @@ func (c *checker) poolReroll(e *syntax.Reroll, sc *scope, s *Site) {
 		c.diags.errorf(diag.CodeTypeError, diag.RangeOf(e.Where.Pos, e.Where.EndPos),
 			"a pool re-roll's where must be true or false for each die (#), but this is %s", TypeName(t.Elem()))
 	}
-	e.Where.Program, e.Where.Fast = wrapped.Program, wrapped.Fast
+	e.Where.Program, e.Where.Fast, e.Where.Slotted = wrapped.Program, wrapped.Fast, wrapped.Slotted
 	e.Where.Type = typeBool
 	if s.Dice != nil && s.Dice.Symbolic() {
 		c.poolFaces(wrapped, s.Dice)

@@ -32,6 +32,7 @@ type cachedProgram struct {
 	bindings []types.Type // and their types, nil for those not in the environment
 	program  *vm.Program
 	fast     fastexpr.Func
+	slotted  fastexpr.SlotFunc
 	why      string // why fastexpr could not compile it, if it could not
 	typ      reflect.Type
 }

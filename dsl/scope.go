@@ -157,6 +157,9 @@ func (s *scope) lookup(name string) *symbol {
 }
 
 func (s *scope) define(sym *symbol) {
+	// Every name a frame may hold gets its slot now, so that runs find
+	// it in the published numbering (frameslots.go) without a lock.
+	SlotOf(sym.name)
 	s.syms[sym.name] = sym
 	s.order = append(s.order, sym)
 	s.env = nil

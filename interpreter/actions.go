@@ -71,7 +71,7 @@ func (p *Program) RunAction(st *state.State, name string, args map[string]any, o
 	r := newRunner(p, st, opts)
 	r.root = a
 	defer r.done()
-	return r.stopped(r.runAction(a, args, nil, a.Feature.Pos, a.Feature.ID.EndPos))
+	return r.stopped(r.runAction(a, argsFromMap(a.Params, args), nil, a.Feature.Pos, a.Feature.ID.EndPos))
 }
 
 // perform runs the action a perform statement names.
@@ -112,28 +112,24 @@ func (r *runner) perform(s *syntax.Perform, f *frame) error {
 
 // checkArgs checks at run time the arguments of a dynamic perform, as
 // the checker does those of a static one.
-func checkArgs(a *dsl.ActionInfo, args map[string]any) error {
-	known := map[string]dsl.ParamInfo{}
-	for _, p := range a.Params {
-		known[p.Name] = p
-	}
-	for name, v := range args {
-		p, ok := known[name]
-		if !ok {
-			if name == "" {
-				return fmt.Errorf("perform %s: too many arguments (it takes %d)", a.ID, len(a.Params))
-			}
-			return fmt.Errorf("perform %s: it has no parameter %s", a.ID, name)
+func checkArgs(a *dsl.ActionInfo, args callArgs) error {
+	if args.hasUnknown {
+		if args.unknown == "" {
+			return fmt.Errorf("perform %s: too many arguments (it takes %d)", a.ID, len(a.Params))
 		}
-		if v == nil || p.Type == nil || p.Type.Kind() == reflect.Interface {
+		return fmt.Errorf("perform %s: it has no parameter %s", a.ID, args.unknown)
+	}
+	for i, p := range a.Params {
+		v := args.vals[i]
+		if !args.given[i] || v == nil || p.Type == nil || p.Type.Kind() == reflect.Interface {
 			continue
 		}
 		if !reflect.TypeOf(v).AssignableTo(p.Type) {
-			return fmt.Errorf("perform %s: %s must be %s, but it is %s", a.ID, name, dsl.TypeName(p.Type), display(v))
+			return fmt.Errorf("perform %s: %s must be %s, but it is %s", a.ID, p.Name, dsl.TypeName(p.Type), display(v))
 		}
 	}
-	for _, p := range a.Params {
-		if _, ok := args[p.Name]; !ok && p.Default == nil {
+	for i, p := range a.Params {
+		if !args.given[i] && p.Default == nil {
 			return fmt.Errorf("perform %s: it needs %s", a.ID, p.Name)
 		}
 	}
@@ -141,7 +137,7 @@ func checkArgs(a *dsl.ActionInfo, args map[string]any) error {
 }
 
 // runAction checks an action's availability and runs its body.
-func (r *runner) runAction(a *dsl.ActionInfo, args map[string]any, caller *frame, from, to lexerPos) error {
+func (r *runner) runAction(a *dsl.ActionInfo, args callArgs, caller *frame, from, to lexerPos) error {
 	rule := "action " + a.ID
 	if err := r.enter(rule); err != nil {
 		return r.errorAt(caller, diag.CodeRunLimit, span{from, to}, err)

@@ -31,13 +31,13 @@ func (r *runner) offerAnyReroll(f *frame, seen *dsl.RollSeen, ask anyRerollAsk) 
 	if len(list) == 0 {
 		return nil, nil
 	}
-	oldRoll, hadRoll := f.env["roll"]
-	oldHolder, hadHolder := f.env["holder"]
+	oldRoll, hadRoll := f.get("roll")
+	oldHolder, hadHolder := f.get("holder")
 	defer func() {
 		restoreEnv(f, "roll", oldRoll, hadRoll)
 		restoreEnv(f, "holder", oldHolder, hadHolder)
 	}()
-	f.env["roll"] = seen
+	f.set("roll", seen)
 	for _, ef := range list {
 		if r.running[ef] {
 			continue
@@ -52,7 +52,7 @@ func (r *runner) offerAnyReroll(f *frame, seen *dsl.RollSeen, ask anyRerollAsk) 
 		}
 		for _, h := range holders {
 			if h != nil {
-				f.env["holder"] = h
+				f.set("holder", h)
 			}
 			if rr.When != nil {
 				ok, err := r.evalBool(f, rr.When)
@@ -85,9 +85,9 @@ func (r *runner) offerAnyReroll(f *frame, seen *dsl.RollSeen, ask anyRerollAsk) 
 
 func restoreEnv(f *frame, name string, old any, had bool) {
 	if had {
-		f.env[name] = old
+		f.set(name, old)
 	} else {
-		delete(f.env, name)
+		f.unset(name)
 	}
 }
 
@@ -102,7 +102,7 @@ func (r *runner) askAnyReroll(f *frame, pos lexerPos, where span, name, shown st
 		}
 		req := &ChoiceRequest{Name: dsl.AnyRerollChoice, Key: key, Rule: ef.owner, Default: def,
 			Prompt: fmt.Sprintf("%s: re-roll %s (%s)?", titleOf(ef.owner), name, shown)}
-		v, err := r.ask(f, req, at(pos), where)
+		v, err := r.ask(f, req, pos, where)
 		if err != nil {
 			return false, err
 		}

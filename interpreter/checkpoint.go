@@ -109,10 +109,8 @@ func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
 	lv := ckLevel{block: b, f: f, sc: sc, entry: entry, known: c.nextKnown, extra: c.nextExtra, loopVar: c.nextVar, loop: c.nextLoop}
 	c.nextKnown, c.nextExtra, c.nextVar, c.nextLoop = false, 0, "", loopAt{}
 	if n := len(c.levels); n == 0 || c.levels[n-1].f != f {
-		lv.base = make([]string, 0, len(f.env))
-		for k := range f.env {
-			lv.base = append(lv.base, k)
-		}
+		lv.base = make([]string, 0, f.size())
+		f.each(func(k string, _ any) { lv.base = append(lv.base, k) })
 	}
 	if !lv.known {
 		c.opaque++
@@ -326,11 +324,11 @@ func (h *hasher) frame(f *frame, live map[string]bool) {
 	h.str(f.rule)
 	h.str(f.proc)
 	var sum uint64
-	for k, v := range f.env {
+	f.each(func(k string, v any) {
 		if live[k] {
 			sum += h.sub(func(s *hasher) { s.str(k); s.value(v) })
 		}
-	}
+	})
 	h.u64(sum)
 	sum = 0
 	for k, v := range f.natural {
@@ -376,9 +374,9 @@ func (c *checkpoints) declaredBy(b *syntax.Block) []string {
 
 func (h *hasher) scope(sc *blockScope) {
 	var sum uint64
-	for k, v := range sc.hidden {
+	for _, v := range sc.hidden {
 		sum += h.sub(func(s *hasher) {
-			s.str(k)
+			s.str(v.name)
 			s.value(v.value)
 			s.u64(uint64(v.natural))
 			s.ints(v.rolled)

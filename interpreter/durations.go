@@ -17,7 +17,7 @@ import (
 // addUntil adds an id to a list and, if it was not there, records that it
 // goes when the period ends.
 func (r *runner) addUntil(s *syntax.Add, f *frame) error {
-	obj := f.env[s.To.Parts[0].Name]
+	obj := f.value(s.To.Parts[0].Name)
 	field, holder, err := fieldOf(obj, s.To.Parts[1:])
 	if err != nil {
 		return r.errorAt(f, diag.CodeRunState, point(s.Pos), err)
@@ -118,16 +118,16 @@ func (r *runner) onceSpent(du *state.Duration) bool {
 // endPeriod ends what lasts until the end of the period an event ends:
 // entries held by a model end only when the event names that model, if
 // it has a model parameter.
-func (r *runner) endPeriod(ev *syntax.Event, args map[string]any, f *frame) error {
+func (r *runner) endPeriod(ev *syntax.Event, args callArgs, f *frame) error {
 	var named map[string]bool
-	for _, p := range ev.Params {
+	for i, p := range ev.Params {
 		if p.TypeName() != "model" {
 			continue
 		}
 		if named == nil {
 			named = map[string]bool{}
 		}
-		if m, ok := args[p.Name.Name].(*state.Model); ok && m != nil {
+		if m, ok := args.vals[i].(*state.Model); ok && m != nil {
 			named[m.ID] = true
 		}
 	}

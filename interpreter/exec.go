@@ -19,7 +19,7 @@ import (
 
 // callProc runs a procedure: its when, its before hooks, its body (or an
 // instead_of hook), its after hooks.
-func (r *runner) callProc(proc *dsl.ProcInfo, args map[string]any, caller *frame) (control, error) {
+func (r *runner) callProc(proc *dsl.ProcInfo, args callArgs, caller *frame) (control, error) {
 	rule := r.p.procRules[proc.ID]
 	if err := r.enter(rule); err != nil {
 		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.cur, proc.Decl.Pos), err)
@@ -105,17 +105,17 @@ func exprSpan(e *syntax.Expr, pos lexerPos) span {
 
 // bindParams puts arguments into a new frame, evaluating the defaults of
 // those not given, and returns them as shown in the narration.
-func (r *runner) bindParams(f *frame, params []dsl.ParamInfo, args map[string]any) ([]string, error) {
+func (r *runner) bindParams(f *frame, params []dsl.ParamInfo, args callArgs) ([]string, error) {
 	var shown []string
-	for _, prm := range params {
-		v, ok := args[prm.Name]
+	for i, prm := range params {
+		v, ok := args.vals[i], args.given[i]
 		if !ok && prm.Default != nil {
 			var err error
 			if v, err = r.eval(f, prm.Default); err != nil {
 				return nil, err
 			}
 		}
-		f.env[prm.Name] = v
+		f.set(prm.Name, v)
 		if r.logging() && (ok || prm.Default == nil) && !r.isDefault(f, prm, v) {
 			shown = append(shown, prm.Name+": "+display(v))
 		}
@@ -210,15 +210,27 @@ func titleOf(owner string) string {
 
 // block runs statements in order. Names a block declares that hide
 // outer ones are restored when it ends, with what natural.NAME and
-// rolled.NAME said of them.
+// rolled.NAME said of them. Without checkpoints (every run but exact
+// odds) the block's scope stays on the stack: no allocation, no defer.
 func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
-	sc := blockScope{f: f}
-	defer sc.restore()
 	if r.ck != nil {
-		r.ck.push(b, f, &sc)
-		defer r.ck.pop()
+		return r.blockChecked(b, f)
 	}
-	return r.stmts(b, f, &sc, 0)
+	sc := blockScope{f: f}
+	ctl, err := r.stmts(b, f, &sc, 0)
+	sc.restore()
+	return ctl, err
+}
+
+// blockChecked is block under checkpoints, which keep each block's scope
+// (its hidden names are part of what a run's configuration is, and a
+// resumed run carries on in it).
+func (r *runner) blockChecked(b *syntax.Block, f *frame) (control, error) {
+	sc := &blockScope{f: f}
+	defer sc.restore()
+	r.ck.push(b, f, sc)
+	defer r.ck.pop()
+	return r.stmts(b, f, sc, 0)
 }
 
 // stmts runs a block's statements from the one at index from (a resumed
@@ -247,10 +259,11 @@ func (r *runner) stmts(b *syntax.Block, f *frame, sc *blockScope, from int) (con
 // blockScope remembers the outer values of the names a block hides.
 type blockScope struct {
 	f      *frame
-	hidden map[string]hiddenName // by name; nil until a name is hidden
+	hidden []hiddenName // each name at most once; nil until one is hidden
 }
 
 type hiddenName struct {
+	name    string
 	value   any
 	natural int
 	rolled  []int
@@ -262,35 +275,34 @@ type hiddenName struct {
 // hide saves an outer name before the block declares its own, once per
 // name: call it before a roll or test sets natural.NAME.
 func (sc *blockScope) hide(name string) {
-	old, ok := sc.f.env[name]
+	old, ok := sc.f.get(name)
 	if !ok {
 		return // nothing outer to hide
 	}
-	if _, done := sc.hidden[name]; done {
-		return
-	}
-	if sc.hidden == nil {
-		sc.hidden = map[string]hiddenName{}
+	for i := range sc.hidden {
+		if sc.hidden[i].name == name {
+			return
+		}
 	}
 	n, hadRoll := sc.f.natural[name]
-	sc.hidden[name] = hiddenName{value: old, natural: n, rolled: sc.f.rolled[name], hadRoll: hadRoll}
+	sc.hidden = append(sc.hidden, hiddenName{name: name, value: old, natural: n, rolled: sc.f.rolled[name], hadRoll: hadRoll})
 }
 
 // declare binds a name in the block.
 func (sc *blockScope) declare(name string, v any) {
 	sc.hide(name)
-	sc.f.env[name] = v
+	sc.f.set(name, v)
 }
 
 // restore brings back the outer names when the block ends.
 func (sc *blockScope) restore() {
-	for name, h := range sc.hidden {
-		sc.f.env[name] = h.value
+	for _, h := range sc.hidden {
+		sc.f.set(h.name, h.value)
 		if h.hadRoll {
-			sc.f.natural[name], sc.f.rolled[name] = h.natural, h.rolled
+			sc.f.natural[h.name], sc.f.rolled[h.name] = h.natural, h.rolled
 		} else {
-			delete(sc.f.natural, name)
-			delete(sc.f.rolled, name)
+			delete(sc.f.natural, h.name)
+			delete(sc.f.rolled, h.name)
 		}
 	}
 }
@@ -517,16 +529,16 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 		return next, r.errorAt(f, diag.CodeRunExpr, spanOf(s.List), fmt.Errorf("for each: %v", err))
 	}
 	name := s.Var.Name
-	old, hadOld := f.env[name]
+	old, hadOld := f.get(name)
 	defer func() {
 		if hadOld {
-			f.env[name] = old
+			f.set(name, old)
 		}
 	}()
 	if s.OrderBy != nil {
 		keys := make([]any, len(items))
 		for i, it := range items {
-			f.env[name] = it
+			f.set(name, it)
 			if keys[i], err = r.eval(f, s.OrderBy); err != nil {
 				return next, err
 			}
@@ -550,7 +562,7 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 func (r *runner) eachFrom(s *syntax.ForEach, f *frame, at loopAt, kept uint64) (control, error) {
 	name := s.Var.Name
 	for i := at.index; i < len(at.items); i++ {
-		f.env[name] = at.items[i]
+		f.set(name, at.items[i])
 		if kept != 0 {
 			at.index = i
 			r.enterLoop(kept, name, at)
@@ -611,37 +623,6 @@ func less(a, b any) bool {
 	return false
 }
 
-// args evaluates call arguments into parameter values.
-func (r *runner) args(f *frame, args []*syntax.Arg, params []dsl.ParamInfo) (map[string]any, error) {
-	var out map[string]any
-	if n := len(r.argMaps); n > 0 {
-		out, r.argMaps = r.argMaps[n-1], r.argMaps[:n-1]
-	} else {
-		out = make(map[string]any, len(params))
-	}
-	for i, a := range args {
-		v, err := r.eval(f, a.Value)
-		if err != nil {
-			return nil, err
-		}
-		name := ""
-		if a.Name != nil {
-			name = a.Name.Name
-		} else if i < len(params) {
-			name = params[i].Name
-		}
-		out[name] = v
-	}
-	return out, nil
-}
-
-// releaseArgs gives an argument map back for reuse, once the call it was
-// for has bound its parameters and returned.
-func (r *runner) releaseArgs(m map[string]any) {
-	clear(m)
-	r.argMaps = append(r.argMaps, m)
-}
-
 // ---------------------------------------------------------------------------
 // Changing the state.
 
@@ -653,10 +634,13 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 	}
 	parts := s.Target.Parts
 	if len(parts) == 1 {
-		f.env[parts[0].Name] = v
+		f.set(parts[0].Name, v)
 		return nil
 	}
-	obj := f.env[parts[0].Name]
+	obj := f.value(parts[0].Name)
+	if done, err := r.setTyped(f, s, obj, v); done {
+		return err
+	}
 	field, holder, err := fieldOf(obj, parts[1:])
 	if err != nil {
 		return r.errorAt(f, diag.CodeRunState, spanOf(s), fmt.Errorf("set %s: %v", s.Target, err))
@@ -678,12 +662,18 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 		}
 	}
 	field.Set(nv)
-	name := parts[len(parts)-1].Name
-	return r.logLazy(f, func() *Event {
-		return &Event{Kind: EventSet, At: at(s.Pos), Object: identify(holder), Field: name,
-			Old: jsonValue(old), New: jsonValue(plain(nv)),
-			Text: fmt.Sprintf("%s %s: %s → %s", display(holder), name, display(old), display(plain(nv)))}
-	})
+	if !r.logging() {
+		return r.count()
+	}
+	return r.logSet(f, s, holder, old, plain(nv))
+}
+
+// logSet logs a field's change by a set.
+func (r *runner) logSet(f *frame, s *syntax.Set, holder, old, nv any) error {
+	name := s.Target.Parts[len(s.Target.Parts)-1].Name
+	return r.log(f, &Event{Kind: EventSet, At: at(s.Pos), Object: identify(holder), Field: name,
+		Old: jsonValue(old), New: jsonValue(nv),
+		Text: fmt.Sprintf("%s %s: %s → %s", display(holder), name, display(old), display(nv))})
 }
 
 // textSize is the bytes of text in a value written to the state.
@@ -832,14 +822,26 @@ const maxListItems = 10_000
 // listEdit adds an id to a list field, or removes it. Lists of rows
 // (lasting_injuries, lasting_damage) keep repeats; the others are sets.
 func (r *runner) listEdit(f *frame, path *syntax.Path, item string, add bool, pos lexerPos) error {
-	obj := f.env[path.Parts[0].Name]
-	field, holder, err := fieldOf(obj, path.Parts[1:])
-	if err != nil {
-		return r.errorAt(f, diag.CodeRunState, point(pos), err)
+	obj := f.value(path.Parts[0].Name)
+	// The list is written through typed (into) where its path has a
+	// typed setter, else by reflection (field).
+	var list []string
+	var into *[]string
+	var field reflect.Value
+	var holder any
+	var multiset bool
+	if fs := r.p.setters.setterFor(path, obj); fs != nil && fs.kind == setStrings && fs.addr(obj) != nil {
+		into = (*[]string)(fs.addr(obj))
+		list, holder, multiset = *into, obj, fs.row
+	} else {
+		var err error
+		if field, holder, err = fieldOf(obj, path.Parts[1:]); err != nil {
+			return r.errorAt(f, diag.CodeRunState, point(pos), err)
+		}
+		list = field.Interface().([]string)
+		multiset = isRowList(holder, path.Parts[len(path.Parts)-1].Name)
 	}
-	list := field.Interface().([]string)
 	name := path.Parts[len(path.Parts)-1].Name
-	multiset := isRowList(holder, name)
 	idx := -1
 	for i, x := range list {
 		if x == item {
@@ -873,7 +875,11 @@ func (r *runner) listEdit(f *frame, path *syntax.Path, item string, add bool, po
 	default:
 		return nil // already there, or not there to remove
 	}
-	field.Set(reflect.ValueOf(list))
+	if into != nil {
+		*into = list
+	} else {
+		field.Set(reflect.ValueOf(list))
+	}
 	return r.logLazy(f, func() *Event {
 		ev := &Event{Kind: EventSet, Object: identify(holder), Field: name, Text: display(holder) + " " + name + ": " + text}
 		if add {
@@ -991,12 +997,12 @@ func (r *runner) choose(s *syntax.Choose, f *frame) (any, error) {
 		}
 	}
 	req.render = func() string { return r.renderPrompt(f, s.Prompt) }
-	return r.ask(f, req, at(s.Pos), spanOf(s))
+	return r.ask(f, req, s.Pos, spanOf(s))
 }
 
 // ask puts a choice to the choice source, and logs the answer or the
 // default taken.
-func (r *runner) ask(f *frame, req *ChoiceRequest, pos string, where span) (any, error) {
+func (r *runner) ask(f *frame, req *ChoiceRequest, pos lexerPos, where span) (any, error) {
 	v, ok, err := r.opts.Choices.Choose(req)
 	if err != nil {
 		return nil, r.errorAt(f, diag.CodeRunChoice, where, err)
@@ -1006,7 +1012,7 @@ func (r *runner) ask(f *frame, req *ChoiceRequest, pos string, where span) (any,
 		v, how = req.Default, r.say("default", "default")
 	}
 	return v, r.logLazy(f, func() *Event {
-		e := &Event{Kind: EventChoice, At: pos, Name: req.Answers(), Value: jsonValue(v),
+		e := &Event{Kind: EventChoice, At: at(pos), Name: req.Answers(), Value: jsonValue(v),
 			Text: fmt.Sprintf("%s: %s (%s%s)", req.Answers(), showAnswer(v), how, offered(req.Options, r.say("of", "of")))}
 		for _, o := range req.Options {
 			e.Options = append(e.Options, jsonValue(o))
@@ -1071,7 +1077,7 @@ func (r *runner) renderPrompt(f *frame, s *syntax.Str) string {
 		}
 		b.WriteString(text[:i])
 		name := strings.TrimSpace(text[i+1 : j])
-		if v, ok := lookupPath(f.env, name); ok {
+		if v, ok := lookupPath(f, name); ok {
 			b.WriteString(display(v))
 		} else {
 			b.WriteString(text[i : j+1])
@@ -1080,10 +1086,10 @@ func (r *runner) renderPrompt(f *frame, s *syntax.Str) string {
 	}
 }
 
-// lookupPath reads a.b.c from the environment.
-func lookupPath(env map[string]any, path string) (any, bool) {
+// lookupPath reads a.b.c from a frame.
+func lookupPath(f *frame, path string) (any, bool) {
 	parts := strings.Split(path, ".")
-	v, ok := env[parts[0]]
+	v, ok := f.get(parts[0])
 	if !ok {
 		return nil, false
 	}
@@ -1125,24 +1131,26 @@ func (r *runner) template(f *frame, parts []*syntax.TemplatePart) (string, error
 // signal runs the `on` handlers of an event whose when holds.
 func (r *runner) signal(s *syntax.Signal, f *frame) error {
 	ev := r.p.idx.Events[s.Event.Name]
-	params := make([]dsl.ParamInfo, len(ev.Params))
-	for i, p := range ev.Params {
-		params[i] = dsl.ParamInfo{Name: p.Name.Name, Default: p.Default}
-	}
+	params := r.p.eventParams[ev.ID.Name]
 	args, err := r.args(f, s.Args, params)
 	if err != nil {
 		return err
 	}
-	for _, p := range params {
-		if _, ok := args[p.Name]; !ok && p.Default != nil {
-			if args[p.Name], err = r.eval(f, p.Default); err != nil {
+	defer r.releaseArgs(args)
+	// given: the handlers see what was given and the defaults.
+	for i, p := range params {
+		if !args.given[i] && p.Default != nil {
+			if args.vals[i], err = r.eval(f, p.Default); err != nil {
 				return err
 			}
+			args.given[i] = true
 		}
 	}
 	var shown []string
-	for _, p := range params {
-		shown = append(shown, p.Name+": "+display(args[p.Name]))
+	if r.logging() {
+		for i, p := range params {
+			shown = append(shown, p.Name+": "+display(args.vals[i]))
+		}
 	}
 	if err := r.logLazy(f, func() *Event {
 		text := r.translatedTitle(ev.Title.Value())
@@ -1159,8 +1167,10 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 	for _, ef := range r.p.on[ev.ID.Name] {
 		on := ef.info.Item.(*syntax.On)
 		hf := r.newFrame(ef.owner, ef.source, "")
-		for k, v := range args {
-			hf.env[k] = v
+		for i, p := range params {
+			if args.given[i] {
+				hf.set(p.Name, args.vals[i])
+			}
 		}
 		ok, restore, err := r.effectApplies(ef, on.When, hf)
 		if err == nil && ok {
@@ -1182,7 +1192,7 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 // Expressions.
 
 func (r *runner) eval(f *frame, e *syntax.Expr) (any, error) {
-	v, err := dsl.Eval(e, f.env)
+	v, err := dsl.EvalSlots(e, f.vals, f)
 	if err != nil {
 		msg, pos := dsl.ExprError(e, err)
 		return nil, r.errorAt(f, diag.CodeRunExpr, exprSpan(e, pos), errors.New(msg))

@@ -102,9 +102,9 @@ func (r *runner) heldBy(ef *effect, when *syntax.Expr, x any) (bool, error) {
 	}
 	f := r.newFrame(ef.owner, ef.source, "")
 	defer r.release(f)
-	f.env[roleOf(x)] = x
+	f.set(roleOf(x), x)
 	if _, ok := x.(*state.Weapon); ok {
-		f.env[dsl.ValueModel] = bearer
+		f.set(dsl.ValueModel, bearer)
 	}
 	ok, restore, err := r.effectApplies(ef, when, f)
 	restore()
@@ -146,7 +146,7 @@ func (r *runner) stat(x any, field string) (int, error) {
 		defer delete(vs.asking, key)
 		f := r.newFrame("value "+target, "", "")
 		defer r.release(f)
-		f.env[role] = x
+		f.set(role, x)
 		for _, ef := range r.p.override[target] {
 			o := ef.info.Item.(*syntax.Override)
 			ok, restore, err := r.effectApplies(ef, o.When, f)
@@ -256,7 +256,7 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (ok bool
 	var cands []any
 	if info.Role == dsl.RoleAny {
 		cands = r.candidates(kind, id)
-	} else if x := f.env[info.Role]; x != nil {
+	} else if x := f.value(info.Role); x != nil {
 		held, err := r.holds(x, kind, id)
 		if err != nil {
 			return false, noRestore, err
@@ -268,16 +268,16 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (ok bool
 	if len(cands) == 0 {
 		return false, noRestore, nil
 	}
-	old, had := f.env["holder"]
+	old, had := f.get("holder")
 	restore = func() {
 		if had {
-			f.env["holder"] = old
+			f.set("holder", old)
 		} else {
-			delete(f.env, "holder")
+			f.unset("holder")
 		}
 	}
 	for _, x := range cands {
-		f.env["holder"] = x
+		f.set("holder", x)
 		ok := true
 		if when != nil {
 			if ok, err = r.evalBool(f, when); err != nil {

@@ -314,13 +314,13 @@ func (r *runner) poolRerolls(p *pool, f *frame, target string, s *syntax.Roll, v
 		return nil, nil
 	}
 	name := p.name
-	old, had := f.env[name]
-	f.env[name] = value
+	old, had := f.get(name)
+	f.set(name, value)
 	defer func() {
 		if had {
-			f.env[name] = old
+			f.set(name, old)
 		} else {
-			delete(f.env, name)
+			f.unset(name)
 		}
 	}()
 	// Sources in an order that does not depend on the order of files or
@@ -416,13 +416,13 @@ func (r *runner) poolEligible(p *pool, f *frame, rr *syntax.Reroll, marked map[i
 	for i := range dice {
 		dice[i] = p.die(i)
 	}
-	old, had := f.env[dsl.PoolDiceVar]
-	f.env[dsl.PoolDiceVar] = dice
+	old, had := f.get(dsl.PoolDiceVar)
+	f.set(dsl.PoolDiceVar, dice)
 	v, err := r.eval(f, dsl.PoolPredicate(rr.Where))
 	if had {
-		f.env[dsl.PoolDiceVar] = old
+		f.set(dsl.PoolDiceVar, old)
 	} else {
-		delete(f.env, dsl.PoolDiceVar)
+		f.unset(dsl.PoolDiceVar)
 	}
 	if err != nil {
 		return nil, err
@@ -500,7 +500,7 @@ func (r *runner) askDice(f *frame, req *ChoiceRequest, s *syntax.Roll, read func
 		}
 		return out, nil
 	}
-	v, err := r.ask(f, req, at(s.Pos), spanOf(s))
+	v, err := r.ask(f, req, s.Pos, spanOf(s))
 	if err != nil {
 		return nil, err
 	}

@@ -58,6 +58,12 @@ type Program struct {
 	// (its value, natural or rolled dice): their rolls cannot be decided
 	// by row (RowDecider), since the faces matter.
 	readsRoll map[string]bool
+
+	// eventParams are each event's parameters, as calls bind them.
+	eventParams map[string][]dsl.ParamInfo
+
+	// setters are the typed stores of set, add and remove (setters.go).
+	setters setters
 }
 
 // effectKey is the key of effects on name in procedure proc, or "" when
@@ -90,6 +96,14 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 	}
 	for id := range rules.Index.Tables {
 		p.tableRules[id] = "table " + id
+	}
+	p.eventParams = map[string][]dsl.ParamInfo{}
+	for id, ev := range rules.Index.Events {
+		params := make([]dsl.ParamInfo, len(ev.Params))
+		for i, prm := range ev.Params {
+			params[i] = dsl.ParamInfo{Name: prm.Name.Name, Default: prm.Default}
+		}
+		p.eventParams[id] = params
 	}
 	p.targets = map[string]map[string]string{}
 	for _, e := range rules.Index.Effects {

@@ -142,7 +142,7 @@ func (r *runner) resumeStmt(st syntax.Stmt, f *frame, k int) (control, error) {
 		at, kept, name := r.ck.levels[k].loop, r.ck.levels[k].extra, s.Var.Name
 		defer func() {
 			if at.hadOld {
-				f.env[name] = at.old
+				f.set(name, at.old)
 			}
 		}()
 		ctl, err := r.resumeBlock(k)
@@ -258,7 +258,7 @@ func (m *remap) levels(from []ckLevel, empty func() *frame) []ckLevel {
 		lv.f = f
 		sc := &blockScope{f: f}
 		if lv.sc.hidden != nil {
-			sc.hidden = make(map[string]hiddenName, len(lv.sc.hidden))
+			sc.hidden = make([]hiddenName, len(lv.sc.hidden))
 			for k, h := range lv.sc.hidden {
 				h.value, h.rolled = m.value(h.value), slices.Clone(h.rolled)
 				sc.hidden[k] = h
@@ -276,7 +276,7 @@ func (m *remap) levels(from []ckLevel, empty func() *frame) []ckLevel {
 
 // newFrameMaps is an empty frame of its own.
 func newFrameMaps() *frame {
-	return &frame{env: map[string]any{}, natural: map[string]int{}, rolled: map[string][]int{}}
+	return &frame{natural: map[string]int{}, rolled: map[string][]int{}}
 }
 
 // copyFor copies a frame of a paused run into c, an empty frame, for the
@@ -284,20 +284,20 @@ func newFrameMaps() *frame {
 // for snapshots.)
 func (f *frame) copyFor(m *remap, c *frame) *frame {
 	c.rule, c.source, c.proc = f.rule, f.source, f.proc
-	for k, v := range f.env {
+	f.each(func(k string, v any) {
 		switch k {
 		case dsl.GlobalState, dsl.GlobalBattle, dsl.GlobalGangs, dsl.GlobalNatural, dsl.GlobalRolled:
-			continue // filled below, for the copy
+			return // filled below, for the copy
 		}
-		c.env[k] = m.value(v)
-	}
+		c.set(k, m.value(v))
+	})
 	for k, v := range f.natural {
 		c.natural[k] = v
 	}
 	for k, v := range f.rolled {
 		c.rolled[k] = slices.Clone(v)
 	}
-	dsl.FillEnv(c.env, m.to, m.gangs, c.natural, c.rolled)
+	c.fillGlobals(m.to, m.gangs)
 	return c
 }
 

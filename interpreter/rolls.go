@@ -152,13 +152,13 @@ func (r *runner) wantsReroll(target string, f *frame, name string, result any) (
 	if len(list) == 0 {
 		return nil, nil
 	}
-	old, had := f.env[name]
-	f.env[name] = result
+	old, had := f.get(name)
+	f.set(name, result)
 	defer func() {
 		if had {
-			f.env[name] = old
+			f.set(name, old)
 		} else {
-			delete(f.env, name)
+			f.unset(name)
 		}
 	}()
 	for _, ef := range list {
@@ -459,7 +459,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 
 	// Hooks on every test of the characteristic: an instead_of decides
 	// the test by setting `passed` (Inspirational's Leadership test).
-	cf.env["passed"] = false
+	cf.set("passed", false)
 	if err := r.hooks(r.p.before[ci.ID], cf); err != nil {
 		return false, err
 	}
@@ -468,7 +468,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 		return false, err
 	}
 	if replaced {
-		pass, _ := cf.env["passed"].(bool)
+		pass, _ := cf.value("passed").(bool)
 		if err := r.logTest(f, s, m, ci, value, rolled{}, mod, mods, pass, "decided instead"); err != nil {
 			return false, err
 		}
@@ -535,14 +535,14 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 
 // afterTest runs the after hooks of a characteristic's tests.
 func (r *runner) afterTest(ci *dsl.CharInfo, cf *frame, pass bool) error {
-	cf.env["passed"] = pass
+	cf.set("passed", pass)
 	return r.hooks(r.p.after[ci.ID], cf)
 }
 
 // charFrame is what a characteristic-wide effect sees: the tested model.
 func (r *runner) charFrame(f *frame, m *state.Model) *frame {
 	cf := r.newFrame(f.rule, f.source, f.proc)
-	cf.env["model"] = m
+	cf.set("model", m)
 	return cf
 }
 
@@ -628,6 +628,7 @@ func (r *runner) apply(s *syntax.Apply, f *frame) error {
 	var using any
 	if s.Using != nil {
 		if using, err = r.eval(f, s.Using); err != nil {
+			r.releaseArgs(args)
 			return err
 		}
 	}
@@ -646,7 +647,7 @@ func (r *runner) apply(s *syntax.Apply, f *frame) error {
 
 // applyTable finds a table's row (by rolling, from a given result, or by
 // id) and runs it. Rows listed in reroll are rolled again.
-func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, rowID string, reroll []string, caller *frame) (control, error) {
+func (r *runner) applyTable(t *dsl.TableInfo, args callArgs, using any, rowID string, reroll []string, caller *frame) (control, error) {
 	defer r.activate(t.ID)()
 	ctl, err := r.applyTableOnce(t, args, using, rowID, reroll, caller)
 	if isStopOf(err, t.ID) {
@@ -656,7 +657,7 @@ func (r *runner) applyTable(t *dsl.TableInfo, args map[string]any, using any, ro
 }
 
 // applyTableOnce is applyTable but for `stop ID`, which applyTable ends.
-func (r *runner) applyTableOnce(t *dsl.TableInfo, args map[string]any, using any, rowID string, reroll []string, caller *frame) (control, error) {
+func (r *runner) applyTableOnce(t *dsl.TableInfo, args callArgs, using any, rowID string, reroll []string, caller *frame) (control, error) {
 	rule := r.p.tableRules[t.ID]
 	if err := r.enter(rule); err != nil {
 		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.cur, t.Decl.Pos), err)
@@ -728,7 +729,7 @@ func (r *runner) applyTableOnce(t *dsl.TableInfo, args map[string]any, using any
 				return next, r.errorAt(f, diag.CodeRunTableRow, tableHead(t), err)
 			}
 		}
-		f.env[t.ID] = value
+		f.set(t.ID, value)
 		if t.Kind == dsl.ChoiceTable && how != "chosen" {
 			// A row given by `row` or `using` must be one the table offers.
 			ok, err := r.rowOffered(row, f)
@@ -825,7 +826,7 @@ func (r *runner) chooseRow(t *dsl.TableInfo, f *frame) (*dsl.RowInfo, error) {
 		req.Key = choiceKey(kv)
 	}
 	req.render = func() string { return r.renderPrompt(f, ch.Prompt) }
-	v, err := r.ask(f, req, at(ch.Pos), where)
+	v, err := r.ask(f, req, ch.Pos, where)
 	if err != nil {
 		return nil, err
 	}

@@ -86,7 +86,7 @@ func (p *Program) Run(st *state.State, procName string, args map[string]any, opt
 			return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeRunArgument, Summary: fmt.Sprintf("procedure %s needs %s", proc.ID, prm.Name)}
 		}
 	}
-	_, err = r.callProc(proc, args, nil)
+	_, err = r.callProc(proc, argsFromMap(proc.Params, args), nil)
 	return r.stopped(err)
 }
 
@@ -121,7 +121,7 @@ func (p *Program) applyRow(st *state.State, tableName string, args map[string]an
 	r := newRunner(p, st, opts)
 	r.rowOnly, r.root = rowOnly, t
 	defer r.done()
-	_, err = r.applyTable(t, args, using, "", nil, nil)
+	_, err = r.applyTable(t, argsFromMap(t.Params, args), using, "", nil, nil)
 	return r.topRow, r.stopped(err)
 }
 
@@ -154,9 +154,11 @@ type runner struct {
 	// effects whose bodies are running: an effect never applies to the
 	// rolls and tests of its own body (Inspirational's own Cool test).
 	running map[*effect]bool
-	frames  []*frame         // released frames, for reuse
-	argMaps []map[string]any // released argument maps, for reuse
-	gangs   any              // st.Gangs, boxed once: every frame sees it
+	frames  []*frame // released frames, for reuse
+	// the arguments of the calls under way, by parameter (callargs.go)
+	argVals  []any
+	argGiven []bool
+	gangs    any // st.Gangs, boxed once: every frame sees it
 	// the statement running, and its frame, for errors that arise away
 	// from it (the event limit, nesting too deep)
 	cur      syntax.Stmt
@@ -188,9 +190,9 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 }
 
 // framePool keeps frames between runs: odds and simulations make many
-// short runs, and a frame's maps are the bulk of a run's garbage.
+// short runs, and a frame's slots are the bulk of a run's garbage.
 var framePool = sync.Pool{New: func() any {
-	return &frame{env: make(map[string]any, 16), natural: map[string]int{}, rolled: map[string][]int{}}
+	return &frame{natural: map[string]int{}, rolled: map[string][]int{}}
 }}
 
 // done gives the run's frames back to the pool. Nothing refers to them
@@ -202,20 +204,8 @@ func (r *runner) done() {
 	r.frames = nil
 }
 
-// frame is the variables of one procedure call, table application or
-// effect body.
-type frame struct {
-	env     map[string]any
-	natural map[string]int
-	rolled  map[string][]int
-	rule    string // for events and errors
-	source  string
-	proc    string // the procedure id, for effect targets "proc.roll"
-}
-
 // newFrame starts a frame, reusing a released one: a run makes a frame for
-// every procedure call and table roll, and their maps are most of a run's
-// garbage otherwise.
+// every procedure call and table roll.
 func (r *runner) newFrame(rule, source, proc string) *frame {
 	var f *frame
 	if n := len(r.frames); n > 0 {
@@ -224,15 +214,13 @@ func (r *runner) newFrame(rule, source, proc string) *frame {
 		f = framePool.Get().(*frame)
 	}
 	f.rule, f.source, f.proc = rule, source, proc
-	dsl.FillEnv(f.env, r.st, r.gangs, f.natural, f.rolled)
+	f.fillGlobals(r.st, r.gangs)
 	return f
 }
 
 // release gives a frame back for reuse once nothing refers to it.
 func (r *runner) release(f *frame) {
-	clear(f.env)
-	clear(f.natural)
-	clear(f.rolled)
+	f.reset()
 	r.frames = append(r.frames, f)
 }
 

@@ -23,7 +23,7 @@ func (r *runner) translatedText(english string, f *frame) string {
 		if f == nil {
 			return 0, false
 		}
-		v, found := lookupPath(f.env, placeholder)
+		v, found := lookupPath(f, placeholder)
 		if !found {
 			return 0, false
 		}

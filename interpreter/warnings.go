@@ -32,7 +32,7 @@ func (p *Program) StateWarnings(st *state.State) diag.Diagnostics {
 			}
 			for _, w := range k.Warns {
 				f := r.newFrame("kind "+k.ID, "", "")
-				f.env[dsl.WarnedModel] = m
+				f.set(dsl.WarnedModel, m)
 				hit, err := r.evalBool(f, w.Decl.When)
 				msg := ""
 				if err == nil && hit {

@@ -32,6 +32,9 @@ type compiler struct {
 	// each with its slot in the frame; slots counts the slots used.
 	lets  []letVar
 	slots int
+	// slotOf, when set (CompileSlots), gives each name the expression may
+	// read its index in the frame's slots: there is no environment map.
+	slotOf func(name string) (int, bool)
 }
 
 type letVar struct {
@@ -67,6 +70,48 @@ func Compile(node ast.Node, functions map[string]*builtin.Function) (f Func, err
 			// Clear only what this expression used: clearing the whole
 			// frame was a tenth of an activation (write barriers).
 			fr.env = nil
+			clear(fr.items[:depth])
+			clear(fr.vars[:slots])
+			if len(fr.args) > 0 {
+				fr.popArgs(0)
+			}
+			framePool.Put(fr)
+		}()
+		return run(fr)
+	}, nil
+}
+
+// SlotFunc is an expression compiled by CompileSlots: it reads the
+// variables by index from vals, which it must not keep or change.
+type SlotFunc func(vals []any) (any, error)
+
+// CompileSlots is Compile for an expression whose names have slots fixed
+// before it runs: slotOf gives each name's index, and the expression
+// reads it from vals[index] (nil past the end of vals), with no map. A
+// name slotOf does not know is *Unsupported.
+func CompileSlots(node ast.Node, functions map[string]*builtin.Function, slotOf func(name string) (int, bool)) (f SlotFunc, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, err = nil, &Unsupported{What: fmt.Sprintf("(compiling panicked: %v)", r)}
+		}
+	}()
+	c := &compiler{functions: functions, slotOf: slotOf}
+	run, err := c.compile(node)
+	if err != nil {
+		return nil, err
+	}
+	slots, depth := c.slots, c.maxDepth
+	return func(vals []any) (v any, err error) {
+		fr := framePool.Get().(*frame)
+		fr.slots, fr.memory = vals, 0
+		if len(fr.vars) < slots {
+			fr.vars = make([]any, slots)
+		}
+		defer func() {
+			if r := recover(); r != nil {
+				v, err = nil, errFailed
+			}
+			fr.slots = nil
 			clear(fr.items[:depth])
 			clear(fr.vars[:slots])
 			if len(fr.args) > 0 {
@@ -164,6 +209,19 @@ func (c *compiler) identifier(n *ast.IdentifierNode) (eval, error) {
 		}
 	}
 	name := n.Value
+	if c.slotOf != nil {
+		i, ok := c.slotOf(name)
+		if !ok {
+			return nil, unsupported("name %s outside the slot layout", name)
+		}
+		// Slots past the end are unset: nil, as a name missing from a map.
+		return func(fr *frame) (any, error) {
+			if i < len(fr.slots) {
+				return fr.slots[i], nil
+			}
+			return nil, nil
+		}, nil
+	}
 	return func(fr *frame) (any, error) { return fr.env[name], nil }, nil
 }
 

@@ -18,6 +18,7 @@ const memoryBudget = 1e6
 // enclosing predicate, and the memory counted so far.
 type frame struct {
 	env    map[string]any
+	slots  []any // the variables of a slot-compiled expression (CompileSlots)
 	items  [maxPredicateDepth]any
 	memory uint
 	vars   []any // let variables' slots

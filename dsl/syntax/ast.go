@@ -171,6 +171,9 @@ type Expr struct {
 	// Fast is the same program as Go closures (dsl/fastexpr), nil where
 	// only the VM runs it; dsl.Eval prefers it.
 	Fast func(env map[string]any) (any, error)
+	// Slotted is Fast reading names from a frame's slots, numbered by
+	// dsl.SlotOf (dsl.EvalSlots runs it); nil where only the VM runs it.
+	Slotted func(slots []any) (any, error)
 }
 
 // Block is a braced list of statements.

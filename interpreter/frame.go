@@ -1,0 +1,141 @@
+package interpreter
+
+import (
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/stdlib/state"
+)
+
+// frame is the variables of one procedure call, table application or
+// effect body. A variable is a slot, numbered by dsl.SlotOf (the same
+// numbers the checked expressions read, Expr.Slotted): the globals first,
+// then the names the frame sets. A name is set in the frame or not (as a
+// key of a map is), which is what a block hiding an outer name asks.
+//
+// The rest of the interpreter uses only the methods below: get, set,
+// unset, each, Env (the names as a map, for expr's VM and for text
+// placeholders), fillGlobals and reset; a snapshot copies a frame with
+// them (copyFor, resume.go).
+type frame struct {
+	vals    []any   // by slot; past the end, unset
+	state   []uint8 // by slot: slotUnused, slotSet or slotUnset
+	used    []int   // the slots ever set since reset, each once
+	natural map[string]int
+	rolled  map[string][]int
+	rule    string // for events and errors
+	source  string
+	proc    string // the procedure id, for effect targets "proc.roll"
+}
+
+// A slot's state.
+const (
+	slotUnused uint8 = iota // never set since reset
+	slotSet                 // holds a variable
+	slotUnset               // set, then taken out again
+)
+
+// get is a name's value and whether the frame holds it.
+func (f *frame) get(name string) (any, bool) {
+	i, ok := dsl.SlotLookup(name)
+	if !ok {
+		return nil, false // no frame has ever held it
+	}
+	return f.getSlot(i)
+}
+
+func (f *frame) getSlot(i int) (any, bool) {
+	if i < len(f.state) && f.state[i] == slotSet {
+		return f.vals[i], true
+	}
+	return nil, false
+}
+
+// value is a name's value, nil where the frame does not hold it.
+func (f *frame) value(name string) any {
+	v, _ := f.get(name)
+	return v
+}
+
+// set binds a name in the frame.
+func (f *frame) set(name string, v any) { f.setSlot(dsl.SlotOf(name), v) }
+
+func (f *frame) setSlot(i int, v any) {
+	if i >= len(f.vals) {
+		f.grow(i + 1)
+	}
+	switch f.state[i] {
+	case slotUnused:
+		f.used = append(f.used, i)
+		fallthrough
+	case slotUnset:
+		f.state[i] = slotSet
+	}
+	f.vals[i] = v
+}
+
+// grow makes room for n slots.
+func (f *frame) grow(n int) {
+	n = max(n, 2*len(f.vals), 16)
+	vals := make([]any, n)
+	copy(vals, f.vals)
+	state := make([]uint8, n)
+	copy(state, f.state)
+	f.vals, f.state = vals, state
+}
+
+// unset takes a name out of the frame.
+func (f *frame) unset(name string) {
+	i, ok := dsl.SlotLookup(name)
+	if ok && i < len(f.state) && f.state[i] == slotSet {
+		f.state[i], f.vals[i] = slotUnset, nil
+	}
+}
+
+// each calls fn with each name the frame holds and its value, in the
+// order they were first set.
+func (f *frame) each(fn func(name string, v any)) {
+	for _, i := range f.used {
+		if f.state[i] == slotSet {
+			fn(dsl.SlotName(i), f.vals[i])
+		}
+	}
+}
+
+// size is how many names the frame holds.
+func (f *frame) size() int {
+	n := 0
+	for _, i := range f.used {
+		if f.state[i] == slotSet {
+			n++
+		}
+	}
+	return n
+}
+
+// Env is the frame's names as a map: for expr's VM, which runs where a
+// closure cannot, and for placeholders in text.
+func (f *frame) Env() map[string]any {
+	env := make(map[string]any, len(f.used))
+	f.each(func(name string, v any) { env[name] = v })
+	return env
+}
+
+// fillGlobals sets the names every expression sees (dsl.FillEnv).
+func (f *frame) fillGlobals(st *state.State, gangs any) {
+	if len(f.vals) < dsl.GlobalSlots {
+		f.grow(dsl.GlobalSlots)
+	}
+	for i := range dsl.GlobalSlots {
+		f.setSlot(i, nil)
+	}
+	dsl.FillGlobalSlots(f.vals, st, gangs, f.natural, f.rolled)
+}
+
+// reset empties the frame for reuse, clearing only the slots it used.
+func (f *frame) reset() {
+	for _, i := range f.used {
+		f.vals[i], f.state[i] = nil, slotUnused
+	}
+	f.used = f.used[:0]
+	clear(f.natural)
+	clear(f.rolled)
+}
