@@ -261,8 +261,9 @@ func (c *checker) fieldPath(t reflect.Type, parts []*syntax.Ident) (reflect.Type
 }
 
 // settable fields hold plain values (numbers, text, flags) or lists (of
-// ids, of markers). Ids, back-pointers, nested records and the lists that
-// make up the battle (gangs, models, weapons: tagged fixed) are not.
+// ids, of markers, a model's weapons). Ids, back-pointers, nested records
+// and the lists that make up the battle (gangs, models, armour: tagged
+// fixed) are not.
 func settable(f reflect.StructField) bool {
 	if f.Tag.Get("expr") == "id" || f.Tag.Get("munda") == "fixed" {
 		return false

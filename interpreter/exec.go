@@ -661,6 +661,11 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 			return r.errorAt(f, diag.CodeRunState, spanOf(s), fmt.Errorf("set %s: %v", s.Target, err))
 		}
 	}
+	if arms, ok := nv.Interface().([]*state.Weapon); ok {
+		if err := checkArms(r.st, holder, arms); err != nil {
+			return r.errorAt(f, diag.CodeRunState, spanOf(s), fmt.Errorf("set %s: %v", s.Target, err))
+		}
+	}
 	field.Set(nv)
 	if !r.logging() {
 		return r.count()

@@ -118,7 +118,7 @@ type Model struct {
 	Skills  []string  `expr:"skills" json:"skills,omitempty" munda:"skill"`
 	Powers  []string  `expr:"powers" json:"powers,omitempty" munda:"power"` // wyrd powers
 	Rules   []string  `expr:"rules" json:"rules,omitempty"`                 // special rules, e.g. gang_hierarchy_leader
-	Weapons []*Weapon `expr:"weapons" json:"weapons,omitempty" munda:"fixed"`
+	Weapons []*Weapon `expr:"weapons" json:"weapons,omitempty"`             // rules may arm a model (interpreter/arms.go)
 	Armour  []*Armour `expr:"armour" json:"armour,omitempty" munda:"fixed"`
 	Wargear []string  `expr:"wargear" json:"wargear,omitempty"`
 	Terrain []string  `expr:"terrain" json:"terrain,omitempty"`           // what the model stands in: toxic_sludge, flood_water

@@ -221,6 +221,17 @@ func ValidateMarkers(st *State) error {
 	return v.problems
 }
 
+// ValidateWeapon checks one weapon's profile as Validate does (a rule
+// that arms a model must keep it readable). The error names the field.
+func ValidateWeapon(wp *Weapon) error {
+	v := &validator{}
+	v.weapon(where{g: -1, m: -1}, wp)
+	if len(v.problems) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %s", v.problems[0].Path, v.problems[0].Summary)
+}
+
 func (v *validator) model(w where, m *Model, g *Gang) {
 	if m == nil {
 		v.add(diag.CodeStateType, w.at(""), "want a model, got null")
