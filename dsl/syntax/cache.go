@@ -68,6 +68,48 @@ func Clone(f *File) *File {
 
 var bytesType = reflect.TypeOf([]byte(nil))
 
+// deepFields are the fields of a struct type that hold something to copy
+// deeply (a pointer, interface or slice, or a struct that does): the
+// others, positions most of all, are copied with the struct. Cloning the
+// shipped rules for every load spent most of its time walking positions.
+func deepFields(t reflect.Type) []int {
+	if f, ok := deepFieldsOf.Load(t); ok {
+		return f.([]int)
+	}
+	var out []int
+	for i := 0; i < t.NumField(); i++ {
+		if holdsReferences(t.Field(i).Type, map[reflect.Type]bool{}) {
+			out = append(out, i)
+		}
+	}
+	deepFieldsOf.Store(t, out)
+	return out
+}
+
+var deepFieldsOf sync.Map // reflect.Type → []int
+
+// holdsReferences reports whether a value of type t holds anything clone
+// copies deeply. seen cuts recursive types short (they hold pointers).
+func holdsReferences(t reflect.Type, seen map[reflect.Type]bool) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		return true
+	case reflect.Slice:
+		return t != bytesType
+	case reflect.Struct:
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		for i := 0; i < t.NumField(); i++ {
+			if holdsReferences(t.Field(i).Type, seen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func clone(v reflect.Value) reflect.Value {
 	switch v.Kind() {
 	case reflect.Pointer:
@@ -87,12 +129,9 @@ func clone(v reflect.Value) reflect.Value {
 	case reflect.Struct:
 		c := reflect.New(v.Type()).Elem()
 		c.Set(v) // plain fields (positions, strings, numbers) by value
-		for i := 0; i < v.NumField(); i++ {
-			switch v.Field(i).Kind() {
-			case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Struct:
-				if c.Field(i).CanSet() {
-					c.Field(i).Set(clone(v.Field(i)))
-				}
+		for _, i := range deepFields(v.Type()) {
+			if c.Field(i).CanSet() {
+				c.Field(i).Set(clone(v.Field(i)))
 			}
 		}
 		return c
