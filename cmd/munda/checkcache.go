@@ -310,23 +310,7 @@ func (c *checkCache) get(key string) (*cachedResult, bool) {
 // the whole cache may be: a pipe or a device put in its place (a link to
 // /dev/zero) would block or never end, and is a miss instead.
 func readEntry(p string) ([]byte, error) {
-	// Opening a pipe blocks until it has a writer: look before opening.
-	if info, err := os.Stat(p); err != nil || !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a cache entry", p)
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() || info.Size() > maxCacheBytes {
-		return nil, fmt.Errorf("%s: not a cache entry (%v, %d bytes)", p, info.Mode().Type(), info.Size())
-	}
-	return io.ReadAll(io.LimitReader(f, maxCacheBytes+1))
+	return dsl.ReadLimited(os.DirFS(filepath.Dir(p)), filepath.Base(p), maxCacheBytes)
 }
 
 // writeAtomic writes a file in the cache as a temporary file renamed over

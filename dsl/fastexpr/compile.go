@@ -57,28 +57,34 @@ func Compile(node ast.Node, functions map[string]*builtin.Function) (f Func, err
 		return nil, err
 	}
 	slots, depth := c.slots, c.maxDepth
-	return func(env map[string]any) (v any, err error) {
-		fr := framePool.Get().(*frame)
-		fr.env, fr.memory = env, 0
-		if len(fr.vars) < slots {
-			fr.vars = make([]any, slots)
-		}
-		defer func() {
-			if r := recover(); r != nil {
-				v, err = nil, errFailed
-			}
-			// Clear only what this expression used: clearing the whole
-			// frame was a tenth of an activation (write barriers).
-			fr.env = nil
-			clear(fr.items[:depth])
-			clear(fr.vars[:slots])
-			if len(fr.args) > 0 {
-				fr.popArgs(0)
-			}
-			framePool.Put(fr)
-		}()
-		return run(fr)
+	return func(env map[string]any) (any, error) {
+		return runPooled(run, slots, depth, env, nil)
 	}, nil
+}
+
+// runPooled runs a compiled expression in a frame from the pool, with its
+// names in env or vals, and a panic as errFailed (the VM then says why).
+func runPooled(run func(*frame) (any, error), slots, depth int, env map[string]any, vals []any) (v any, err error) {
+	fr := framePool.Get().(*frame)
+	fr.env, fr.slots, fr.memory = env, vals, 0
+	if len(fr.vars) < slots {
+		fr.vars = make([]any, slots)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = nil, errFailed
+		}
+		// Clear only what this expression used: clearing the whole
+		// frame was a tenth of an activation (write barriers).
+		fr.env, fr.slots = nil, nil
+		clear(fr.items[:depth])
+		clear(fr.vars[:slots])
+		if len(fr.args) > 0 {
+			fr.popArgs(0)
+		}
+		framePool.Put(fr)
+	}()
+	return run(fr)
 }
 
 // SlotFunc is an expression compiled by CompileSlots: it reads the
@@ -101,25 +107,8 @@ func CompileSlots(node ast.Node, functions map[string]*builtin.Function, slotOf 
 		return nil, err
 	}
 	slots, depth := c.slots, c.maxDepth
-	return func(vals []any) (v any, err error) {
-		fr := framePool.Get().(*frame)
-		fr.slots, fr.memory = vals, 0
-		if len(fr.vars) < slots {
-			fr.vars = make([]any, slots)
-		}
-		defer func() {
-			if r := recover(); r != nil {
-				v, err = nil, errFailed
-			}
-			fr.slots = nil
-			clear(fr.items[:depth])
-			clear(fr.vars[:slots])
-			if len(fr.args) > 0 {
-				fr.popArgs(0)
-			}
-			framePool.Put(fr)
-		}()
-		return run(fr)
+	return func(vals []any) (any, error) {
+		return runPooled(run, slots, depth, nil, vals)
 	}, nil
 }
 
