@@ -53,7 +53,7 @@ func (r *runner) holds(x any, kind, id string) (bool, error) {
 	if stdlib.Listed(x, kind, id) {
 		return true, nil
 	}
-	list := r.p.grants[kind+" "+id]
+	list := r.p.grants[featureKey{kind, id}]
 	if len(list) == 0 {
 		return false, nil
 	}
@@ -292,3 +292,8 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (ok bool
 	restore()
 	return false, noRestore, nil
 }
+
+// featureKey names a feature by kind and id: a map key that asking
+// whether a model holds a feature (for every roll, when a feature may
+// re-roll any roll) builds without joining strings.
+type featureKey struct{ kind, id string }

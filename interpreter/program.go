@@ -37,9 +37,10 @@ type Program struct {
 	after    map[string][]*effect
 	instead  map[string][]*effect
 	on       map[string][]*effect
-	// grants by what they grant ("skill nerves_of_steel"); prevents by
-	// the condition they keep away.
-	grants, prevents map[string][]*effect
+	// grants by what they grant (skill nerves_of_steel); prevents by the
+	// condition they keep away.
+	grants   map[featureKey][]*effect
+	prevents map[string][]*effect
 	// values is whether any effect changes a model's or weapon's value
 	// (modify or override model.FIELD / weapon.FIELD).
 	values bool
@@ -89,7 +90,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 		modify: map[string][]*effect{}, reroll: map[string][]*effect{}, extra: map[string][]*effect{},
 		override: map[string][]*effect{}, before: map[string][]*effect{}, after: map[string][]*effect{},
 		instead: map[string][]*effect{}, on: map[string][]*effect{},
-		grants: map[string][]*effect{}, prevents: map[string][]*effect{},
+		grants: map[featureKey][]*effect{}, prevents: map[string][]*effect{},
 		procRules: map[string]string{}, tableRules: map[string]string{}}
 	for id := range rules.Index.Procedures {
 		p.procRules[id] = "procedure " + id
@@ -136,7 +137,9 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 		case *syntax.On:
 			p.on[e.Target] = append(p.on[e.Target], ef)
 		case *syntax.Grant:
-			p.grants[e.Target] = append(p.grants[e.Target], ef)
+			kind, id, _ := strings.Cut(e.Target, " ") // "skill nerves_of_steel"
+			k := featureKey{kind, id}
+			p.grants[k] = append(p.grants[k], ef)
 		case *syntax.Prevent:
 			p.prevents[it.ID.Name] = append(p.prevents[it.ID.Name], ef)
 		}
