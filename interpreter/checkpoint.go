@@ -17,6 +17,7 @@ import (
 	"hash/maphash"
 	"math"
 	"reflect"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -449,24 +450,10 @@ func (h *hasher) value(v any) {
 		}
 	case *state.Weapon:
 		h.u64(12)
-		h.where(x, func(m *state.Model) int {
-			for i, w := range m.Weapons {
-				if w == x {
-					return i
-				}
-			}
-			return -1
-		})
+		h.where(x, func(m *state.Model) int { return slices.Index(m.Weapons, x) })
 	case *state.Armour:
 		h.u64(13)
-		h.where(x, func(m *state.Model) int {
-			for i, a := range m.Armour {
-				if a == x {
-					return i
-				}
-			}
-			return -1
-		})
+		h.where(x, func(m *state.Model) int { return slices.Index(m.Armour, x) })
 	case []*state.Model:
 		h.u64(14)
 		h.u64(uint64(len(x)))

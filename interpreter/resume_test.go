@@ -1,6 +1,8 @@
 package interpreter_test
 
 import (
+	"fmt"
+	"os"
 	"reflect"
 	"testing"
 
@@ -33,28 +35,6 @@ func (d *replayedDice) Roll(*interpreter.DieRequest) (interpreter.Die, error) {
 	return die, nil
 }
 
-// duelYAML is a lasgun shooter and a W1 target in mesh armour.
-const duelYAML = `
-battle: {round: 1, phase: action, priority: g0}
-gangs:
-  - id: g0
-    name: Shooters
-    starting_crew: 1
-    eligible_models: 1
-    models:
-      - {id: shooter, name: Shooter, kind: fighter, category: ganger, status: standing, secondary: active, conditions: [ready], x: 0, y: 0, base: 25,
-         stats: {m: 5, ws: 4+, bs: 4+, s: 3, t: 3, w: 2, i: 4+, a: 1, ld: 7+, cl: 7+, wil: 7+, int: 7+},
-         weapons: [{id: lasgun, name: Lasgun, range_short: 8, range_long: 24, acc_short: 1, acc_long: -1, s: 3, d: 1, am: 2+}]}
-  - id: g1
-    name: Targets
-    starting_crew: 1
-    eligible_models: 1
-    models:
-      - {id: target, name: Target, kind: fighter, category: ganger, status: standing, secondary: active, conditions: [ready], x: 6, y: 0, base: 25,
-         stats: {m: 5, ws: 4+, bs: 4+, s: 3, t: 3, w: 1, i: 4+, a: 1, ld: 7+, cl: 7+, wil: 7+, int: 7+},
-         armour: [{id: mesh, name: Mesh armour, save: 5+}]}
-`
-
 // A run resumed from a snapshot taken at any checkpoint ends as the run
 // it was taken from, given the same dice: the same state and the same
 // events after the snapshot. Over a few hundred seeds of the shipped End
@@ -62,7 +42,11 @@ gangs:
 // snapshot at a checkpoint picked by the seed.
 func TestResumeMatchesUninterrupted(t *testing.T) {
 	p := coreProgram(t)
-	duel, err := state.Decode("duel.yaml", []byte(duelYAML))
+	tmpl, err := os.ReadFile("testdata/duel.yaml.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	duel, err := state.Decode("duel.yaml", []byte(fmt.Sprintf(string(tmpl), 3, 1))) // a T3 W1 target
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,27 +12,16 @@ import (
 )
 
 // duel is two gangs of one fighter each, six inches apart in the open:
-// the shooter with a lasgun, the target with mesh armour and w wounds.
-const duel = `
-battle: {round: 1, phase: action, priority: g0}
-gangs:
-  - id: g0
-    name: Shooters
-    starting_crew: 1
-    eligible_models: 1
-    models:
-      - {id: shooter, name: Shooter, kind: fighter, category: ganger, status: standing, secondary: active, conditions: [ready], x: 0, y: 0, base: 25,
-         stats: {m: 5, ws: 4+, bs: 4+, s: 3, t: 3, w: 2, i: 4+, a: 1, ld: 7+, cl: 7+, wil: 7+, int: 7+},
-         weapons: [{id: lasgun, name: Lasgun, range_short: 8, range_long: 24, acc_short: 1, acc_long: -1, s: 3, d: 1, am: 2+}]}
-  - id: g1
-    name: Targets
-    starting_crew: 1
-    eligible_models: 1
-    models:
-      - {id: target, name: Target, kind: fighter, category: ganger, status: standing, secondary: active, conditions: [ready], x: 6, y: 0, base: 25,
-         stats: {m: 5, ws: 4+, bs: 4+, s: 3, t: %d, w: %d, i: 4+, a: 1, ld: 7+, cl: 7+, wil: 7+, int: 7+},
-         armour: [{id: mesh, name: Mesh armour, save: 5+}]}
-`
+// the shooter with a lasgun, the target with mesh armour, Toughness t
+// and w Wounds (interpreter/testdata/duel.yaml.tmpl, shared with the
+// interpreter's resume tests).
+func duel(t, w int) string {
+	b, err := os.ReadFile("../testdata/duel.yaml.tmpl")
+	if err != nil {
+		panic(err)
+	}
+	return fmt.Sprintf(string(b), t, w)
+}
 
 // smallGang is a gang of n at the End phase: one down, one Broken.
 func smallGang(n int) string {
@@ -71,8 +60,8 @@ func TestExactMatchesReplay(t *testing.T) {
 		{"lasting injury", loneFighter, "go_out_of_action", map[string]string{"fighter": "m", "attacker": "m"}, "", nil, false},
 		{"end phase 2", smallGang(2), "end_phase", nil, "", nil, true},
 		{"end phase 2 bottled", smallGang(2), "end_phase", nil, `gang("g").bottled`, nil, true},
-		{"resolve hit W2", fmt.Sprintf(duel, 3, 2), "resolve_hit", map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, "", []string{"target"}, false},
-		{"activation", fmt.Sprintf(duel, 4, 2), "activation", map[string]string{"model": "shooter"}, "", nil, false},
+		{"resolve hit W2", duel(3, 2), "resolve_hit", map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, "", []string{"target"}, false},
+		{"activation", duel(4, 2), "activation", map[string]string{"model": "shooter"}, "", nil, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.long && os.Getenv("MUNDA_LONG") == "" {
@@ -119,7 +108,7 @@ func BenchmarkExactReplayResolveHit(b *testing.B) { benchHit(b, odds.ExactReplay
 
 func benchHit(b *testing.B, engine func(context.Context, odds.Question, int) (*odds.Result, error)) {
 	p := program(b)
-	q := odds.Question{Program: p, State: decodeState(b, fmt.Sprintf(duel, 3, 1)), Procedure: "resolve_hit",
+	q := odds.Question{Program: p, State: decodeState(b, duel(3, 1)), Procedure: "resolve_hit",
 		Args: map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, Focus: []string{"target"}}
 	for range b.N {
 		r, err := engine(context.Background(), q, 1_000_000)
@@ -198,8 +187,8 @@ func TestExactWorkersAndSnapshotsAgree(t *testing.T) {
 		replay            bool // also by replay (slow where many configurations)
 	}{
 		{"nerve test", smallGang(5), "nerve_test", map[string]string{"model": "m0"}, "", nil, true},
-		{"activation", fmt.Sprintf(duel, 4, 2), "activation", map[string]string{"model": "shooter"}, "", nil, true},
-		{"resolve hit W2", fmt.Sprintf(duel, 3, 2), "resolve_hit", map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, "", []string{"target"}, true},
+		{"activation", duel(4, 2), "activation", map[string]string{"model": "shooter"}, "", nil, true},
+		{"resolve hit W2", duel(3, 2), "resolve_hit", map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, "", []string{"target"}, true},
 		{"bottle check", fmt.Sprintf(bottleState, ""), "bottle_check", map[string]string{"gang": "g"}, `gang("g").bottled`, nil, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
