@@ -25,6 +25,14 @@ import (
 // A Compiler is not safe for concurrent use.
 type Compiler struct {
 	config *conf.Config
+	// prepatches rewrite the tree before it is checked (inlining declared
+	// functions, passing the state to the built-ins that take it). They
+	// need no types, so they run once, ahead of expr's checker, and not as
+	// expr patches: expr checks the tree again after each patch, and a
+	// call it has typed once it never looks into again, so an unknown name
+	// in the arguments of a patched call (stat(modle, "cl")) went
+	// unreported.
+	prepatches []ast.Visitor
 }
 
 // NewCompiler makes a compiler with the given options.
@@ -46,6 +54,10 @@ func (c *Compiler) With(opts ...expr.Option) {
 	}
 	c.config.Check()
 }
+
+// Prepatch adds rewrites that every tree compiled from now on gets
+// before it is checked, in order. They must not need types.
+func (c *Compiler) Prepatch(vs ...ast.Visitor) { c.prepatches = append(c.prepatches, vs...) }
 
 // Functions are the functions expressions compiled from now on may call,
 // by name: what a compiled call runs.
@@ -95,8 +107,22 @@ func (c *Compiler) CompileTree(tree *exprparser.Tree, env types.Map) (program *v
 	}()
 	cfg := *c.config // shares the functions and the type cache
 	cfg.WithEnv(env)
-	if _, err = new(exprchecker.Checker).PatchAndCheck(tree, &cfg); err != nil {
+	for _, v := range c.prepatches {
+		ast.Walk(&tree.Node, v)
+	}
+	// One check of the whole tree decides whether it is valid. expr's own
+	// patches (the bounded string +) only replace what this check has
+	// typed, so their passes below cannot find an error it would not:
+	// they would lose some (see prepatches).
+	bare := cfg
+	bare.Visitors = nil
+	if _, err = new(exprchecker.Checker).Check(tree, &bare); err != nil {
 		return nil, err
+	}
+	if len(cfg.Visitors) > 0 {
+		if _, err = new(exprchecker.Checker).PatchAndCheck(tree, &cfg); err != nil {
+			return nil, err
+		}
 	}
 	if cfg.Optimize {
 		if err := optimizer.Optimize(&tree.Node, &cfg); err != nil {

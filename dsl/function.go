@@ -29,11 +29,14 @@ func (c *checker) checkCallables() {
 	c.statePatch = stdlib.StatePatch{Names: stdlib.StateFunctions()}
 	// The inliner goes first, so the state patch sees the calls that the
 	// inlined bodies make.
-	c.idx.ExprOptions = append(stdlib.ExprOptions(), expr.Patch(c.inline), expr.Patch(c.statePatch))
-	c.idx.ExprOptions = append(c.idx.ExprOptions, c.characteristicFunctions()...)
-	c.idx.ExprOptions = append(c.idx.ExprOptions, c.featureFunctions()...)
-	c.idx.ExprOptions = append(c.idx.ExprOptions, c.actionFunctions()...)
-	c.exprc.With(c.idx.ExprOptions...)
+	opts := stdlib.ExprOptions()
+	opts = append(opts, c.characteristicFunctions()...)
+	opts = append(opts, c.featureFunctions()...)
+	opts = append(opts, c.actionFunctions()...)
+	c.exprc.With(opts...)
+	c.exprc.Prepatch(c.inline, c.statePatch)
+	// For expr.Compile, the same rewrites as expr patches.
+	c.idx.ExprOptions = append(opts, expr.Patch(c.inline), expr.Patch(c.statePatch))
 	c.programs.forget()
 
 	var list []*callable
