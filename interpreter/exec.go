@@ -666,7 +666,19 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 			return r.errorAt(f, diag.CodeRunState, spanOf(s), fmt.Errorf("set %s: %v", s.Target, err))
 		}
 	}
+	var was reflect.Value
+	_, marker := holder.(*state.Marker)
+	if marker {
+		was = reflect.New(field.Type()).Elem()
+		was.Set(field)
+	}
 	field.Set(nv)
+	if marker {
+		if err := markersError(r.st); err != nil {
+			field.Set(was)
+			return r.errorAt(f, diag.CodeRunState, spanOf(s), fmt.Errorf("set %s: %v", s.Target, err))
+		}
+	}
 	if !r.logging() {
 		return r.count()
 	}

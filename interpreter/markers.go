@@ -71,11 +71,25 @@ func placeMarkers(st *state.State, field, list reflect.Value) error {
 	}
 	old := field.Interface()
 	field.Set(list)
+	if err := markersError(st); err != nil {
+		field.Set(reflect.ValueOf(old))
+		return err
+	}
+	return nil
+}
+
+// markersError checks the markers of the state, as a state file's are
+// checked, after a rule placed them or set a field of one (a radius, a
+// place): the rule that broke one is named at once, not the state when
+// the run ends. The error names the first field at fault.
+func markersError(st *state.State) error {
+	if st == nil {
+		return nil
+	}
 	err := state.ValidateMarkers(st)
 	if err == nil {
 		return nil
 	}
-	field.Set(reflect.ValueOf(old))
 	var ds diag.Diagnostics
 	if errors.As(err, &ds) && len(ds) > 0 {
 		return fmt.Errorf("%s: %s", ds[0].Path, ds[0].Summary)

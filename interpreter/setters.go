@@ -1,11 +1,14 @@
 package interpreter
 
 import (
+	"fmt"
 	"reflect"
 	"sync"
 	"unsafe"
 
+	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // This file writes the fields of the state the way hand-written Go does:
@@ -173,8 +176,28 @@ func (r *runner) setTyped(f *frame, s *syntax.Set, obj, v any) (bool, error) {
 	default:
 		return false, nil
 	}
+	if _, ok := obj.(*state.Marker); ok {
+		if err := markersError(r.st); err != nil {
+			restore(fs.kind, p, old)
+			return true, r.errorAt(f, diag.CodeRunState, spanOf(s), fmt.Errorf("set %s: %v", s.Target, err))
+		}
+	}
 	if !r.logging() {
 		return true, r.count()
 	}
 	return true, r.logSet(f, s, obj, old, nv)
+}
+
+// restore puts back the value a typed store replaced.
+func restore(kind setterKind, p unsafe.Pointer, old any) {
+	switch kind {
+	case setInt:
+		*(*int)(p) = old.(int)
+	case setString:
+		*(*string)(p) = old.(string)
+	case setBool:
+		*(*bool)(p) = old.(bool)
+	case setFloat:
+		*(*float64)(p) = old.(float64)
+	}
 }

@@ -15,6 +15,10 @@ func TestMarkers(t *testing.T) {
 			[]string{`x.yaml:5:48: battle.markers[0].owner: no model has the id "a2"; did you mean a1?`}},
 		{"two with one id", edit(t, "  priority: a\n", "  priority: a\n  markers:\n    - {id: s, kind: smoke, x: 1, y: 2}\n    - {id: s, kind: smoke, x: 3, y: 2}\n"),
 			[]string{`x.yaml:6:8: battle.markers[1].id: duplicate marker id "s" (also battle.markers[0])`}},
+		{"no kind", edit(t, "  priority: a\n", "  priority: a\n  markers:\n    - {id: s, x: 1, y: 2}\n"),
+			[]string{`x.yaml:5:7: battle.markers[0].kind: required field is missing: the kind of marker`}},
+		{"an answer with no key", edit(t, "  priority: a\n", "  priority: a\n  recorded: {\"\": 2.0}\n"),
+			[]string{`x.yaml:4:3: battle.recorded: an answer recorded under an empty key answers no choice`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			st, err := Decode("x.yaml", []byte(c.input))
@@ -25,7 +29,7 @@ func TestMarkers(t *testing.T) {
 			if !slices.Equal(got, c.want) {
 				t.Fatalf("got %q, want %q", got, c.want)
 			}
-			if st != nil && st.Battle.Markers[0].Owner != "a1" {
+			if st != nil && len(st.Battle.Markers) > 0 && st.Battle.Markers[0].Owner != "a1" {
 				t.Errorf("owner %q, want a1", st.Battle.Markers[0].Owner)
 			}
 		})
@@ -49,8 +53,9 @@ func TestValidateMarkers(t *testing.T) {
 	}{
 		{"placed", []*Marker{{ID: "s1", Kind: "smoke", X: 3, Y: 4, Radius: 1.5, Owner: "b1"}}, ""},
 		{"twice", []*Marker{{ID: "s1", Kind: "smoke"}, {ID: "s1", Kind: "smoke"}}, `battle.markers[1].id: duplicate marker id "s1" (also battle.markers[0])`},
-		{"no owner", []*Marker{{ID: "s1", Owner: "zz"}}, `battle.markers[0].owner: no model has the id "zz"`},
-		{"negative radius", []*Marker{{ID: "s1", Radius: -1}}, `battle.markers[0].radius: want a radius in inches, 0 or more, got -1`},
+		{"no kind", []*Marker{{ID: "s1"}}, `battle.markers[0].kind: required field is missing: the kind of marker`},
+		{"no owner", []*Marker{{ID: "s1", Kind: "smoke", Owner: "zz"}}, `battle.markers[0].owner: no model has the id "zz"`},
+		{"negative radius", []*Marker{{ID: "s1", Kind: "smoke", Radius: -1}}, `battle.markers[0].radius: want a radius in inches, 0 or more, got -1`},
 		{"nil", []*Marker{nil}, `battle.markers[0]: want a marker, got null`},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -77,7 +77,7 @@ func randState(r *rand.Rand) *State {
 	st := &State{Battle: Battle{Round: r.IntN(10), Phase: randString(r), Scenario: randString(r), Rules: randStrings(r),
 		Ended: r.IntN(2) == 0, EndReason: randString(r)}}
 	for i := range r.IntN(3) {
-		st.Battle.Markers = append(st.Battle.Markers, &Marker{ID: randString(r) + string(rune('a'+i)), Kind: randString(r), X: randFloat(r), Y: randFloat(r), Radius: math.Abs(randFloat(r))})
+		st.Battle.Markers = append(st.Battle.Markers, &Marker{ID: randString(r) + string(rune('a'+i)), Kind: "k" + randString(r), X: randFloat(r), Y: randFloat(r), Radius: math.Abs(randFloat(r))})
 	}
 	id := 0
 	next := func() string { id++; return randString(r) + "#" + string(rune('A'+id%26)) + string(rune('a'+id/26)) }

@@ -154,6 +154,11 @@ func (v *validator) battle(b *Battle, gangs map[string]int) {
 		v.add(diag.CodeStateReference, "battle.winner", "%s", suggestKey(fmt.Sprintf("no gang has the id %q", b.Winner), b.Winner, gangs))
 	}
 	v.markers(b.Markers)
+	// A rule looks an answer up by a key it builds ("jump_down_" + id):
+	// an empty key is one no rule can mean.
+	if _, ok := b.Recorded[""]; ok {
+		v.add(diag.CodeStateValue, "battle.recorded", "an answer recorded under an empty key answers no choice")
+	}
 	for i, du := range b.Durations {
 		w := where{g: -1, m: -1, list: "battle.durations", i: i}
 		if du == nil {
@@ -197,6 +202,9 @@ func (v *validator) markers(markers []*Marker) {
 			v.add(diag.CodeStateDuplicateID, w.at("id"), "duplicate marker id %q (also battle.markers[%d])", mk.ID, first)
 		} else {
 			ids[mk.ID] = i
+		}
+		if mk.Kind == "" {
+			v.add(diag.CodeStateMissingField, w.at("kind"), "required field is missing: the kind of marker")
 		}
 		v.position(w, mk.X, mk.Y)
 		if !finite(mk.Radius) || mk.Radius < 0 || mk.Radius > maxPosition {
