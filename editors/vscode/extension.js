@@ -56,24 +56,22 @@ const sourceProvider = {
   },
 };
 
-// The "odds" code lens: `munda odds` in a terminal, for a procedure, on a
-// state file the user picks.
+// The "odds" code lens: `munda odds` in a terminal, for a procedure or a
+// table, on a state file the user picks. A table may go without one:
+// munda then rolls it for the ruleset's stand-in model.
 async function odds(id, kind, uri) {
-  if (kind !== "procedure") {
-    vscode.window.showInformationMessage(`munda odds takes only procedures so far (${id} is a ${kind}).`);
-    return;
-  }
   const picked = await vscode.window.showOpenDialog({
-    title: `Odds of ${id}: pick a battle state`,
+    title: kind === "table" ? `Odds of table ${id}: pick a battle state (or cancel for the stand-in)` : `Odds of ${id}: pick a battle state`,
     canSelectMany: false,
     filters: { "Battle state": ["yaml", "yml", "json"] },
   });
-  if (!picked || picked.length === 0) {
+  const state = picked && picked.length > 0 ? ["--state", picked[0].fsPath] : [];
+  if (state.length === 0 && kind !== "table") {
     return;
   }
   const cfg = vscode.workspace.getConfiguration("munda");
   const q = (s) => (/^[\w@%+=:,./-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'");
-  const words = [cfg.get("path") || "munda", "odds", id, "--state", picked[0].fsPath, ...(cfg.get("args") || [])];
+  const words = [cfg.get("path") || "munda", "odds", id, ...state, ...(cfg.get("args") || [])];
   const term = vscode.window.createTerminal({
     name: `munda odds ${id}`,
     cwd: uri ? vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(uri))?.uri : undefined,
