@@ -14,7 +14,6 @@ import (
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/file"
-	"github.com/expr-lang/expr/types"
 
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -63,18 +62,13 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	// inlines declared functions, which would hide their calls and bring
 	// in their parameters' names.
 	c.markUses(e, tree.Node, sc)
-	// The same text, reading names of the same types, compiles the same.
-	names, cacheable := c.programNames(tree.Node)
-	var bindings []types.Type
-	if cacheable {
-		bindings, cacheable = programBindings(names, env)
-	}
-	if cacheable {
-		if cp := c.programs.lookup(e.Text, names, bindings); cp != nil {
-			e.Program, e.Fast, e.Slotted, e.Type = cp.program, cp.fast, cp.slotted, cp.typ
-			c.countClosure(cp.fast != nil, cp.why)
-			return c.wantType(e, cp.typ, want, what)
-		}
+	// The same text, reading names of the same types and calling the same
+	// functions, compiles the same.
+	cp, key := c.findProgram(e.Text, tree.Node, env)
+	if cp != nil {
+		e.Program, e.Fast, e.Slotted, e.Type = cp.program, cp.fast, cp.slotted, cp.typ
+		c.countClosure(cp.fast != nil, cp.why)
+		return c.wantType(e, cp.typ, want, what)
 	}
 	mark := len(c.diags.list)
 	program, err := c.exprc.CompileTree(tree, env)
@@ -90,9 +84,7 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	why := c.compileClosure(e)
 	t := resultType(program.Node())
 	e.Type = t
-	if cacheable {
-		c.programs.store(e.Text, &cachedProgram{names: names, bindings: bindings, program: program, fast: e.Fast, slotted: e.Slotted, why: why, typ: t})
-	}
+	c.keepProgram(key, &cachedProgram{program: program, fast: e.Fast, slotted: e.Slotted, why: why, typ: t})
 	return c.wantType(e, t, want, what)
 }
 

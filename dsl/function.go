@@ -4,6 +4,7 @@ package dsl
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 
@@ -29,11 +30,14 @@ func (c *checker) checkCallables() {
 	c.statePatch = stdlib.StatePatch{Names: stdlib.StateFunctions()}
 	// The inliner goes first, so the state patch sees the calls that the
 	// inlined bodies make.
-	c.idx.ExprOptions = append(stdlib.ExprOptions(), expr.Patch(c.inline), expr.Patch(c.statePatch))
+	builtins := stdlib.ExprOptions()
+	c.exprc.With(builtins...)
+	c.globalFuncs = maps.Clone(c.exprc.Functions())
+	c.idx.ExprOptions = append(builtins, expr.Patch(c.inline), expr.Patch(c.statePatch))
 	c.idx.ExprOptions = append(c.idx.ExprOptions, c.characteristicFunctions()...)
 	c.idx.ExprOptions = append(c.idx.ExprOptions, c.featureFunctions()...)
 	c.idx.ExprOptions = append(c.idx.ExprOptions, c.actionFunctions()...)
-	c.exprc.With(c.idx.ExprOptions...)
+	c.exprc.With(c.idx.ExprOptions[len(builtins):]...)
 	c.programs.forget()
 
 	var list []*callable

@@ -22,7 +22,8 @@ import (
 // call stay the same: declaring or inlining a function forgets it all.
 
 // programCacheOff compiles every expression afresh, for a benchmark that
-// measures what the cache saves.
+// measures what the cache saves; it turns off the shared cache too
+// (sharedprograms.go).
 var programCacheOff bool
 
 // cachedProgram is one compiled expression and what the checker derives
@@ -33,6 +34,7 @@ type cachedProgram struct {
 	program  *vm.Program
 	fast     fastexpr.Func
 	slotted  fastexpr.SlotFunc
+	calls    string // what the functions it calls mean (calleeKey)
 	why      string // why fastexpr could not compile it, if it could not
 	typ      reflect.Type
 }
@@ -44,6 +46,9 @@ type programCache struct {
 	// names an inlined function's body reads, including the bodies it
 	// calls, by function name.
 	bodyNames map[string][]string
+	// what a call of a function means, by name (calleeKey), for the
+	// shared cache's keys.
+	callees map[string]calleeMeaning
 }
 
 // forget drops everything: the functions changed.
@@ -142,9 +147,6 @@ func programBindings(names []string, env types.Map) (bindings []types.Type, ok b
 
 // lookup finds a compilation of text under the same bindings.
 func (p *programCache) lookup(text string, names []string, bindings []types.Type) *cachedProgram {
-	if programCacheOff {
-		return nil
-	}
 	for _, cp := range p.byText[text] {
 		if slices.Equal(cp.names, names) && equalBindings(cp.bindings, bindings) {
 			return cp
