@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"sort"
 	"strings"
@@ -214,6 +215,9 @@ type checker struct {
 	// munda's built-in functions as exprc holds them, before this check's
 	// own: what the shared cache may hold calls of (sharedprograms.go).
 	globalFuncs map[string]*builtin.Function
+	// a digest of the vocabulary, once made (inlinestates.go).
+	vocabularyKey   [sha256.Size]byte
+	vocabularyKeyed bool
 	// the effect being checked (scoping.go), and the `prefer` of the let
 	// an override targets.
 	eff    *effectCtx
