@@ -58,8 +58,9 @@ func (p *programCache) forget() { *p = programCache{} }
 // environment: those in its text, the state (which the state patch adds
 // to built-ins' calls), and those in the bodies of the functions it calls
 // that are inlined. ok is false if the expression reads the whole
-// environment ($env), whose types are not one name's.
-func (c *checker) programNames(tree ast.Node) (names []string, ok bool) {
+// environment ($env), whose types are not one name's. callees are the
+// names it calls, each once.
+func (c *checker) programNames(tree ast.Node) (names, callees []string, ok bool) {
 	names = append(make([]string, 0, 8), stdlib.StateVar)
 	ok = true
 	// A handful of names: a list is cheaper than a map.
@@ -76,7 +77,8 @@ func (c *checker) programNames(tree ast.Node) (names []string, ok bool) {
 			}
 			add(n.Value)
 		case *ast.CallNode:
-			if callee, isIdent := n.Callee.(*ast.IdentifierNode); isIdent {
+			if callee, isIdent := n.Callee.(*ast.IdentifierNode); isIdent && !slices.Contains(callees, callee.Value) {
+				callees = append(callees, callee.Value)
 				for _, name := range c.bodyNames(callee.Value, 0) {
 					add(name)
 				}
@@ -84,7 +86,7 @@ func (c *checker) programNames(tree ast.Node) (names []string, ok bool) {
 		}
 		return false
 	})
-	return names, ok
+	return names, callees, ok
 }
 
 // bodyNames lists the names an inlined function's body reads, with those

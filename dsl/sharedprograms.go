@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"crypto/sha256"
 	"slices"
 	"strconv"
 	"strings"
@@ -159,7 +160,7 @@ func (c *checker) findProgram(text string, tree ast.Node, env types.Map) (*cache
 	if programCacheOff {
 		return nil, nil
 	}
-	names, ok := c.programNames(tree)
+	names, callees, ok := c.programNames(tree)
 	if !ok {
 		return nil, nil
 	}
@@ -174,7 +175,7 @@ func (c *checker) findProgram(text string, tree ast.Node, env types.Map) (*cache
 	if c.globalFuncs == nil {
 		return nil, k
 	}
-	k.calls, k.shared = c.callsKey(tree)
+	k.calls, k.shared = c.callsKey(callees)
 	if !k.shared {
 		return nil, k
 	}
@@ -198,26 +199,29 @@ func (c *checker) keepProgram(k *programKey, cp *cachedProgram) {
 	}
 }
 
-// callsKey says what every function the expression calls means, ok false
-// if one is this check's own.
-func (c *checker) callsKey(tree ast.Node) (key string, ok bool) {
-	var b strings.Builder
-	ok = true
-	var seen []string
-	ast.Find(tree, func(n ast.Node) bool {
-		if name, isCall := calleeName(n); isCall && ok && !slices.Contains(seen, name) {
-			seen = append(seen, name)
-			m := c.calleeKey(name, 0)
-			ok = m.ok
-			b.WriteString(m.key)
+// callsKey says what every function an expression calls means (the
+// digests of their calleeKey, in order), ok false if one is this check's
+// own.
+func (c *checker) callsKey(callees []string) (key string, ok bool) {
+	if len(callees) == 1 {
+		m := c.calleeKey(callees[0], 0)
+		return m.key, m.ok
+	}
+	b := make([]byte, 0, len(callees)*sha256.Size)
+	for _, name := range callees {
+		m := c.calleeKey(name, 0)
+		if !m.ok {
+			return "", false
 		}
-		return false
-	})
-	return b.String(), ok
+		b = append(b, m.key...)
+	}
+	return string(b), true
 }
 
-// calleeMeaning is what a call of a name compiles to, as a key: ok is
-// false if it is one check's own function.
+// calleeMeaning is what a call of a name compiles to, as a key (the
+// SHA-256 of its description, so that an expression's key stays short
+// however long the bodies it inlines): ok is false if it is one check's
+// own function.
 type calleeMeaning struct {
 	key string
 	ok  bool
@@ -228,6 +232,10 @@ func (c *checker) calleeKey(name string, depth int) calleeMeaning {
 		return m
 	}
 	m := c.calleeMeaningOf(name, depth)
+	if m.ok {
+		sum := sha256.Sum256([]byte(m.key))
+		m.key = string(sum[:])
+	}
 	if c.programs.callees == nil {
 		c.programs.callees = map[string]calleeMeaning{}
 	}
