@@ -53,10 +53,15 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	}
 	c.inline.startExpression()
 	env := sc.exprEnv()
-	tree, err := c.exprc.Parse(e.Text, env)
-	if err != nil {
-		c.exprError(e, err, sc)
-		return nil
+	// A parse kept from an earlier check (parsecache.go) is only read.
+	tree := c.keptParseOf(e.Text, env)
+	kept := tree != nil
+	if !kept {
+		var err error
+		if tree, err = c.exprc.Parse(e.Text, env); err != nil {
+			c.exprError(e, err, sc)
+			return nil
+		}
 	}
 	// Uses are read from the expression as written, before expr's checker
 	// inlines declared functions, which would hide their calls and bring
@@ -66,9 +71,20 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	// functions, compiles the same.
 	cp, key := c.findProgram(e.Text, tree.Node, env)
 	if cp != nil {
+		if !kept {
+			c.keepParse(e.Text, tree, env)
+		}
 		e.Program, e.Fast, e.Slotted, e.Type = cp.program, cp.fast, cp.slotted, cp.typ
 		c.countClosure(cp.fast != nil, cp.why)
 		return c.wantType(e, cp.typ, want, what)
+	}
+	if kept {
+		// Compiling changes the tree: this one is the expression's own.
+		var err error
+		if tree, err = c.exprc.Parse(e.Text, env); err != nil {
+			c.exprError(e, err, sc)
+			return nil
+		}
 	}
 	mark := len(c.diags.list)
 	program, err := c.exprc.CompileTree(tree, env)

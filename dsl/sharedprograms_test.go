@@ -188,3 +188,25 @@ func TestProgramStoreBound(t *testing.T) {
 		t.Error("the last program stored is not there")
 	}
 }
+
+// TestKeptParseOverridden: a name the rules declare as a function is a
+// call of it, not expr's built-in of the same name, however often the
+// same text was parsed the other way before.
+func TestKeptParseOverridden(t *testing.T) {
+	const use = `procedure p() "P" {
+  let a = upper("x")
+  emit "{a}"
+}
+`
+	const declared = `function upper(s: string) "Upper" = s + "!"
+` + use
+	for i, src := range []string{use, use, declared, declared, use, declared} {
+		want := "X"
+		if src == declared {
+			want = "x!"
+		}
+		if got := evalShared(t, sharedLets(t, src)[0], nil); got != want {
+			t.Errorf("check %d: upper(\"x\") = %s, want %s", i+1, got, want)
+		}
+	}
+}
