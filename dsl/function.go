@@ -10,7 +10,6 @@ import (
 
 	"github.com/expr-lang/expr"
 	exprast "github.com/expr-lang/expr/ast"
-	exprparser "github.com/expr-lang/expr/parser"
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib"
@@ -104,7 +103,7 @@ func (c *checker) checkCallables() {
 
 // calledNames lists the functions an expression calls, from expr's parse.
 func calledNames(text string) []string {
-	tree, err := exprparser.Parse(text)
+	tree, err := plainParse(text)
 	if err != nil {
 		return nil
 	}

@@ -129,3 +129,46 @@ func addParse(text string, kp *keptParse) {
 	keptParses.young[text] = append(keptParses.young[text], kp)
 	keptParses.youngLen++
 }
+
+// plainParse is expr's parse of text without a configuration, kept for
+// the process: the checker reads such parses to find the functions a
+// declaration calls, the names a body reads, literals to check, and
+// never changes them. Without a configuration a parse depends on the
+// text alone. Texts that do not parse are not kept.
+func plainParse(text string) (*exprparser.Tree, error) {
+	plainParses.Lock()
+	tree, ok := plainParses.young[text]
+	if !ok {
+		if tree, ok = plainParses.old[text]; ok {
+			plainParses.addLocked(text, tree)
+		}
+	}
+	plainParses.Unlock()
+	if ok {
+		return tree, nil
+	}
+	tree, err := exprparser.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	plainParses.Lock()
+	plainParses.addLocked(text, tree)
+	plainParses.Unlock()
+	return tree, nil
+}
+
+var plainParses = &treeStore{young: map[string]*exprparser.Tree{}}
+
+// treeStore keeps at most maxKeptParses trees by text, in two
+// generations (as programStore).
+type treeStore struct {
+	sync.Mutex
+	young, old map[string]*exprparser.Tree
+}
+
+func (s *treeStore) addLocked(text string, tree *exprparser.Tree) {
+	if len(s.young) >= maxKeptParses/2 {
+		s.old, s.young = s.young, map[string]*exprparser.Tree{}
+	}
+	s.young[text] = tree
+}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
-	exprparser "github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/types"
 	"github.com/expr-lang/expr/vm"
 
@@ -99,7 +98,7 @@ func (c *checker) bodyNames(fn string, depth int) []string {
 	if names, ok := c.programs.bodyNames[fn]; ok {
 		return names
 	}
-	tree, err := exprparser.Parse(body.text)
+	tree, err := plainParse(body.text)
 	if err != nil {
 		return nil
 	}

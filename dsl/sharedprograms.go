@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/expr-lang/expr/ast"
-	exprparser "github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/types"
 	"github.com/expr-lang/expr/vm"
 )
@@ -249,7 +248,7 @@ func (c *checker) calleeMeaningOf(name string, depth int) calleeMeaning {
 		if depth >= maxInlineDepth {
 			return calleeMeaning{}
 		}
-		tree, err := exprparser.Parse(body.text)
+		tree, err := plainParse(body.text)
 		if err != nil {
 			return calleeMeaning{}
 		}
