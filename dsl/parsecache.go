@@ -25,8 +25,8 @@ import (
 // has been patched (inlined, typed) and is never kept: only the parse of
 // an expression whose compilation was found is.
 
-// maxKeptParses bounds the trees kept.
-const maxKeptParses = 1 << 14
+// maxKeptParses bounds the trees kept (as maxSharedPrograms).
+const maxKeptParses = 1 << 13
 
 var keptParses = struct {
 	sync.Mutex

@@ -40,9 +40,10 @@ import (
 // checker only reads the tree (ast.Find) once a program is made.
 
 // maxSharedPrograms bounds the shared cache. The shipped rules and their
-// tests compile about 5,000 distinct expressions under every selection
-// together; one kept costs a few kilobytes.
-const maxSharedPrograms = 1 << 14
+// tests compile about 3,500 distinct expressions that may be shared,
+// under every selection together; with their parses (parsecache.go) they
+// hold about 18 MB, 5 KB each. The bound leaves twice that room.
+const maxSharedPrograms = 1 << 13
 
 // sharedPrograms is the process's cache.
 var sharedPrograms = newProgramStore(maxSharedPrograms)
