@@ -99,7 +99,7 @@ func benchmarkCheck(b *testing.B, n int, again bool) {
 	cpu := processCPU()
 	for i := 0; i < b.N; i++ {
 		if !again {
-			sharedPrograms.reset() // cold: as the first check of a process
+			resetShared() // cold: as the first check of a process
 		}
 		checkParsed(b, src, parse)
 	}

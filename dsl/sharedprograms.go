@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/expr-lang/expr/ast"
+	exprparser "github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/types"
 	"github.com/expr-lang/expr/vm"
 )
@@ -134,6 +135,21 @@ func SharedProgramStats() (kept, hits, misses int) {
 	sharedPrograms.mu.Lock()
 	defer sharedPrograms.mu.Unlock()
 	return kept, sharedPrograms.hits, sharedPrograms.misses
+}
+
+// resetShared empties every cache the checks of a process share (but
+// syntax.ParseCached's): a cold start, for benchmarks.
+func resetShared() {
+	sharedPrograms.reset()
+	keptParses.Lock()
+	keptParses.young, keptParses.old, keptParses.youngLen = map[string][]*keptParse{}, nil, 0
+	keptParses.Unlock()
+	plainParses.Lock()
+	plainParses.young, plainParses.old = map[string]*exprparser.Tree{}, nil
+	plainParses.Unlock()
+	validStates.Lock()
+	validStates.keys, validStates.bytes = map[validStateKey]bool{}, 0
+	validStates.Unlock()
 }
 
 // reset empties the store: a cold start, for benchmarks.
