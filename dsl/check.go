@@ -1,11 +1,13 @@
 package dsl
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/builtin"
 
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -210,6 +212,12 @@ type checker struct {
 	inline *inliner
 	// compiled expressions by text and the types of what they read.
 	programs programCache
+	// munda's built-in functions as exprc holds them, before this check's
+	// own: what the shared cache may hold calls of (sharedprograms.go).
+	globalFuncs map[string]*builtin.Function
+	// a digest of the vocabulary, once made (inlinestates.go).
+	vocabularyKey   [sha256.Size]byte
+	vocabularyKeyed bool
 	// the effect being checked (scoping.go), and the `prefer` of the let
 	// an override targets.
 	eff    *effectCtx

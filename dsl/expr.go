@@ -14,7 +14,6 @@ import (
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/file"
-	"github.com/expr-lang/expr/types"
 
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -54,26 +53,37 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	}
 	c.inline.startExpression()
 	env := sc.exprEnv()
-	tree, err := c.exprc.Parse(e.Text, env)
-	if err != nil {
-		c.exprError(e, err, sc)
-		return nil
+	// A parse kept from an earlier check (parsecache.go) is only read.
+	tree := c.keptParseOf(e.Text, env)
+	kept := tree != nil
+	if !kept {
+		var err error
+		if tree, err = c.exprc.Parse(e.Text, env); err != nil {
+			c.exprError(e, err, sc)
+			return nil
+		}
 	}
 	// Uses are read from the expression as written, before expr's checker
 	// inlines declared functions, which would hide their calls and bring
 	// in their parameters' names.
 	c.markUses(e, tree.Node, sc)
-	// The same text, reading names of the same types, compiles the same.
-	names, cacheable := c.programNames(tree.Node)
-	var bindings []types.Type
-	if cacheable {
-		bindings, cacheable = programBindings(names, env)
+	// The same text, reading names of the same types and calling the same
+	// functions, compiles the same.
+	cp, key := c.findProgram(e.Text, tree.Node, env)
+	if cp != nil {
+		if !kept {
+			c.keepParse(e.Text, tree, env)
+		}
+		e.Program, e.Fast, e.Slotted, e.Type = cp.program, cp.fast, cp.slotted, cp.typ
+		c.countClosure(cp.fast != nil, cp.why)
+		return c.wantType(e, cp.typ, want, what)
 	}
-	if cacheable {
-		if cp := c.programs.lookup(e.Text, names, bindings); cp != nil {
-			e.Program, e.Fast, e.Slotted, e.Type = cp.program, cp.fast, cp.slotted, cp.typ
-			c.countClosure(cp.fast != nil, cp.why)
-			return c.wantType(e, cp.typ, want, what)
+	if kept {
+		// Compiling changes the tree: this one is the expression's own.
+		var err error
+		if tree, err = c.exprc.Parse(e.Text, env); err != nil {
+			c.exprError(e, err, sc)
+			return nil
 		}
 	}
 	mark := len(c.diags.list)
@@ -90,9 +100,7 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	why := c.compileClosure(e)
 	t := resultType(program.Node())
 	e.Type = t
-	if cacheable {
-		c.programs.store(e.Text, &cachedProgram{names: names, bindings: bindings, program: program, fast: e.Fast, slotted: e.Slotted, why: why, typ: t})
-	}
+	c.keepProgram(key, &cachedProgram{program: program, fast: e.Fast, slotted: e.Slotted, why: why, typ: t})
 	return c.wantType(e, t, want, what)
 }
 

@@ -4,12 +4,12 @@ package dsl
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 
 	"github.com/expr-lang/expr"
 	exprast "github.com/expr-lang/expr/ast"
-	exprparser "github.com/expr-lang/expr/parser"
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib"
@@ -29,14 +29,17 @@ func (c *checker) checkCallables() {
 	c.statePatch = stdlib.StatePatch{Names: stdlib.StateFunctions()}
 	// The inliner goes first, so the state patch sees the calls that the
 	// inlined bodies make.
-	opts := stdlib.ExprOptions()
-	opts = append(opts, c.characteristicFunctions()...)
-	opts = append(opts, c.featureFunctions()...)
-	opts = append(opts, c.actionFunctions()...)
-	c.exprc.With(opts...)
+	builtins := stdlib.ExprOptions()
+	c.exprc.With(builtins...)
+	c.globalFuncs = maps.Clone(c.exprc.Functions())
+	var own []expr.Option
+	own = append(own, c.characteristicFunctions()...)
+	own = append(own, c.featureFunctions()...)
+	own = append(own, c.actionFunctions()...)
+	c.exprc.With(own...)
 	c.exprc.Prepatch(c.inline, c.statePatch)
 	// For expr.Compile, the same rewrites as expr patches.
-	c.idx.ExprOptions = append(opts, expr.Patch(c.inline), expr.Patch(c.statePatch))
+	c.idx.ExprOptions = append(append(builtins, expr.Patch(c.inline), expr.Patch(c.statePatch)), own...)
 	c.programs.forget()
 
 	var list []*callable
@@ -103,7 +106,7 @@ func (c *checker) checkCallables() {
 
 // calledNames lists the functions an expression calls, from expr's parse.
 func calledNames(text string) []string {
-	tree, err := exprparser.Parse(text)
+	tree, err := plainParse(text)
 	if err != nil {
 		return nil
 	}

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/expr-lang/expr/ast"
-	exprparser "github.com/expr-lang/expr/parser"
 
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -23,7 +22,7 @@ func (c *checker) markerLiterals(e *syntax.Expr) {
 	if e == nil {
 		return
 	}
-	tree, err := exprparser.Parse(e.Text)
+	tree, err := plainParse(e.Text)
 	if err != nil {
 		return // compile has said why
 	}

@@ -5,7 +5,6 @@ import (
 	"reflect"
 
 	"github.com/expr-lang/expr/ast"
-	exprparser "github.com/expr-lang/expr/parser"
 
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -96,7 +95,7 @@ func (c *checker) poolReroll(e *syntax.Reroll, sc *scope, s *Site) {
 // poolFaces checks the faces a predicate on symbolic dice compares # with
 // (`# == "miss"`, `# in ["miss", "jam"]`): each must be a face of the dice.
 func (c *checker) poolFaces(wrapped *syntax.Expr, d *DiceInfo) {
-	tree, err := exprparser.Parse(wrapped.Text)
+	tree, err := plainParse(wrapped.Text)
 	if err != nil {
 		return
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
-	exprparser "github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/types"
 	"github.com/expr-lang/expr/vm"
 
@@ -22,7 +21,8 @@ import (
 // call stay the same: declaring or inlining a function forgets it all.
 
 // programCacheOff compiles every expression afresh, for a benchmark that
-// measures what the cache saves.
+// measures what the cache saves; it turns off the shared cache too
+// (sharedprograms.go).
 var programCacheOff bool
 
 // cachedProgram is one compiled expression and what the checker derives
@@ -33,6 +33,7 @@ type cachedProgram struct {
 	program  *vm.Program
 	fast     fastexpr.Func
 	slotted  fastexpr.SlotFunc
+	calls    string // what the functions it calls mean (calleeKey)
 	why      string // why fastexpr could not compile it, if it could not
 	typ      reflect.Type
 }
@@ -44,6 +45,9 @@ type programCache struct {
 	// names an inlined function's body reads, including the bodies it
 	// calls, by function name.
 	bodyNames map[string][]string
+	// what a call of a function means, by name (calleeKey), for the
+	// shared cache's keys.
+	callees map[string]calleeMeaning
 }
 
 // forget drops everything: the functions changed.
@@ -53,8 +57,9 @@ func (p *programCache) forget() { *p = programCache{} }
 // environment: those in its text, the state (which the state patch adds
 // to built-ins' calls), and those in the bodies of the functions it calls
 // that are inlined. ok is false if the expression reads the whole
-// environment ($env), whose types are not one name's.
-func (c *checker) programNames(tree ast.Node) (names []string, ok bool) {
+// environment ($env), whose types are not one name's. callees are the
+// names it calls, each once.
+func (c *checker) programNames(tree ast.Node) (names, callees []string, ok bool) {
 	names = append(make([]string, 0, 8), stdlib.StateVar)
 	ok = true
 	// A handful of names: a list is cheaper than a map.
@@ -71,7 +76,8 @@ func (c *checker) programNames(tree ast.Node) (names []string, ok bool) {
 			}
 			add(n.Value)
 		case *ast.CallNode:
-			if callee, isIdent := n.Callee.(*ast.IdentifierNode); isIdent {
+			if callee, isIdent := n.Callee.(*ast.IdentifierNode); isIdent && !slices.Contains(callees, callee.Value) {
+				callees = append(callees, callee.Value)
 				for _, name := range c.bodyNames(callee.Value, 0) {
 					add(name)
 				}
@@ -79,7 +85,7 @@ func (c *checker) programNames(tree ast.Node) (names []string, ok bool) {
 		}
 		return false
 	})
-	return names, ok
+	return names, callees, ok
 }
 
 // bodyNames lists the names an inlined function's body reads, with those
@@ -92,7 +98,7 @@ func (c *checker) bodyNames(fn string, depth int) []string {
 	if names, ok := c.programs.bodyNames[fn]; ok {
 		return names
 	}
-	tree, err := exprparser.Parse(body.text)
+	tree, err := plainParse(body.text)
 	if err != nil {
 		return nil
 	}
@@ -142,9 +148,6 @@ func programBindings(names []string, env types.Map) (bindings []types.Type, ok b
 
 // lookup finds a compilation of text under the same bindings.
 func (p *programCache) lookup(text string, names []string, bindings []types.Type) *cachedProgram {
-	if programCacheOff {
-		return nil
-	}
 	for _, cp := range p.byText[text] {
 		if slices.Equal(cp.names, names) && equalBindings(cp.bindings, bindings) {
 			return cp

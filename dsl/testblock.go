@@ -74,7 +74,7 @@ func (c *checker) checkTests() {
 					t.InlineState = it.Source.Value()
 					// Read now, so a state that does not parse is found by
 					// check, at its place, not when the test runs.
-					if _, err := state.DecodeWith("state", []byte(t.InlineState), c.idx.Vocabulary); err != nil {
+					if err := c.checkInlineState(t.InlineState); err != nil {
 						d := c.diags.errorf(diag.CodeTestError, diag.RangeOf(it.Source.Pos, it.Source.EndPos), "the inline state is not a valid state")
 						d.Detail = inlineStateProblems(err, it.Source.Pos.Line)
 					}

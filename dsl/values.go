@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
-	exprparser "github.com/expr-lang/expr/parser"
 
 	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -88,7 +87,7 @@ func (c *checker) selfStat(e *syntax.Expr, role, field string) {
 	if e == nil {
 		return
 	}
-	tree, err := exprparser.Parse(e.Text)
+	tree, err := plainParse(e.Text)
 	if err != nil {
 		return
 	}

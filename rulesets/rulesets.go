@@ -335,10 +335,14 @@ func UnknownBase(name string) error {
 // which cannot change while the program runs.
 var loadCache struct {
 	sync.Mutex
-	entries map[string]cachedLoad
+	entries map[string]*cachedLoad
 }
 
+// cachedLoad is one selection's load, made once: callers asking for it
+// while it loads wait for it, and for nothing else (another selection
+// loads meanwhile).
 type cachedLoad struct {
+	once  sync.Once
 	rules *dsl.Rules
 	diags diag.Diagnostics
 }
@@ -363,14 +367,15 @@ func LoadShared(sel Selection) (*dsl.Rules, diag.Diagnostics) {
 	}
 	key := fmt.Sprint(base, "\x00", pack, "\x00", strings.Join(sel.Houses, ","), "\x00", sel.SkipTests, sel.OwnTests)
 	loadCache.Lock()
-	defer loadCache.Unlock()
-	if c, ok := loadCache.entries[key]; ok {
-		return c.rules, c.diags
+	c, ok := loadCache.entries[key]
+	if !ok {
+		if loadCache.entries == nil || len(loadCache.entries) >= 64 {
+			loadCache.entries = map[string]*cachedLoad{}
+		}
+		c = &cachedLoad{}
+		loadCache.entries[key] = c
 	}
-	rules, diags := Load(sel)
-	if loadCache.entries == nil || len(loadCache.entries) >= 64 {
-		loadCache.entries = map[string]cachedLoad{}
-	}
-	loadCache.entries[key] = cachedLoad{rules, diags}
-	return rules, diags
+	loadCache.Unlock()
+	c.once.Do(func() { c.rules, c.diags = Load(sel) })
+	return c.rules, c.diags
 }

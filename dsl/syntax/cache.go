@@ -112,38 +112,57 @@ func holdsReferences(t reflect.Type, seen map[reflect.Type]bool) bool {
 
 func clone(v reflect.Value) reflect.Value {
 	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.New(v.Type().Elem())
-		c.Elem().Set(clone(v.Elem()))
-		return c
-	case reflect.Interface:
-		if v.IsNil() {
-			return v
-		}
+	case reflect.Pointer, reflect.Interface, reflect.Struct, reflect.Slice:
 		c := reflect.New(v.Type()).Elem()
-		c.Set(clone(v.Elem()))
-		return c
-	case reflect.Struct:
-		c := reflect.New(v.Type()).Elem()
-		c.Set(v) // plain fields (positions, strings, numbers) by value
-		for _, i := range deepFields(v.Type()) {
-			if c.Field(i).CanSet() {
-				c.Field(i).Set(clone(v.Field(i)))
-			}
-		}
-		return c
-	case reflect.Slice:
-		if v.IsNil() || v.Type() == bytesType {
-			return v
-		}
-		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-		for i := 0; i < v.Len(); i++ {
-			c.Index(i).Set(clone(v.Index(i)))
-		}
+		cloneInto(c, v)
 		return c
 	}
 	return v
+}
+
+// cloneInto makes dst, a settable value of v's type holding its zero, a
+// deep copy of v, in place: a node behind a pointer or in a list is
+// allocated once, where it will live, not built apart and copied there.
+func cloneInto(dst, v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return
+		}
+		c := reflect.New(v.Type().Elem())
+		cloneInto(c.Elem(), v.Elem())
+		dst.Set(c)
+	case reflect.Interface:
+		if v.IsNil() {
+			return
+		}
+		e := v.Elem()
+		if e.Kind() == reflect.Pointer && !e.IsNil() { // a node: one allocation
+			c := reflect.New(e.Type().Elem())
+			cloneInto(c.Elem(), e.Elem())
+			dst.Set(c)
+			return
+		}
+		dst.Set(clone(e))
+	case reflect.Struct:
+		dst.Set(v) // plain fields (positions, strings, numbers) by value
+		for _, i := range deepFields(v.Type()) {
+			if f := dst.Field(i); f.CanSet() {
+				f.SetZero()
+				cloneInto(f, v.Field(i))
+			}
+		}
+	case reflect.Slice:
+		if v.IsNil() || v.Type() == bytesType {
+			dst.Set(v)
+			return
+		}
+		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := 0; i < v.Len(); i++ {
+			cloneInto(c.Index(i), v.Index(i))
+		}
+		dst.Set(c)
+	default:
+		dst.Set(v)
+	}
 }

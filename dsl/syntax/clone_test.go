@@ -64,3 +64,27 @@ func scribble(v reflect.Value) {
 		}
 	}
 }
+
+// BenchmarkClone clones every core-2023 rule file, as each load of the
+// ruleset in a process does (ParseCached).
+func BenchmarkClone(b *testing.B) {
+	paths, _ := filepath.Glob("../../rulesets/core-2023/*.munda")
+	var files []*File
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f, diags := Parse(p, src)
+		if diags.HasErrors() {
+			b.Fatal(diags)
+		}
+		files = append(files, f)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, f := range files {
+			Clone(f)
+		}
+	}
+}
