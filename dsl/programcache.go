@@ -68,6 +68,9 @@ func (c *checker) programNames(tree ast.Node) (names, callees []string, ok bool)
 			names = append(names, name)
 		}
 	}
+	// Functions read as values (`t != nil`), not called, compile to the
+	// function too: what they mean is part of the key as a call's is.
+	var values []string
 	ast.Find(tree, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.IdentifierNode:
@@ -75,6 +78,9 @@ func (c *checker) programNames(tree ast.Node) (names, callees []string, ok bool)
 				ok = false
 			}
 			add(n.Value)
+			if c.isFunction(n.Value) && !slices.Contains(values, n.Value) {
+				values = append(values, n.Value)
+			}
 		case *ast.CallNode:
 			if callee, isIdent := n.Callee.(*ast.IdentifierNode); isIdent && !slices.Contains(callees, callee.Value) {
 				callees = append(callees, callee.Value)
@@ -85,7 +91,22 @@ func (c *checker) programNames(tree ast.Node) (names, callees []string, ok bool)
 		}
 		return false
 	})
+	for _, name := range values {
+		if !slices.Contains(callees, name) {
+			callees = append(callees, name)
+		}
+	}
 	return names, callees, ok
+}
+
+// isFunction tells whether name is a function here: declared (inlined or
+// not), a lookup table, one of this check's own or a built-in.
+func (c *checker) isFunction(name string) bool {
+	if _, ok := c.inline.bodies[name]; ok {
+		return true
+	}
+	_, ok := c.exprc.Functions()[name]
+	return ok
 }
 
 // bodyNames lists the names an inlined function's body reads, with those

@@ -280,7 +280,11 @@ func (c *checker) calleeMeaningOf(name string, depth int) calleeMeaning {
 		ok := true
 		var seen []string
 		ast.Find(tree.Node, func(n ast.Node) bool {
-			if callee, isCall := calleeName(n); isCall && ok && !slices.Contains(seen, callee) {
+			callee, isCall := calleeName(n)
+			if id, isIdent := n.(*ast.IdentifierNode); isIdent && c.isFunction(id.Value) {
+				callee, isCall = id.Value, true // a function read as a value
+			}
+			if isCall && ok && !slices.Contains(seen, callee) {
 				seen = append(seen, callee)
 				m := c.calleeKey(callee, depth+1)
 				ok = m.ok
@@ -305,14 +309,16 @@ func (c *checker) calleeMeaningOf(name string, depth int) calleeMeaning {
 	return calleeMeaning{key: keyField("name " + name), ok: true}
 }
 
-// callsOnlyBuiltins tells whether a compiled expression calls no function
-// of this check's own (one inlining left a call, say).
+// callsOnlyBuiltins tells whether a compiled expression calls, or reads
+// as a value, no function of this check's own (one inlining left a call,
+// say). Every name is looked at, callees and values alike: a name that
+// the environment holds instead is refused too, which costs only a miss.
 func (c *checker) callsOnlyBuiltins(program *vm.Program) bool {
 	funcs := c.exprc.Functions()
 	ok := true
 	ast.Find(program.Node(), func(n ast.Node) bool {
-		if name, isCall := calleeName(n); isCall {
-			if fn, found := funcs[name]; found && fn != c.globalFuncs[name] {
+		if id, isIdent := n.(*ast.IdentifierNode); isIdent {
+			if fn, found := funcs[id.Value]; found && fn != c.globalFuncs[id.Value] {
 				ok = false
 			}
 		}

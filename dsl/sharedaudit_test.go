@@ -1,0 +1,304 @@
+package dsl
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib/state"
+)
+
+// This file checks that the caches shared between the checks of one
+// process (sharedprograms.go, parsecache.go, inlinestates.go) never make
+// a check say or do anything a fresh check would not: each case checks
+// packs that write the same texts with other meanings, first each alone
+// with every cache emptied, then one after the other in one process, in
+// both orders, and compares the diagnostics and the values of procedure
+// p's lets.
+
+// auditOutcome is what a check of some packs said and what p's lets give.
+type auditOutcome struct {
+	diags []string
+	lets  []string
+}
+
+// auditCheck checks packs (the first the base, the rest on top of it, as
+// --with) and runs procedure p's lets in order, each seeing the earlier
+// ones' values.
+func auditCheck(t testing.TB, packs []string) auditOutcome {
+	t.Helper()
+	var loaded []*LoadedPack
+	var out auditOutcome
+	for i, src := range packs {
+		name := fmt.Sprintf("p%d.munda", i)
+		lp, diags := LoadPack(&Pack{FS: fstest.MapFS{name: {Data: []byte(src)}}, Root: ".", Display: fmt.Sprint("p", i)})
+		for _, d := range diags {
+			out.diags = append(out.diags, d.Error())
+		}
+		loaded = append(loaded, lp)
+	}
+	rules, ds := Assemble(loaded[0], loaded[1:], nil)
+	if !ds.HasErrors() {
+		ds = append(ds, Check(rules)...)
+	}
+	for _, d := range ds {
+		out.diags = append(out.diags, d.Error())
+	}
+	if ds.HasErrors() || rules.Index.Procedures["p"] == nil {
+		return out
+	}
+	// A model for procedures that take one (auditParamProc).
+	vars := map[string]any{"m": &state.Model{ID: "m", Kind: "fighter", Stats: state.Stats{Cl: 4}}}
+	for _, st := range rules.Index.Procedures["p"].Decl.Body.Stmts {
+		let, ok := st.(*syntax.Let)
+		if !ok {
+			continue
+		}
+		got, err := Eval(let.Value, vars)
+		vm, vmErr := EvalVM(let.Value, vars)
+		res := fmt.Sprintf("%s = %#v (%v) / VM %#v (%v)", let.Name.Name, got, err, vm, vmErr)
+		out.lets = append(out.lets, res)
+		vars[let.Name.Name] = got
+	}
+	return out
+}
+
+// auditSameAsFresh checks each selection of packs alone with the shared
+// caches emptied, then all of them in order and in reverse order in one
+// process (so that each is checked after each other one, and after
+// itself), and reports any difference.
+func auditSameAsFresh(t *testing.T, selections ...[]string) []auditOutcome {
+	t.Helper()
+	fresh := make([]auditOutcome, len(selections))
+	for i, packs := range selections {
+		resetShared()
+		fresh[i] = auditCheck(t, packs)
+	}
+	resetShared()
+	order := make([]int, 0, 2*len(selections))
+	for i := range selections {
+		order = append(order, i)
+	}
+	for i := range selections {
+		order = append(order, len(selections)-1-i)
+	}
+	for step, i := range order {
+		got := auditCheck(t, selections[i])
+		if !slices.Equal(got.diags, fresh[i].diags) {
+			t.Errorf("selection %d, check %d of %v in one process: diagnostics\n  %s\nbut alone\n  %s",
+				i, step+1, order, strings.Join(got.diags, "\n  "), strings.Join(fresh[i].diags, "\n  "))
+		}
+		if !slices.Equal(got.lets, fresh[i].lets) {
+			t.Errorf("selection %d, check %d of %v in one process: lets\n  %s\nbut alone\n  %s",
+				i, step+1, order, strings.Join(got.lets, "\n  "), strings.Join(fresh[i].lets, "\n  "))
+		}
+	}
+	resetShared()
+	return fresh
+}
+
+// procP is a procedure p whose lets are the given texts, a, b, c…, all
+// emitted.
+func procP(lets ...string) string {
+	var b strings.Builder
+	b.WriteString("procedure p() \"P\" {\n")
+	var names []string
+	for i, l := range lets {
+		name := string(rune('a' + i))
+		names = append(names, "{"+name+"}")
+		fmt.Fprintf(&b, "  let %s = %s\n", name, l)
+	}
+	fmt.Fprintf(&b, "  emit \"%s\"\n}\n", strings.Join(names, " "))
+	return b.String()
+}
+
+const auditTable = `table t(x: int) "T" {
+  by x
+  1-3 low "Low" = 10
+  4+ high "High" = 99
+}
+`
+
+func TestSharedAudit(t *testing.T) {
+	cases := []struct {
+		name       string
+		selections [][]string
+		// want, if set, is what each selection's fresh check must say
+		// (diagnostics and lets, joined), a fragment each.
+		want []string
+	}{
+		{
+			// A function's name read as a value, not called: in one pack a
+			// lookup table's, in the other no name at all.
+			name: "table read as a value",
+			want: []string{`a = false`, `unknown name t`},
+			selections: [][]string{
+				{auditTable + procP("t != nil")},
+				{procP("t != nil")},
+			},
+		},
+		{
+			name: "declared function read as a value",
+			want: []string{`a = false`, `unknown name t`, `a = false`},
+			selections: [][]string{
+				{`function t(x: int) "T" = x + 1` + "\n" + procP("t != nil")},
+				{procP("t != nil")},
+				{`function t(x: int) "T" = x * 2` + "\n" + procP("t != nil")},
+			},
+		},
+		{
+			name: "table and function of the same name",
+			want: []string{`a = 10`, `a = 4`, `a = "22"`},
+			selections: [][]string{
+				{auditTable + procP("t(2)")},
+				{`function t(x: int) "T" = x * 2` + "\n" + procP("t(2)")},
+				{`function t(x: string) "T" = x + x` + "\n" + procP(`t("2")`)},
+			},
+		},
+		{
+			name: "parameters in another order",
+			want: []string{`a = 3`, `a = -3`},
+			selections: [][]string{
+				{`function g(x: int, y: int) "G" = x - y` + "\n" + procP("g(5, 2)")},
+				{`function g(y: int, x: int) "G" = x - y` + "\n" + procP("g(5, 2)")},
+			},
+		},
+		{
+			name: "a body reading a name of its caller",
+			want: []string{`b = 2`, `mismatched types string and int`},
+			selections: [][]string{
+				{`function g(x: int) "G" = x + 1` + "\n" + procP("1", "g(a)")},
+				{`function g(x: int) "G" = x + 1` + "\n" + procP(`"s"`, "g(a)")},
+			},
+		},
+		{
+			name: "let named as a function",
+			selections: [][]string{
+				{`function g(x: int) "G" = x + 1` + "\n" + procP("2", "g(a)")},
+				{procP("2", "g(a)")},
+				{`function h(x: int) "H" = x + 1` + "\n" + procP("h", "g(a)")},
+			},
+		},
+		{
+			name: "a declared function shadowing expr's built-in, called from a body",
+			selections: [][]string{
+				{`function upper(s: string) "U" = s + "!"` + "\n" + `function g(s: string) "G" = upper(s)` + "\n" + procP(`g("x")`, `upper("y")`)},
+				{`function g(s: string) "G" = upper(s)` + "\n" + procP(`g("x")`, `upper("y")`)},
+			},
+		},
+		{
+			name: "a declared function shadowing a built-in of munda",
+			want: []string{`a = "x?"`, `a = "xxx"`},
+			selections: [][]string{
+				{`function repeat(s: string, n: int) "R" = s + "?"` + "\n" + procP(`repeat("x", 3)`)},
+				{procP(`repeat("x", 3)`)},
+			},
+		},
+		{
+			name: "a replaced function",
+			want: []string{`a = 3`, `a = 20`},
+			selections: [][]string{
+				{`function g(x: int) "G" = x + 1` + "\n" + procP("g(2)")},
+				{`function g(x: int) "G" = x + 1` + "\n" + procP("g(2)"), `replace function g(x: int) "G" = x * 10` + "\n"},
+			},
+		},
+		{
+			name: "a predicate's name declared",
+			want: []string{`a = 3`, `a = true`, `builtin all takes only array`},
+			selections: [][]string{
+				{`function all(x: int, y: int) "A" = x + y` + "\n" + procP("all(1, 2)")},
+				{procP("all([1, 2], {# > 0})")},
+				{procP("all(1, 2)")},
+			},
+		},
+		{
+			name: "a let named as expr's built-in",
+			selections: [][]string{
+				{procP(`"q"`, `upper("x")`)},
+				{procP(`upper("x")`)},
+				{procP(`[1]`, `all(a, {# > 0})`)},
+				{procP(`all([1], {# > 0})`)},
+			},
+		},
+		{
+			name: "a roll of numeric or symbolic dice",
+			want: []string{`b = <nil>`, `mismatched types string and int`, `b = <nil>`},
+			selections: [][]string{
+				{auditDice + "procedure p() \"P\" {\n  roll x = d6\n  let a = x == 1\n  let b = x\n  emit \"{a} {b}\"\n}\n"},
+				{auditDice + "procedure p() \"P\" {\n  roll x = sym\n  let a = x == 1\n  let b = x\n  emit \"{a} {b}\"\n}\n"},
+				{auditDice + "procedure p() \"P\" {\n  roll x = sym\n  let a = x == \"hit\"\n  let b = x\n  emit \"{a} {b}\"\n}\n"},
+			},
+		},
+		{
+			name: "characteristics declared or not",
+			want: []string{`a = true`, `unknown characteristic "cl"`, `a = false`},
+			selections: [][]string{
+				{auditDice + auditKind + `characteristic cl "Cool" {
+  check 2d6 at_least
+  target
+  limits fighter 10 to 3
+}
+` + auditParamProc(`can_improve(m, "cl")`, `stat(m, "cl")`)},
+				{auditDice + auditKind + auditParamProc(`can_improve(m, "cl")`, `stat(m, "cl")`)},
+				{auditDice + auditKind + `characteristic cl "Cool" {
+  check 2d6 at_least
+  target
+  limits fighter 9 to 4
+}
+` + auditParamProc(`can_improve(m, "cl")`, `stat(m, "cl")`)},
+			},
+		},
+		{
+			name: "inline states under other vocabularies",
+			want: []string{``, `not a valid state`, `not a valid state`},
+			selections: [][]string{
+				{inlineStatePack(true)},
+				{inlineStatePack(false)},
+				{strings.Replace(inlineStatePack(true), "status standing", "status prone", 1)},
+			},
+		},
+		{
+			name: "a body reading the whole environment",
+			selections: [][]string{
+				{`function g() "G" = $env.a` + "\n" + procP("1", "g()")},
+				{`function g() "G" = $env.a` + "\n" + procP(`"s"`, "g()")},
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			fresh := auditSameAsFresh(t, tc.selections...)
+			for i, w := range tc.want {
+				if got := strings.Join(append(fresh[i].diags, fresh[i].lets...), "\n"); !strings.Contains(got, w) {
+					t.Errorf("selection %d alone: %s\nwant %q in it", i, got, w)
+				}
+			}
+			if testing.Verbose() {
+				for i, f := range fresh {
+					t.Logf("selection %d:\n  %s\n  %s", i, strings.Join(f.diags, "\n  "), strings.Join(f.lets, "\n  "))
+				}
+			}
+		})
+	}
+}
+
+const auditDice = `dice d6 "D6" { faces 1, 2, 3, 4, 5, 6 }
+dice 2d6 "2D6" { sum 2 d6 }
+dice sym "Sym" {
+  face hit "Hit" x 3
+  face miss "Miss" x 3
+}
+`
+
+const auditKind = `kind fighter "Fighter" {
+  status standing "Standing"
+}
+`
+
+// auditParamProc is procP with a parameter m, a model.
+func auditParamProc(lets ...string) string {
+	return strings.Replace(procP(lets...), "procedure p()", "procedure p(m: model)", 1)
+}
