@@ -104,7 +104,9 @@ func (c *checker) checkCallables() {
 	}
 }
 
-// calledNames lists the functions an expression calls, from expr's parse.
+// calledNames lists the functions an expression calls, from expr's parse
+// without a configuration: the names of expr's built-ins too, which a
+// declaration of the same name (upper) replaces, so it is checked first.
 func calledNames(text string) []string {
 	tree, err := plainParse(text)
 	if err != nil {
@@ -119,10 +121,13 @@ func calledNames(text string) []string {
 type callCollector struct{ names *[]string }
 
 func (v callCollector) Visit(node *exprast.Node) {
-	if call, ok := (*node).(*exprast.CallNode); ok {
-		if id, ok := call.Callee.(*exprast.IdentifierNode); ok {
+	switch n := (*node).(type) {
+	case *exprast.CallNode:
+		if id, ok := n.Callee.(*exprast.IdentifierNode); ok {
 			*v.names = append(*v.names, id.Value)
 		}
+	case *exprast.BuiltinNode:
+		*v.names = append(*v.names, n.Name)
 	}
 }
 
@@ -137,12 +142,14 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 		info.Function = cl.fn
 		info.Result = c.compile(cl.fn.Body, sc, nil, "")
 		if inForce && cl.fn.Body.Program != nil {
-			body := &inlineBody{text: cl.fn.Body.Text}
+			var params []string
 			for _, p := range info.Params {
-				body.params = append(body.params, p.Name)
+				params = append(params, p.Name)
 			}
-			c.inline.bodies[cl.name] = body
-			c.programs.forget()
+			if body, err := newInlineBody(cl.fn.Body.Text, params, c.exprc.config, sc.exprEnv()); err == nil {
+				c.inline.bodies[cl.name] = body
+				c.programs.forget()
+			}
 		}
 		body := c.newSlotExpr(cl.fn.Body, slotLayout(info.Params))
 		params := info.Params

@@ -2,9 +2,12 @@ package dsl
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/conf"
 	exprparser "github.com/expr-lang/expr/parser"
+	"github.com/expr-lang/expr/types"
 )
 
 // inliner replaces calls of function declarations by their bodies, with
@@ -28,6 +31,29 @@ type inliner struct {
 type inlineBody struct {
 	params []string
 	text   string
+	// parse is the configuration the body was checked under, as far as
+	// parsing sees it: which names it calls are functions (or
+	// parameters) rather than expr's built-ins of the same names (a
+	// declared `upper`, munda's bounded `repeat`). Parsed without it, an
+	// inlined body would call expr's built-ins instead.
+	parse *conf.Config
+	// tree is the body's parse under it, only read (for the keys of the
+	// shared cache, sharedprograms.go, and the names a body reads).
+	tree *exprparser.Tree
+}
+
+// newInlineBody keeps a checked body for inlining: cfg is the compiler's
+// configuration and env the body's environment when it was checked.
+func newInlineBody(text string, params []string, cfg *conf.Config, env types.Map) (*inlineBody, error) {
+	parse := *cfg
+	parse.Functions = maps.Clone(cfg.Functions) // later declarations do not change what the body calls
+	parse.Disabled = maps.Clone(cfg.Disabled)
+	parse.WithEnv(env)
+	tree, err := exprparser.ParseWithConfig(text, &parse)
+	if err != nil {
+		return nil, err
+	}
+	return &inlineBody{params: params, text: text, parse: &parse, tree: tree}, nil
 }
 
 // maxInlineDepth bounds inlining, whatever the declarations (a function
@@ -59,7 +85,7 @@ func (in *inliner) visit(node *ast.Node, depth int) {
 	if !ok || len(call.Arguments) != len(body.params) || depth >= maxInlineDepth {
 		return
 	}
-	tree, err := exprparser.Parse(body.text)
+	tree, err := exprparser.ParseWithConfig(body.text, body.parse)
 	if err != nil {
 		return
 	}

@@ -119,10 +119,7 @@ func (c *checker) bodyNames(fn string, depth int) []string {
 	if names, ok := c.programs.bodyNames[fn]; ok {
 		return names
 	}
-	tree, err := plainParse(body.text)
-	if err != nil {
-		return nil
-	}
+	tree := body.tree
 	var names []string
 	seen := map[string]bool{}
 	ast.Find(tree.Node, func(n ast.Node) bool {

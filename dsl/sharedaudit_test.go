@@ -184,9 +184,12 @@ func TestSharedAudit(t *testing.T) {
 		},
 		{
 			name: "a declared function shadowing expr's built-in, called from a body",
+			want: []string{`a = "x!"`, `a = "X"`, `a = "x!"`},
 			selections: [][]string{
 				{`function upper(s: string) "U" = s + "!"` + "\n" + `function g(s: string) "G" = upper(s)` + "\n" + procP(`g("x")`, `upper("y")`)},
 				{`function g(s: string) "G" = upper(s)` + "\n" + procP(`g("x")`, `upper("y")`)},
+				// Declared after the function calling it, it is checked first.
+				{`function g(s: string) "G" = upper(s)` + "\n" + `function upper(s: string) "U" = s + "!"` + "\n" + procP(`g("x")`, `upper("y")`)},
 			},
 		},
 		{
@@ -265,6 +268,15 @@ func TestSharedAudit(t *testing.T) {
 			selections: [][]string{
 				{`function g() "G" = $env.a` + "\n" + procP("1", "g()")},
 				{`function g() "G" = $env.a` + "\n" + procP(`"s"`, "g()")},
+			},
+		},
+		{
+			// munda's bounded repeat replaces expr's: an inlined body
+			// calls it too.
+			name: "munda's built-in replacing expr's, called from a body",
+			want: []string{`the text would be longer than 1048576 bytes`},
+			selections: [][]string{
+				{`function g(s: string, n: int) "G" = repeat(s, n)` + "\n" + procP(`len(g("ab", 3000000))`)},
 			},
 		},
 	}

@@ -265,10 +265,9 @@ func (c *checker) calleeMeaningOf(name string, depth int) calleeMeaning {
 		if depth >= maxInlineDepth {
 			return calleeMeaning{}
 		}
-		tree, err := plainParse(body.text)
-		if err != nil {
-			return calleeMeaning{}
-		}
+		// The body as checked: its calls of functions (a declared upper)
+		// are calls, expr's built-ins are not, as the inliner sees them.
+		tree := body.tree
 		var b strings.Builder
 		writeKeyField(&b, "inline "+name)
 		writeKeyField(&b, strconv.Itoa(len(body.params)))
