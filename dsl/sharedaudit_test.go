@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -122,165 +123,169 @@ const auditTable = `table t(x: int) "T" {
 }
 `
 
-func TestSharedAudit(t *testing.T) {
-	cases := []struct {
-		name       string
-		selections [][]string
-		// want, if set, is what each selection's fresh check must say
-		// (diagnostics and lets, joined), a fragment each.
-		want []string
-	}{
-		{
-			// A function's name read as a value, not called: in one pack a
-			// lookup table's, in the other no name at all.
-			name: "table read as a value",
-			want: []string{`a = false`, `unknown name t`},
-			selections: [][]string{
-				{auditTable + procP("t != nil")},
-				{procP("t != nil")},
-			},
+// auditCase is packs that write the same texts with other meanings.
+type auditCase struct {
+	name       string
+	selections [][]string
+	// want, if set, is what each selection's fresh check must say
+	// (diagnostics and lets, joined), a fragment each.
+	want []string
+}
+
+var auditCases = []auditCase{
+	{
+		// A function's name read as a value, not called: in one pack a
+		// lookup table's, in the other no name at all.
+		name: "table read as a value",
+		want: []string{`a = false`, `unknown name t`},
+		selections: [][]string{
+			{auditTable + procP("t != nil")},
+			{procP("t != nil")},
 		},
-		{
-			name: "declared function read as a value",
-			want: []string{`a = false`, `unknown name t`, `a = false`},
-			selections: [][]string{
-				{`function t(x: int) "T" = x + 1` + "\n" + procP("t != nil")},
-				{procP("t != nil")},
-				{`function t(x: int) "T" = x * 2` + "\n" + procP("t != nil")},
-			},
+	},
+	{
+		name: "declared function read as a value",
+		want: []string{`a = false`, `unknown name t`, `a = false`},
+		selections: [][]string{
+			{`function t(x: int) "T" = x + 1` + "\n" + procP("t != nil")},
+			{procP("t != nil")},
+			{`function t(x: int) "T" = x * 2` + "\n" + procP("t != nil")},
 		},
-		{
-			name: "table and function of the same name",
-			want: []string{`a = 10`, `a = 4`, `a = "22"`},
-			selections: [][]string{
-				{auditTable + procP("t(2)")},
-				{`function t(x: int) "T" = x * 2` + "\n" + procP("t(2)")},
-				{`function t(x: string) "T" = x + x` + "\n" + procP(`t("2")`)},
-			},
+	},
+	{
+		name: "table and function of the same name",
+		want: []string{`a = 10`, `a = 4`, `a = "22"`},
+		selections: [][]string{
+			{auditTable + procP("t(2)")},
+			{`function t(x: int) "T" = x * 2` + "\n" + procP("t(2)")},
+			{`function t(x: string) "T" = x + x` + "\n" + procP(`t("2")`)},
 		},
-		{
-			name: "parameters in another order",
-			want: []string{`a = 3`, `a = -3`},
-			selections: [][]string{
-				{`function g(x: int, y: int) "G" = x - y` + "\n" + procP("g(5, 2)")},
-				{`function g(y: int, x: int) "G" = x - y` + "\n" + procP("g(5, 2)")},
-			},
+	},
+	{
+		name: "parameters in another order",
+		want: []string{`a = 3`, `a = -3`},
+		selections: [][]string{
+			{`function g(x: int, y: int) "G" = x - y` + "\n" + procP("g(5, 2)")},
+			{`function g(y: int, x: int) "G" = x - y` + "\n" + procP("g(5, 2)")},
 		},
-		{
-			name: "a body reading a name of its caller",
-			want: []string{`b = 2`, `mismatched types string and int`},
-			selections: [][]string{
-				{`function g(x: int) "G" = x + 1` + "\n" + procP("1", "g(a)")},
-				{`function g(x: int) "G" = x + 1` + "\n" + procP(`"s"`, "g(a)")},
-			},
+	},
+	{
+		name: "a body reading a name of its caller",
+		want: []string{`b = 2`, `mismatched types string and int`},
+		selections: [][]string{
+			{`function g(x: int) "G" = x + 1` + "\n" + procP("1", "g(a)")},
+			{`function g(x: int) "G" = x + 1` + "\n" + procP(`"s"`, "g(a)")},
 		},
-		{
-			name: "let named as a function",
-			selections: [][]string{
-				{`function g(x: int) "G" = x + 1` + "\n" + procP("2", "g(a)")},
-				{procP("2", "g(a)")},
-				{`function h(x: int) "H" = x + 1` + "\n" + procP("h", "g(a)")},
-			},
+	},
+	{
+		name: "let named as a function",
+		selections: [][]string{
+			{`function g(x: int) "G" = x + 1` + "\n" + procP("2", "g(a)")},
+			{procP("2", "g(a)")},
+			{`function h(x: int) "H" = x + 1` + "\n" + procP("h", "g(a)")},
 		},
-		{
-			name: "a declared function shadowing expr's built-in, called from a body",
-			want: []string{`a = "x!"`, `a = "X"`, `a = "x!"`},
-			selections: [][]string{
-				{`function upper(s: string) "U" = s + "!"` + "\n" + `function g(s: string) "G" = upper(s)` + "\n" + procP(`g("x")`, `upper("y")`)},
-				{`function g(s: string) "G" = upper(s)` + "\n" + procP(`g("x")`, `upper("y")`)},
-				// Declared after the function calling it, it is checked first.
-				{`function g(s: string) "G" = upper(s)` + "\n" + `function upper(s: string) "U" = s + "!"` + "\n" + procP(`g("x")`, `upper("y")`)},
-			},
+	},
+	{
+		name: "a declared function shadowing expr's built-in, called from a body",
+		want: []string{`a = "x!"`, `a = "X"`, `a = "x!"`},
+		selections: [][]string{
+			{`function upper(s: string) "U" = s + "!"` + "\n" + `function g(s: string) "G" = upper(s)` + "\n" + procP(`g("x")`, `upper("y")`)},
+			{`function g(s: string) "G" = upper(s)` + "\n" + procP(`g("x")`, `upper("y")`)},
+			// Declared after the function calling it, it is checked first.
+			{`function g(s: string) "G" = upper(s)` + "\n" + `function upper(s: string) "U" = s + "!"` + "\n" + procP(`g("x")`, `upper("y")`)},
 		},
-		{
-			name: "a declared function shadowing a built-in of munda",
-			want: []string{`a = "x?"`, `a = "xxx"`},
-			selections: [][]string{
-				{`function repeat(s: string, n: int) "R" = s + "?"` + "\n" + procP(`repeat("x", 3)`)},
-				{procP(`repeat("x", 3)`)},
-			},
+	},
+	{
+		name: "a declared function shadowing a built-in of munda",
+		want: []string{`a = "x?"`, `a = "xxx"`},
+		selections: [][]string{
+			{`function repeat(s: string, n: int) "R" = s + "?"` + "\n" + procP(`repeat("x", 3)`)},
+			{procP(`repeat("x", 3)`)},
 		},
-		{
-			name: "a replaced function",
-			want: []string{`a = 3`, `a = 20`},
-			selections: [][]string{
-				{`function g(x: int) "G" = x + 1` + "\n" + procP("g(2)")},
-				{`function g(x: int) "G" = x + 1` + "\n" + procP("g(2)"), `replace function g(x: int) "G" = x * 10` + "\n"},
-			},
+	},
+	{
+		name: "a replaced function",
+		want: []string{`a = 3`, `a = 20`},
+		selections: [][]string{
+			{`function g(x: int) "G" = x + 1` + "\n" + procP("g(2)")},
+			{`function g(x: int) "G" = x + 1` + "\n" + procP("g(2)"), `replace function g(x: int) "G" = x * 10` + "\n"},
 		},
-		{
-			name: "a predicate's name declared",
-			want: []string{`a = 3`, `a = true`, `builtin all takes only array`},
-			selections: [][]string{
-				{`function all(x: int, y: int) "A" = x + y` + "\n" + procP("all(1, 2)")},
-				{procP("all([1, 2], {# > 0})")},
-				{procP("all(1, 2)")},
-			},
+	},
+	{
+		name: "a predicate's name declared",
+		want: []string{`a = 3`, `a = true`, `builtin all takes only array`},
+		selections: [][]string{
+			{`function all(x: int, y: int) "A" = x + y` + "\n" + procP("all(1, 2)")},
+			{procP("all([1, 2], {# > 0})")},
+			{procP("all(1, 2)")},
 		},
-		{
-			name: "a let named as expr's built-in",
-			selections: [][]string{
-				{procP(`"q"`, `upper("x")`)},
-				{procP(`upper("x")`)},
-				{procP(`[1]`, `all(a, {# > 0})`)},
-				{procP(`all([1], {# > 0})`)},
-			},
+	},
+	{
+		name: "a let named as expr's built-in",
+		selections: [][]string{
+			{procP(`"q"`, `upper("x")`)},
+			{procP(`upper("x")`)},
+			{procP(`[1]`, `all(a, {# > 0})`)},
+			{procP(`all([1], {# > 0})`)},
 		},
-		{
-			name: "a roll of numeric or symbolic dice",
-			want: []string{`b = <nil>`, `mismatched types string and int`, `b = <nil>`},
-			selections: [][]string{
-				{auditDice + "procedure p() \"P\" {\n  roll x = d6\n  let a = x == 1\n  let b = x\n  emit \"{a} {b}\"\n}\n"},
-				{auditDice + "procedure p() \"P\" {\n  roll x = sym\n  let a = x == 1\n  let b = x\n  emit \"{a} {b}\"\n}\n"},
-				{auditDice + "procedure p() \"P\" {\n  roll x = sym\n  let a = x == \"hit\"\n  let b = x\n  emit \"{a} {b}\"\n}\n"},
-			},
+	},
+	{
+		name: "a roll of numeric or symbolic dice",
+		want: []string{`b = <nil>`, `mismatched types string and int`, `b = <nil>`},
+		selections: [][]string{
+			{auditDice + "procedure p() \"P\" {\n  roll x = d6\n  let a = x == 1\n  let b = x\n  emit \"{a} {b}\"\n}\n"},
+			{auditDice + "procedure p() \"P\" {\n  roll x = sym\n  let a = x == 1\n  let b = x\n  emit \"{a} {b}\"\n}\n"},
+			{auditDice + "procedure p() \"P\" {\n  roll x = sym\n  let a = x == \"hit\"\n  let b = x\n  emit \"{a} {b}\"\n}\n"},
 		},
-		{
-			name: "characteristics declared or not",
-			want: []string{`a = true`, `unknown characteristic "cl"`, `a = false`},
-			selections: [][]string{
-				{auditDice + auditKind + `characteristic cl "Cool" {
+	},
+	{
+		name: "characteristics declared or not",
+		want: []string{`a = true`, `unknown characteristic "cl"`, `a = false`},
+		selections: [][]string{
+			{auditDice + auditKind + `characteristic cl "Cool" {
   check 2d6 at_least
   target
   limits fighter 10 to 3
 }
 ` + auditParamProc(`can_improve(m, "cl")`, `stat(m, "cl")`)},
-				{auditDice + auditKind + auditParamProc(`can_improve(m, "cl")`, `stat(m, "cl")`)},
-				{auditDice + auditKind + `characteristic cl "Cool" {
+			{auditDice + auditKind + auditParamProc(`can_improve(m, "cl")`, `stat(m, "cl")`)},
+			{auditDice + auditKind + `characteristic cl "Cool" {
   check 2d6 at_least
   target
   limits fighter 9 to 4
 }
 ` + auditParamProc(`can_improve(m, "cl")`, `stat(m, "cl")`)},
-			},
 		},
-		{
-			name: "inline states under other vocabularies",
-			want: []string{``, `not a valid state`, `not a valid state`},
-			selections: [][]string{
-				{inlineStatePack(true)},
-				{inlineStatePack(false)},
-				{strings.Replace(inlineStatePack(true), "status standing", "status prone", 1)},
-			},
+	},
+	{
+		name: "inline states under other vocabularies",
+		want: []string{``, `not a valid state`, `not a valid state`},
+		selections: [][]string{
+			{inlineStatePack(true)},
+			{inlineStatePack(false)},
+			{strings.Replace(inlineStatePack(true), "status standing", "status prone", 1)},
 		},
-		{
-			name: "a body reading the whole environment",
-			selections: [][]string{
-				{`function g() "G" = $env.a` + "\n" + procP("1", "g()")},
-				{`function g() "G" = $env.a` + "\n" + procP(`"s"`, "g()")},
-			},
+	},
+	{
+		name: "a body reading the whole environment",
+		selections: [][]string{
+			{`function g() "G" = $env.a` + "\n" + procP("1", "g()")},
+			{`function g() "G" = $env.a` + "\n" + procP(`"s"`, "g()")},
 		},
-		{
-			// munda's bounded repeat replaces expr's: an inlined body
-			// calls it too.
-			name: "munda's built-in replacing expr's, called from a body",
-			want: []string{`the text would be longer than 1048576 bytes`},
-			selections: [][]string{
-				{`function g(s: string, n: int) "G" = repeat(s, n)` + "\n" + procP(`len(g("ab", 3000000))`)},
-			},
+	},
+	{
+		// munda's bounded repeat replaces expr's: an inlined body
+		// calls it too.
+		name: "munda's built-in replacing expr's, called from a body",
+		want: []string{`the text would be longer than 1048576 bytes`},
+		selections: [][]string{
+			{`function g(s: string, n: int) "G" = repeat(s, n)` + "\n" + procP(`len(g("ab", 3000000))`)},
 		},
-	}
-	for _, tc := range cases {
+	},
+}
+
+func TestSharedAudit(t *testing.T) {
+	for _, tc := range auditCases {
 		t.Run(tc.name, func(t *testing.T) {
 			fresh := auditSameAsFresh(t, tc.selections...)
 			for i, w := range tc.want {
@@ -313,4 +318,38 @@ const auditKind = `kind fighter "Fighter" {
 // auditParamProc is procP with a parameter m, a model.
 func auditParamProc(lets ...string) string {
 	return strings.Replace(procP(lets...), "procedure p()", "procedure p(m: model)", 1)
+}
+
+// TestSharedAuditConcurrent checks every case's selections from several
+// goroutines at once, each in its own order, against fresh checks (run
+// it with -race).
+func TestSharedAuditConcurrent(t *testing.T) {
+	var all [][]string
+	for _, tc := range auditCases {
+		all = append(all, tc.selections...)
+	}
+	fresh := make([]auditOutcome, len(all))
+	for i, packs := range all {
+		resetShared()
+		fresh[i] = auditCheck(t, packs)
+	}
+	resetShared()
+	defer resetShared()
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range all {
+				i := (k*(2*g+1) + g) % len(all) // another order in each goroutine
+				got := auditCheck(t, all[i])
+				if !slices.Equal(got.diags, fresh[i].diags) || !slices.Equal(got.lets, fresh[i].lets) {
+					t.Errorf("selection %d checked concurrently:\n  %s\n  %s\nbut alone\n  %s\n  %s", i,
+						strings.Join(got.diags, "\n  "), strings.Join(got.lets, "\n  "),
+						strings.Join(fresh[i].diags, "\n  "), strings.Join(fresh[i].lets, "\n  "))
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
