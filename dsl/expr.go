@@ -96,6 +96,9 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 		c.diags.list = append(c.diags.list, uses...)
 		return nil
 	}
+	if !c.checkInlinedArgs(e) {
+		return nil
+	}
 	e.Program = program
 	why := c.compileClosure(e)
 	t := resultType(program.Node())

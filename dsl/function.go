@@ -142,11 +142,7 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 		info.Function = cl.fn
 		info.Result = c.compile(cl.fn.Body, sc, nil, "")
 		if inForce && cl.fn.Body.Program != nil {
-			var params []string
-			for _, p := range info.Params {
-				params = append(params, p.Name)
-			}
-			if body, err := newInlineBody(cl.fn.Body.Text, params, c.exprc.config, sc.exprEnv()); err == nil {
+			if body, err := newInlineBody(cl.fn.Body.Text, info.Params, c.exprc.config, sc.exprEnv()); err == nil {
 				c.inline.bodies[cl.name] = body
 				c.programs.forget()
 			}

@@ -3,11 +3,15 @@ package dsl
 import (
 	"fmt"
 	"maps"
+	"reflect"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/conf"
 	exprparser "github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/types"
+
+	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
 )
 
 // inliner replaces calls of function declarations by their bodies, with
@@ -26,10 +30,25 @@ type inliner struct {
 	// left is how many nodes inlining may still add to the expression
 	// being compiled (see startExpression).
 	left int
+	// args are the arguments of the calls inlined in the expression
+	// being compiled, as written in it, with their parameters' types:
+	// expr's checker never sees the calls, only the lets binding them,
+	// so the checker checks these (checkInlinedArgs).
+	args []inlinedArg
+}
+
+// inlinedArg is one argument of an inlined call.
+type inlinedArg struct {
+	node     ast.Node
+	from, to int // where it is in the expression
+	fn       string
+	param    string
+	want     reflect.Type
 }
 
 type inlineBody struct {
 	params []string
+	types  []reflect.Type // the parameters'
 	text   string
 	// parse is the configuration the body was checked under, as far as
 	// parsing sees it: which names it calls are functions (or
@@ -44,7 +63,7 @@ type inlineBody struct {
 
 // newInlineBody keeps a checked body for inlining: cfg is the compiler's
 // configuration and env the body's environment when it was checked.
-func newInlineBody(text string, params []string, cfg *conf.Config, env types.Map) (*inlineBody, error) {
+func newInlineBody(text string, params []ParamInfo, cfg *conf.Config, env types.Map) (*inlineBody, error) {
 	parse := *cfg
 	parse.Functions = maps.Clone(cfg.Functions) // later declarations do not change what the body calls
 	parse.Disabled = maps.Clone(cfg.Disabled)
@@ -53,7 +72,12 @@ func newInlineBody(text string, params []string, cfg *conf.Config, env types.Map
 	if err != nil {
 		return nil, err
 	}
-	return &inlineBody{params: params, text: text, parse: &parse, tree: tree}, nil
+	body := &inlineBody{text: text, parse: &parse, tree: tree}
+	for _, p := range params {
+		body.params = append(body.params, p.Name)
+		body.types = append(body.types, p.Type)
+	}
+	return body, nil
 }
 
 // maxInlineDepth bounds inlining, whatever the declarations (a function
@@ -67,7 +91,7 @@ const maxInlineDepth = 32
 const maxInlinedNodes = 4 * MaxExprNodes
 
 // startExpression gives the next expression compiled its own budget.
-func (in *inliner) startExpression() { in.left = maxInlinedNodes }
+func (in *inliner) startExpression() { in.left, in.args = maxInlinedNodes, in.args[:0] }
 
 // Visit implements ast.Visitor.
 func (in *inliner) Visit(node *ast.Node) { in.visit(node, 0) }
@@ -95,6 +119,14 @@ func (in *inliner) visit(node *ast.Node, depth int) {
 		return
 	}
 	in.left -= size
+	if depth == 0 {
+		// An argument as written; those inside bodies were checked with
+		// the bodies.
+		for i, arg := range call.Arguments {
+			loc := arg.Location()
+			in.args = append(in.args, inlinedArg{node: arg, from: loc.From, to: loc.To, fn: ident.Value, param: body.params[i], want: body.types[i]})
+		}
+	}
 	// Calls inside the body are inlined too, before it goes in.
 	ast.Walk(&inlined, visitFunc(func(n *ast.Node) { in.visit(n, depth+1) }))
 	// Parameters get names of their own: expr's lets may not shadow one
@@ -129,3 +161,25 @@ func countNodes(n ast.Node) int {
 type visitFunc func(*ast.Node)
 
 func (f visitFunc) Visit(n *ast.Node) { f(n) }
+
+// checkInlinedArgs reports the arguments of the calls inlined in e whose
+// types are not their parameters': what expr's checker says of a call
+// it sees. It runs after expr's checker, which typed the arguments where
+// the inliner moved them.
+func (c *checker) checkInlinedArgs(e *syntax.Expr) bool {
+	ok := true
+	for _, a := range c.inline.args {
+		t := resultType(a.node)
+		if a.want == nil || assignable(t, a.want) || (a.want == typeFloat && isNumber(t)) {
+			continue
+		}
+		end := a.to
+		if end <= a.from {
+			end = a.from
+		}
+		c.diags.errorf(diag.CodeTypeError, diag.RangeOf(exprPosition(e, a.from), exprPosition(e, end)),
+			"the argument %s of %s must be %s, but this is %s", a.param, a.fn, TypeName(a.want), TypeName(t))
+		ok = false
+	}
+	return ok
+}

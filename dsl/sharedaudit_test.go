@@ -274,6 +274,18 @@ var auditCases = []auditCase{
 		},
 	},
 	{
+		// The parameters' types: an inlined call's arguments are checked
+		// against them, so they are part of what the function means.
+		name: "parameters of other types",
+		want: []string{`a = "s"`, `the argument x of g must be int, but this is string`, `a = 3.5`, `the argument x of g must be int, but this is float`},
+		selections: [][]string{
+			{`function g(x: any) "G" = x` + "\n" + procP(`g("s")`)},
+			{`function g(x: int) "G" = x` + "\n" + procP(`g("s")`)},
+			{`function g(x: float) "G" = x + 1` + "\n" + procP(`g(2.5)`)},
+			{`function g(x: int) "G" = x + 1` + "\n" + procP(`g(2.5)`)},
+		},
+	},
+	{
 		// munda's bounded repeat replaces expr's: an inlined body
 		// calls it too.
 		name: "munda's built-in replacing expr's, called from a body",

@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -271,8 +272,10 @@ func (c *checker) calleeMeaningOf(name string, depth int) calleeMeaning {
 		var b strings.Builder
 		writeKeyField(&b, "inline "+name)
 		writeKeyField(&b, strconv.Itoa(len(body.params)))
-		for _, p := range body.params {
+		for i, p := range body.params {
 			writeKeyField(&b, p)
+			// The arguments' types are checked against them.
+			writeKeyField(&b, fmt.Sprint(body.types[i]))
 		}
 		writeKeyField(&b, body.text)
 		var calls strings.Builder
