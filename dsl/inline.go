@@ -91,7 +91,12 @@ const maxInlineDepth = 32
 const maxInlinedNodes = 4 * MaxExprNodes
 
 // startExpression gives the next expression compiled its own budget.
-func (in *inliner) startExpression() { in.left, in.args = maxInlinedNodes, in.args[:0] }
+// Parameters are numbered from 1 in each expression, so that a text
+// compiles the same whatever was compiled before it (in this check or
+// another: sharedprograms.go).
+func (in *inliner) startExpression() {
+	in.left, in.args, in.serial = maxInlinedNodes, in.args[:0], 0
+}
 
 // Visit implements ast.Visitor.
 func (in *inliner) Visit(node *ast.Node) { in.visit(node, 0) }
@@ -130,11 +135,13 @@ func (in *inliner) visit(node *ast.Node, depth int) {
 	// Calls inside the body are inlined too, before it goes in.
 	ast.Walk(&inlined, visitFunc(func(n *ast.Node) { in.visit(n, depth+1) }))
 	// Parameters get names of their own: expr's lets may not shadow one
-	// another, and a body inlined into itself's caller would.
+	// another, and a body inlined into itself's caller would. A rule
+	// cannot write them (ʹ is a letter to expr, not to munda), so they
+	// never clash with a name of the caller's.
 	in.serial++
 	renamed := make(map[string]string, len(body.params))
 	for _, p := range body.params {
-		renamed[p] = fmt.Sprintf("_%s_%d", p, in.serial)
+		renamed[p] = fmt.Sprintf("%sʹ%d", p, in.serial)
 	}
 	ast.Walk(&inlined, visitFunc(func(n *ast.Node) {
 		if id, ok := (*n).(*ast.IdentifierNode); ok {

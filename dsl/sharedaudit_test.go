@@ -286,6 +286,19 @@ var auditCases = []auditCase{
 		},
 	},
 	{
+		// The names an inlined call binds its arguments to are the same
+		// whatever was compiled before, and not names a rule can write.
+		name: "a caller's name like an inlined parameter's",
+		want: []string{`a = 6`, `a = 8`},
+		selections: [][]string{
+			{`function g(x: int) "G" = x + 1` + "\n" + `function h(x: int) "H" = x * 2` + "\n" +
+				"procedure q() \"Q\" {\n  let z = h(1)\n  emit \"{z}\"\n}\n" +
+				"procedure p() \"P\" {\n  let _x_2 = 5\n  let a = g(_x_2)\n  emit \"{a}\"\n}\n"},
+			{`function g(x: int) "G" = x + 1` + "\n" +
+				"procedure p() \"P\" {\n  let _x_1 = 5\n  let a = g(_x_1) + g(1)\n  emit \"{a}\"\n}\n"},
+		},
+	},
+	{
 		// munda's bounded repeat replaces expr's: an inlined body
 		// calls it too.
 		name: "munda's built-in replacing expr's, called from a body",
