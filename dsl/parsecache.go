@@ -116,6 +116,9 @@ func (c *checker) keepParse(text string, tree *exprparser.Tree, env types.Map) {
 
 // addParse keeps kp among the young parses, unless an equal one is there.
 func addParse(text string, kp *keptParse) {
+	if len(text) > maxSharedText {
+		return
+	}
 	keptParses.Lock()
 	defer keptParses.Unlock()
 	for _, other := range keptParses.young[text] {
@@ -148,8 +151,8 @@ func plainParse(text string) (*exprparser.Tree, error) {
 		return tree, nil
 	}
 	tree, err := exprparser.Parse(text)
-	if err != nil {
-		return nil, err
+	if err != nil || len(text) > maxSharedText {
+		return tree, err
 	}
 	plainParses.Lock()
 	plainParses.addLocked(text, tree)

@@ -378,3 +378,35 @@ func TestSharedAuditConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestSharedTextBound: a text longer than maxSharedText is compiled and
+// parsed for its check only, so that the caches' bounds, which count
+// entries, also bound their bytes.
+func TestSharedTextBound(t *testing.T) {
+	resetShared()
+	defer resetShared()
+	// Lines are bounded (4 KB), expressions are not: a list over lines.
+	var items []string
+	for range 4 {
+		items = append(items, `"`+strings.Repeat("x", maxSharedText/4)+`"`)
+	}
+	long := "[\n" + strings.Join(items, ",\n") + "]"
+	for range 2 {
+		lets := sharedLets(t, procP(long, "1"))
+		if got := evalShared(t, lets[0], nil); len(got) < maxSharedText {
+			t.Fatalf("the long list is %d bytes, want over %d", len(got), maxSharedText)
+		}
+		long = lets[0].Text
+	}
+	for _, m := range []map[string][]*cachedProgram{sharedPrograms.young, sharedPrograms.old} {
+		if _, ok := m[long]; ok {
+			t.Error("a text over the bound was kept in the shared cache of programs")
+		}
+	}
+	if _, ok := keptParses.young[long]; ok {
+		t.Error("a text over the bound was kept in the shared cache of parses")
+	}
+	if _, ok := plainParses.young[long]; ok {
+		t.Error("a text over the bound was kept in the cache of plain parses")
+	}
+}

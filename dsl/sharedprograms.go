@@ -47,6 +47,13 @@ import (
 // hold about 18 MB, 5 KB each. The bound leaves twice that room.
 const maxSharedPrograms = 1 << 13
 
+// maxSharedText is the longest text the shared caches keep (of
+// programs, parses and plain parses): their bounds count entries, and a
+// long literal edited in the language server, a new text at each
+// keystroke, would otherwise fill them with megabytes each. The shipped
+// rules' longest expression is a few hundred bytes.
+const maxSharedText = 4 << 10
+
 // sharedPrograms is the process's cache.
 var sharedPrograms = newProgramStore(maxSharedPrograms)
 
@@ -98,6 +105,9 @@ func findProgram(list []*cachedProgram, names []string, bindings []types.Type, c
 
 // store keeps cp, which must not change from now on.
 func (s *programStore) store(text string, cp *cachedProgram) {
+	if len(text) > maxSharedText {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if findProgram(s.young[text], cp.names, cp.bindings, cp.calls) == nil {
