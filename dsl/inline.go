@@ -2,10 +2,10 @@ package dsl
 
 import (
 	"fmt"
-	"maps"
 	"reflect"
 
 	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
 	"github.com/expr-lang/expr/conf"
 	exprparser "github.com/expr-lang/expr/parser"
 	"github.com/expr-lang/expr/types"
@@ -64,15 +64,26 @@ type inlineBody struct {
 // newInlineBody keeps a checked body for inlining: cfg is the compiler's
 // configuration and env the body's environment when it was checked.
 func newInlineBody(text string, params []ParamInfo, cfg *conf.Config, env types.Map) (*inlineBody, error) {
-	parse := *cfg
-	parse.Functions = maps.Clone(cfg.Functions) // later declarations do not change what the body calls
-	parse.Disabled = maps.Clone(cfg.Disabled)
-	parse.WithEnv(env)
-	tree, err := exprparser.ParseWithConfig(text, &parse)
+	checked := *cfg
+	checked.WithEnv(env)
+	tree, err := exprparser.ParseWithConfig(text, &checked)
 	if err != nil {
 		return nil, err
 	}
-	body := &inlineBody{text: text, parse: &parse, tree: tree}
+	// What the parser asks of a configuration: whether each name called
+	// is overridden, the disabled built-ins and its bounds. A small
+	// configuration holding just that parses the body the same, whatever
+	// is declared later (rules keep their bodies: no copy of every
+	// function for each).
+	parse := &conf.Config{Functions: map[string]*builtin.Function{}, Disabled: cfg.Disabled,
+		MaxNodes: cfg.MaxNodes, DisableIfOperator: cfg.DisableIfOperator}
+	for _, name := range parsedCalls(tree.Node) {
+		if checked.IsOverridden(name) {
+			parse.Functions[name] = &builtin.Function{Name: name}
+		}
+	}
+	parse.WithEnv(types.Map{})
+	body := &inlineBody{text: text, parse: parse, tree: tree}
 	for _, p := range params {
 		body.params = append(body.params, p.Name)
 		body.types = append(body.types, p.Type)

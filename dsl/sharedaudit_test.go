@@ -299,6 +299,25 @@ var auditCases = []auditCase{
 		},
 	},
 	{
+		// The same body calling a lookup table in one pack, a function
+		// in another.
+		name: "a body calling a table or a function",
+		want: []string{`a = 10`, `a = 4`},
+		selections: [][]string{
+			{auditTable + `function g(x: int) "G" = t(x)` + "\n" + procP("g(2)")},
+			{`function t(x: int) "T" = x * 2` + "\n" + `function g(x: int) "G" = t(x)` + "\n" + procP("g(2)")},
+		},
+	},
+	{
+		// features() lists each check's own declarations.
+		name: "features of other packs",
+		want: []string{`a = 1`, `a = 2`},
+		selections: [][]string{
+			{`skill x "X" {` + "\n  text \"X.\"\n}\n" + procP(`len(features("skill"))`)},
+			{`skill x "X" {` + "\n  text \"X.\"\n}\n" + `skill y "Y" {` + "\n  text \"Y.\"\n}\n" + procP(`len(features("skill"))`)},
+		},
+	},
+	{
 		// munda's bounded repeat replaces expr's: an inlined body
 		// calls it too.
 		name: "munda's built-in replacing expr's, called from a body",
