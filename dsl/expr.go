@@ -51,8 +51,8 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	if e == nil {
 		return nil
 	}
-	c.inline.startExpression()
 	env := sc.exprEnv()
+	c.inline.startExpression(env)
 	// A parse kept from an earlier check (parsecache.go) is only read.
 	tree := c.keptParseOf(e.Text, env)
 	kept := tree != nil
@@ -142,6 +142,13 @@ func (c *checker) exprError(e *syntax.Expr, err error, sc *scope) {
 	msg = humanizeTypes.Replace(msg)
 	if msg == "unexpected token EOF" {
 		msg = "the expression ends too soon"
+	}
+	if strings.HasSuffix(msg, " is not callable") && ferr != nil {
+		// expr names the type (int is not callable); the name called says
+		// more, and may be a let hiding a function.
+		if name := identAt(e.Text, ferr.From); name != "" && sc.lookup(name) != nil {
+			msg = name + " is not callable"
+		}
 	}
 	d := c.diags.errorf(diag.CodeTypeError, at, "%s", msg)
 	switch {
@@ -471,4 +478,19 @@ func resultType(node ast.Node) reflect.Type {
 		return reflect.SliceOf(n.Ref.Type)
 	}
 	return t
+}
+
+// identAt is the name that starts at a rune offset of an expression's
+// text, or "".
+func identAt(text string, runeOffset int) string {
+	i := 0
+	for n := 0; n < runeOffset && i < len(text); n++ {
+		_, size := utf8.DecodeRuneInString(text[i:])
+		i += size
+	}
+	j := i
+	for j < len(text) && (text[j] == '_' || text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z' || j > i && text[j] >= '0' && text[j] <= '9') {
+		j++
+	}
+	return text[i:j]
 }

@@ -35,6 +35,10 @@ type inliner struct {
 	// expr's checker never sees the calls, only the lets binding them,
 	// so the checker checks these (checkInlinedArgs).
 	args []inlinedArg
+	// env is the environment of the expression being compiled: a name
+	// in it (a let, a parameter) hides a function of the same name, and
+	// a call of it is not one of the function.
+	env types.Map
 }
 
 // inlinedArg is one argument of an inlined call.
@@ -105,8 +109,8 @@ const maxInlinedNodes = 4 * MaxExprNodes
 // Parameters are numbered from 1 in each expression, so that a text
 // compiles the same whatever was compiled before it (in this check or
 // another: sharedprograms.go).
-func (in *inliner) startExpression() {
-	in.left, in.args, in.serial = maxInlinedNodes, in.args[:0], 0
+func (in *inliner) startExpression(env types.Map) {
+	in.left, in.args, in.serial, in.env = maxInlinedNodes, in.args[:0], 0, env
 }
 
 // Visit implements ast.Visitor.
@@ -124,6 +128,9 @@ func (in *inliner) visit(node *ast.Node, depth int) {
 	body, ok := in.bodies[ident.Value]
 	if !ok || len(call.Arguments) != len(body.params) || depth >= maxInlineDepth {
 		return
+	}
+	if _, hidden := in.env[ident.Value]; hidden && depth == 0 {
+		return // a call of the let or parameter, which expr's checker reports
 	}
 	tree, err := exprparser.ParseWithConfig(body.text, body.parse)
 	if err != nil {

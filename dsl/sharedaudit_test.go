@@ -318,6 +318,16 @@ var auditCases = []auditCase{
 		},
 	},
 	{
+		// A let hides a function of the same name: g(1) calls the let.
+		name: "a let hiding a declared function",
+		want: []string{`g is not callable`, `a = 2`, `has_skill is not callable`},
+		selections: [][]string{
+			{`function g(x: int) "G" = x + 1` + "\n" + "procedure p() \"P\" {\n  let g = 5\n  let a = g(1)\n  emit \"{a} {g}\"\n}\n"},
+			{`function g(x: int) "G" = x + 1` + "\n" + "procedure p() \"P\" {\n  let h = 5\n  let a = g(1)\n  emit \"{a} {h}\"\n}\n"},
+			{"procedure p(has_skill: int) \"P\" {\n  let a = has_skill(1, \"x\")\n  emit \"{a}\"\n}\n"},
+		},
+	},
+	{
 		// munda's bounded repeat replaces expr's: an inlined body
 		// calls it too.
 		name: "munda's built-in replacing expr's, called from a body",
