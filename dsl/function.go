@@ -134,6 +134,10 @@ func (v callCollector) Visit(node *exprast.Node) {
 // compileCallable compiles a callable's expressions and, if it is the one
 // in force under its name, makes it callable from later expressions.
 func (c *checker) compileCallable(cl *callable, inForce bool) {
+	if stdlib.Internal(cl.name) {
+		c.diags.errorf(diag.CodeDuplicateID, identRange(cl.at), "%s is the name of a function munda compiles an operator to; give it another name", cl.name)
+		return
+	}
 	info := &FuncInfo{Name: cl.name}
 	switch {
 	case cl.fn != nil:

@@ -328,6 +328,17 @@ var auditCases = []auditCase{
 		},
 	},
 	{
+		// string + compiles to munda's _concat: a declaration of that
+		// name made expr panic.
+		name: "a function named as an operator's",
+		want: []string{"_concat is the name of a function munda compiles an operator to", "_concat is the name of a function munda compiles an operator to", `a = "ab"`},
+		selections: [][]string{
+			{`function _concat(a: string, b: string) "C" = "hijacked"` + "\n" + procP(`"a" + "b"`)},
+			{auditTable[:len("table ")] + "_concat" + auditTable[len("table t"):] + procP(`"a" + "b"`)},
+			{procP(`"a" + "b"`)},
+		},
+	},
+	{
 		// munda's bounded repeat replaces expr's: an inlined body
 		// calls it too.
 		name: "munda's built-in replacing expr's, called from a body",

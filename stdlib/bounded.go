@@ -24,6 +24,11 @@ const (
 // concatOp is the function string + string compiles to.
 const concatOp = "_concat"
 
+// Internal tells whether name is a function munda compiles operators to
+// (string +): rules may not declare one of that name, which would change
+// the operator, or make expr refuse its signature.
+func Internal(name string) bool { return name == concatOp }
+
 // boundedOptions replace expr's string and list builders that can grow a
 // value many times over with versions that stop at the bounds, and make
 // string + string one of them.
