@@ -210,39 +210,54 @@ func ComparePositions(a, b []int) int {
 var ckSeed = maphash.MakeSeed()
 
 // Hash is a 64-bit hash of everything the rest of the run depends on:
-// the state, the variables of every block running (and the outer values
-// they hide), what the constructs running keep, the rules and tables
-// running; with counters, also the run's counts of steps, events and
-// text, which decide whether a limit is reached (ask for them when the
-// limits are lower than the defaults). Values it cannot hash make it
-// unique, so that such runs are never merged.
-func (c Checkpoint) Hash(counters bool) uint64 {
+// the state, the variables of every block running that the rest of the
+// run may read (and the outer values they hide), what the constructs
+// running keep, the rules and tables running; with counters, also the
+// run's counts of steps, events and text, which decide whether a limit
+// is reached (ask for them when the limits are lower than the defaults).
+// Values it cannot hash make it unique, so that such runs are never
+// merged. A variable still in scope that nothing later reads (see
+// liveness.go) is left out: runs that differ only in it go on alike.
+func (c Checkpoint) Hash(counters bool) uint64 { return c.hash(counters, true) }
+
+// ScopeHash is Hash over every variable in scope, read later or not: the
+// hash before liveness, which tests compare Hash with.
+func (c Checkpoint) ScopeHash(counters bool) uint64 { return c.hash(counters, false) }
+
+func (c Checkpoint) hash(counters, liveOnly bool) uint64 {
 	r := c.r
 	h := &hasher{}
 	h.h.SetSeed(ckSeed)
 	h.state(r.st)
+	// A translation reads placeholders of its own texts: keep every name.
+	liveOnly = liveOnly && r.opts.Translation == nil
 	levels := r.ck.levels
 	for i := 0; i < len(levels); {
 		// The levels of one frame, and the names in scope in it.
 		j := i
-		live := map[string]bool{}
+		inScope := map[string]bool{}
 		for _, k := range levels[i].base {
-			live[k] = true
+			inScope[k] = true
 		}
 		for ; j < len(levels) && levels[j].f == levels[i].f; j++ {
 			lv := &levels[j]
 			h.u64(lv.extra)
 			h.scope(lv.sc)
 			if lv.loopVar != "" {
-				live[lv.loopVar] = true
+				inScope[lv.loopVar] = true
 			}
 			for _, name := range r.ck.declaredBy(lv.block)[:lv.stmt] {
 				if name != "" {
-					live[name] = true
+					inScope[name] = true
 				}
 			}
 		}
-		h.frame(levels[i].f, live)
+		var live *nameSet
+		if liveOnly {
+			s := r.p.liveness().frameLive(levels[i:j], j == len(levels), r.logging())
+			live = &s
+		}
+		h.frame(levels[i].f, inScope, live)
 		i = j
 	}
 	for _, s := range r.stack {
@@ -318,29 +333,32 @@ func (h *hasher) sub(f func(*hasher)) uint64 {
 	return s.h.Sum64()
 }
 
-// frame hashes the names of a frame that are in scope: a name declared in
-// a block that has ended stays in the frame, but no rule can read it (the
-// checker sees to that), so runs that differ only in it are merged.
-func (h *hasher) frame(f *frame, live map[string]bool) {
+// frame hashes the names of a frame that are in scope and, when live is
+// not nil, that the rest of the run may read: a name declared in a block
+// that has ended stays in the frame, but no rule can read it (the checker
+// sees to that), and one in scope that nothing reads any more is as good
+// as gone, so runs that differ only in them are merged. natural.NAME and
+// rolled.NAME are read as such, or by a reader of the whole table.
+func (h *hasher) frame(f *frame, inScope map[string]bool, live *nameSet) {
 	h.str(f.rule)
 	h.str(f.proc)
 	var sum uint64
 	f.each(func(k string, v any) {
-		if live[k] {
+		if inScope[k] && (live == nil || live.has(k)) {
 			sum += h.sub(func(s *hasher) { s.str(k); s.value(v) })
 		}
 	})
 	h.u64(sum)
 	sum = 0
 	for k, v := range f.natural {
-		if live[k] {
+		if inScope[k] && (live == nil || live.hasNatural(k)) {
 			sum += h.sub(func(s *hasher) { s.str(k); s.u64(uint64(v)) })
 		}
 	}
 	h.u64(sum)
 	sum = 0
 	for k, v := range f.rolled {
-		if live[k] {
+		if inScope[k] && (live == nil || live.hasRolled(k)) {
 			sum += h.sub(func(s *hasher) { s.str(k); s.ints(v) })
 		}
 	}

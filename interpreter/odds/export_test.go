@@ -12,3 +12,15 @@ var ExactReplay = exactReplay
 func ExactWith(ctx context.Context, q Question, maxConfigs, workers int, snapshots, runAgain bool) (*Result, error) {
 	return exact(ctx, q, maxConfigs, exactOptions{workers: workers, noSnapshots: !snapshots, runAgain: runAgain})
 }
+
+// ExactByScope is Exact merging by every variable in scope, read later
+// or not (as before liveness): the reference for the live hash.
+func ExactByScope(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, scopeHash: true})
+}
+
+// ExactCheckingLive is Exact checking every merge the live hash makes
+// that the hash of every variable in scope would not (see exactOptions).
+func ExactCheckingLive(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkLive: true})
+}

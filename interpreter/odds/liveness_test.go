@@ -1,0 +1,149 @@
+package odds_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/munda-rules/munda/interpreter/odds"
+)
+
+// Merging by the live hash (variables nothing later reads left out)
+// gives the same fractions as merging by every variable in scope, on the
+// shipped procedures the other tests compare; and every merge it makes
+// that the scope hash would not is checked: both runs are continued, and
+// their next steps give the same configurations and outcomes with the
+// same chances.
+func TestLiveHashAgreesWithScopeHash(t *testing.T) {
+	p := program(t)
+	for _, c := range []struct {
+		name, state, proc string
+		args              map[string]string
+		of                string
+		focus             []string
+		long              bool // only with MUNDA_LONG=1
+	}{
+		{"bottle check", fmt.Sprintf(bottleState, ""), "bottle_check", map[string]string{"gang": "g"}, "", nil, false},
+		{"bottle check iron will", fmt.Sprintf(bottleState, "skills: [iron_will],"), "bottle_check", map[string]string{"gang": "g"}, `gang("g").bottled`, nil, false},
+		{"nerve test", smallGang(5), "nerve_test", map[string]string{"model": "m0"}, "", nil, false},
+		{"lasting injury", loneFighter, "go_out_of_action", map[string]string{"fighter": "m", "attacker": "m"}, "", nil, false},
+		{"resolve hit W2", duel(3, 2), "resolve_hit", map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, "", []string{"target"}, false},
+		{"resolve hit W1", duel(3, 1), "resolve_hit", map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, "", []string{"target"}, true},
+		{"activation", duel(4, 2), "activation", map[string]string{"model": "shooter"}, "", nil, false},
+		{"end phase 2", smallGang(2), "end_phase", nil, "", nil, false},
+		{"end phase 4 bottled", smallGang(4), "end_phase", nil, `gang("g").bottled`, nil, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.long && os.Getenv("MUNDA_LONG") == "" {
+				t.Skip("tens of seconds: MUNDA_LONG=1 runs it")
+			}
+			q := odds.Question{Program: p, State: decodeState(t, c.state), Procedure: c.proc, Args: c.args, Focus: c.focus}
+			if c.of != "" {
+				q.Of = query(t, p, c.of)
+			}
+			want, err := odds.ExactByScope(context.Background(), q, 1_000_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := odds.ExactCheckingLive(context.Background(), q, 1_000_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameOutcomes(t, got, want)
+			if got.Configs > want.Configs {
+				t.Errorf("%d configurations by the live hash, more than %d by scope", got.Configs, want.Configs)
+			}
+			t.Logf("by scope: %d configurations, %d ends, %d runs; live: %d, %d, %d", want.Configs, want.Paths, want.Runs, got.Configs, got.Paths, got.Runs)
+		})
+	}
+}
+
+// sameOutcomes fails unless got has want's outcomes, in order, with the
+// same probabilities to the last digit, and its mean.
+func sameOutcomes(t *testing.T, got, want *odds.Result) {
+	t.Helper()
+	if len(got.Outcomes) != len(want.Outcomes) {
+		t.Fatalf("%d outcomes, want %d:\n%v\n%v", len(got.Outcomes), len(want.Outcomes), keys(got), keys(want))
+	}
+	for i, o := range want.Outcomes {
+		if g := got.Outcomes[i]; g.Key != o.Key || g.P.Cmp(o.P) != 0 {
+			t.Errorf("outcome %d is %s at %s, want %s at %s", i, g.Key, g.P.RatString(), o.Key, o.P.RatString())
+		}
+	}
+	if (want.Mean == nil) != (got.Mean == nil) || want.Mean != nil && want.Mean.Cmp(got.Mean) != 0 {
+		t.Errorf("mean %v, want %v", got.Mean, want.Mean)
+	}
+}
+
+// Small packs where liveness decides: a roll never read again merges
+// (configurations drop), and a value that looks dead in the rest of its
+// block but is read by the loop's next pass or by an after hook does not
+// (the fractions stay those of merging by scope, and every merge the
+// live hash makes is checked).
+func TestLiveHashPacks(t *testing.T) {
+	const dice = "dice d6 \"D6\" { faces 1, 2, 3, 4, 5, 6 }\n"
+	for _, c := range []struct {
+		name, src string
+		fewer     bool // the live hash must make fewer configurations
+	}{
+		{"dead roll", `procedure p(gang) "P" {
+  roll a = d6
+  if a >= 4 { set gang.credits = gang.credits + 1 }
+  roll b = d6
+  if b >= 4 { set gang.credits = gang.credits + 1 }
+}`, true},
+		{"read by the next pass", `procedure p(gang) "P" {
+  roll first = d6
+  for each i in [1, 2] {
+    if i == 2 and first >= 4 { set gang.credits = gang.credits + 10 }
+    roll r = d6
+    if r == 6 { set gang.credits = gang.credits + 1 }
+  }
+}`, false},
+		{"read by a while's test", `procedure p(gang) "P" {
+  roll first = d6
+  let n = 0
+  while n < first and n < 3 {
+    set n = n + 1
+    roll r = d6
+    if r == 6 { set gang.credits = gang.credits + 1 }
+  }
+}`, false},
+		{"read by an after hook", `procedure p(gang) "P" {
+  roll a = d6
+  roll b = d6
+  if b == 6 { set gang.credits = gang.credits + 1 }
+}
+rule late "Late" {
+  after p {
+    if a >= 4 { set gang.credits = gang.credits + 10 }
+  }
+}`, false},
+		{"read as natural", `procedure p(gang) "P" {
+  roll a = d6 + 1
+  roll b = d6
+  if natural.a == 6 { set gang.credits = gang.credits + 10 }
+  if b == 6 { set gang.credits = gang.credits + 1 }
+}`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prog := looseProgram(t, "p", dice+c.src+"\n")
+			q := odds.Question{Program: prog, State: decodeState(t, "gangs:\n  - {id: g, name: G, models: []}\n"),
+				Procedure: "p", Args: map[string]string{"gang": "g"}, Of: query(t, prog, `gang("g").credits`)}
+			want, err := odds.ExactByScope(context.Background(), q, 10_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := odds.ExactCheckingLive(context.Background(), q, 10_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameOutcomes(t, got, want)
+			if c.fewer && got.Configs >= want.Configs {
+				t.Errorf("%d configurations by the live hash, want fewer than %d by scope", got.Configs, want.Configs)
+			}
+			t.Logf("by scope: %d configurations; live: %d", want.Configs, got.Configs)
+		})
+	}
+}
