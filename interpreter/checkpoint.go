@@ -218,28 +218,60 @@ var ckSeed = maphash.MakeSeed()
 // Values it cannot hash make it unique, so that such runs are never
 // merged. A variable still in scope that nothing later reads (see
 // liveness.go) is left out: runs that differ only in it go on alike.
-func (c Checkpoint) Hash(counters bool) uint64 { return c.hash(counters, true) }
+func (c Checkpoint) Hash(counters bool) uint64 { return c.hash(counters, true, nil) }
 
-// ScopeHash is Hash over every variable in scope, read later or not: the
-// hash before liveness, which tests compare Hash with.
-func (c Checkpoint) ScopeHash(counters bool) uint64 { return c.hash(counters, false) }
+// HashFor is Hash for a question that reads question of the final state
+// (Program.QueryReads): it also leaves out the fields of models that
+// neither the rest of the run nor the question may read (fields.go).
+func (c Checkpoint) HashFor(counters bool, question *Reads) uint64 {
+	return c.hash(counters, true, question)
+}
 
-func (c Checkpoint) hash(counters, liveOnly bool) uint64 {
+// ScopeHash is Hash over every variable in scope, read later or not, and
+// the whole state: the hash before liveness, which tests compare Hash
+// with.
+func (c Checkpoint) ScopeHash(counters bool) uint64 { return c.hash(counters, false, nil) }
+
+func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 	r := c.r
 	h := &hasher{}
 	h.h.SetSeed(ckSeed)
-	h.state(r.st)
 	// A translation reads placeholders of its own texts: keep every name.
 	liveOnly = liveOnly && r.opts.Translation == nil
 	levels := r.ck.levels
+	// The levels of each frame, and what the rest of the run reads of it.
+	type group struct {
+		from, to int
+		live     *nameSet
+	}
+	var groups []group
+	var fields nameSet // the fields the rest reads, in every frame
 	for i := 0; i < len(levels); {
-		// The levels of one frame, and the names in scope in it.
 		j := i
+		for j < len(levels) && levels[j].f == levels[i].f {
+			j++
+		}
+		g := group{from: i, to: j}
+		if liveOnly {
+			s := r.p.liveness().frameLive(levels[i:j], j == len(levels), r.logging())
+			g.live = &s
+			fields.unionFields(&s)
+		}
+		groups = append(groups, g)
+		i = j
+	}
+	if liveOnly {
+		h.drop = r.droppedFields(&fields, question, counters)
+	}
+	h.u64(h.drop)
+	h.state(r.st)
+	for _, g := range groups {
+		// The names in scope in the frame.
 		inScope := map[string]bool{}
-		for _, k := range levels[i].base {
+		for _, k := range levels[g.from].base {
 			inScope[k] = true
 		}
-		for ; j < len(levels) && levels[j].f == levels[i].f; j++ {
+		for j := g.from; j < g.to; j++ {
 			lv := &levels[j]
 			h.u64(lv.extra)
 			h.scope(lv.sc)
@@ -252,13 +284,7 @@ func (c Checkpoint) hash(counters, liveOnly bool) uint64 {
 				}
 			}
 		}
-		var live *nameSet
-		if liveOnly {
-			s := r.p.liveness().frameLive(levels[i:j], j == len(levels), r.logging())
-			live = &s
-		}
-		h.frame(levels[i].f, inScope, live)
-		i = j
+		h.frame(levels[g.from].f, inScope, g.live)
 	}
 	for _, s := range r.stack {
 		h.str(s)
@@ -307,6 +333,7 @@ type hasher struct {
 	h      maphash.Hash
 	unique bool // a value it could not hash
 	st     *state.State
+	drop   uint64 // droppable fields of models left out (fields.go)
 }
 
 func (h *hasher) u64(x uint64) {
@@ -537,7 +564,14 @@ var (
 func (h *hasher) reflectValue(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Struct:
+		var bits []int
+		if h.drop != 0 && v.Type() == modelType {
+			bits = droppableBits()
+		}
 		for _, i := range hashedFields(v.Type()) {
+			if bits != nil && bits[i] >= 0 && h.drop&(1<<bits[i]) != 0 {
+				continue
+			}
 			h.reflectValue(v.Field(i))
 		}
 	case reflect.Pointer:

@@ -29,8 +29,22 @@ package interpreter
 // never read "backwards": once dead it stays dead along the run, so two
 // runs that agree on the live names at a checkpoint read the same values
 // from there on.
+//
+// The same is done for the fields of models in the state (fields.go says
+// which: those that no Go code reads, so that only the rules read them,
+// through expressions, paths and placeholders): a field is live at a
+// checkpoint when some expression of the rest of the run may read it (by
+// name, whatever the type: `m.xp` reads every model's xp; a field read
+// by a name not known before the run, such as get(m, f), reads them all),
+// in any frame, the procedures, tables and actions the rest calls
+// included (a summary of each, by a fixpoint, as they may call one
+// another), every effect (any may fire), every function, every table's
+// head and every kind's warnings, the fields named by the battle's
+// durations (removed by name when a period ends), and the question's
+// Of. A question without Of (a summary of what changed) reads them all.
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -40,16 +54,16 @@ import (
 	"github.com/munda-rules/munda/dsl/syntax"
 )
 
-// nameSet is a set of variable names by their slot (dsl.SlotOf); all
-// stands for every name. natural and rolled hold the names X read only
-// as natural.X and rolled.X (a reader of the whole table, natural or
-// rolled, is a reader of that name).
+// nameSet is what may be read: variable names by their slot (dsl.SlotOf;
+// all stands for every name), natural.X and rolled.X by X (a reader of
+// the whole table, natural or rolled, is a reader of every X), and state
+// fields by their name in the rules (allFields: every field).
 type nameSet struct {
-	all                    bool
-	names, natural, rolled slotBits
+	all, allFields                 bool
+	names, natural, rolled, fields slotBits
 }
 
-// slotBits is a set of slots.
+// slotBits is a set of names by their slot.
 type slotBits []uint64
 
 func (b *slotBits) add(name string) {
@@ -74,26 +88,59 @@ func (b slotBits) has(name string) bool {
 	return ok && i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0
 }
 
+func (b slotBits) count() int {
+	n := 0
+	for _, w := range b {
+		for ; w != 0; w &= w - 1 {
+			n++
+		}
+	}
+	return n
+}
+
 func (s *nameSet) add(name string) {
 	if !s.all {
 		s.names.add(name)
 	}
 }
 
-// setAll makes the set every name.
-func (s *nameSet) setAll() { *s = nameSet{all: true} }
+func (s *nameSet) addField(name string) {
+	if !s.allFields {
+		s.fields.add(name)
+	}
+}
+
+// setAll makes the set every name and every field.
+func (s *nameSet) setAll() { *s = nameSet{all: true, allFields: true} }
+
+// setAllFields makes the set every field.
+func (s *nameSet) setAllFields() { s.allFields, s.fields = true, nil }
 
 func (s *nameSet) union(o *nameSet) {
-	if s.all {
-		return
+	s.unionNames(o)
+	s.unionFields(o)
+}
+
+func (s *nameSet) unionNames(o *nameSet) {
+	switch {
+	case s.all:
+	case o.all:
+		s.all, s.names, s.natural, s.rolled = true, nil, nil, nil
+	default:
+		s.names.union(o.names)
+		s.natural.union(o.natural)
+		s.rolled.union(o.rolled)
 	}
-	if o.all {
-		s.setAll()
-		return
+}
+
+func (s *nameSet) unionFields(o *nameSet) {
+	switch {
+	case s.allFields:
+	case o.allFields:
+		s.setAllFields()
+	default:
+		s.fields.union(o.fields)
 	}
-	s.names.union(o.names)
-	s.natural.union(o.natural)
-	s.rolled.union(o.rolled)
 }
 
 // has reports whether the set holds name.
@@ -109,20 +156,31 @@ func (s *nameSet) hasRolled(name string) bool {
 	return s.all || s.names.has(dsl.GlobalRolled) || s.rolled.has(name)
 }
 
+// hasField reports whether a state field of that name may be read.
+func (s *nameSet) hasField(name string) bool { return s.allFields || s.fields.has(name) }
+
 func (s *nameSet) clone() nameSet {
-	return nameSet{all: s.all, names: slices.Clone(s.names), natural: slices.Clone(s.natural), rolled: slices.Clone(s.rolled)}
+	return nameSet{all: s.all, allFields: s.allFields, names: slices.Clone(s.names), natural: slices.Clone(s.natural),
+		rolled: slices.Clone(s.rolled), fields: slices.Clone(s.fields)}
 }
 
 // liveness is a program's reads, found once and kept: the effects' by
-// what they act on, and each block's suffixes (by whether the run logs,
-// which decides whether emit renders its text).
+// what they act on, what each procedure, table and action reads with what
+// it calls, and each block's suffixes (by whether the run logs, which
+// decides whether emit renders its text).
 type liveness struct {
 	// owner: the reads of the effects on a procedure, action or table,
 	// which run in its frames.
 	owner map[string]*nameSet
 	// anywhere: the reads of effects that run in any frame (re-rolls of
-	// any roll), and of every effect, for a frame of no known owner.
+	// any roll); every: of every effect, for a frame of no known owner.
 	anywhere, every nameSet
+	// always: the fields read wherever a run is (effects, functions,
+	// tables' heads, kinds' warnings).
+	always nameSet
+	// called: the fields each procedure ("p:id"), table ("t:id") and
+	// action ("a:id") reads, with all it calls.
+	called map[string]*nameSet
 	// tables: a table row's body, to the table whose frame runs it.
 	tables map[*syntax.Block]string
 	blocks [2]sync.Map // *syntax.Block → []nameSet, without and with logging
@@ -151,16 +209,18 @@ func newLiveness(p *Program) *liveness {
 			}
 		}
 	}
+	lv.summarise(p)
 	for _, e := range p.idx.Effects {
 		var reads nameSet
 		// An effect's text is rendered whether or not the run logs in
 		// a few places (a hook's emit only when it does): count it.
-		readsOf(e.Item, true, &reads)
+		lv.add(&reads, e.Item, true, nil)
 		if e.Role != "" && e.Role != dsl.RoleAny {
 			reads.add(e.Role) // effectApplies reads the holder in the role
 		}
 		reads.add("holder")
 		lv.every.union(&reads)
+		lv.always.unionFields(&reads)
 		target, _, _ := strings.Cut(e.Target, ".")
 		switch {
 		case owners[target] && e.Target != dsl.AnyRoll:
@@ -183,8 +243,123 @@ func newLiveness(p *Program) *liveness {
 	return lv
 }
 
+// summarise finds the fields each procedure, table and action reads with
+// what it calls (a fixpoint: they may call one another), and those read
+// wherever a run is.
+func (lv *liveness) summarise(p *Program) {
+	idx := p.idx
+	rowBodies := map[*syntax.Block]bool{}
+	for b := range lv.tables {
+		rowBodies[b] = true
+	}
+	actionBodies := map[*syntax.Block]bool{}
+	for _, a := range idx.Actions {
+		if a.Body != nil {
+			actionBodies[a.Body] = true
+		}
+	}
+	direct := map[string]*nameSet{}
+	calls := map[string][]string{}
+	collect := func(key string, nodes ...any) {
+		s := &nameSet{}
+		for _, n := range nodes {
+			calls[key] = append(calls[key], readsOf(n, true, s, nil)...)
+		}
+		direct[key] = s
+	}
+	for id, proc := range idx.Procedures {
+		collect("p:"+id, proc.Decl)
+	}
+	for id, t := range idx.Tables {
+		collect("t:"+id, t.Decl)
+	}
+	for id, fn := range idx.Functions {
+		if fn.Function != nil {
+			collect("f:"+id, fn.Function)
+		} else if fn.Table != nil {
+			collect("f:"+id, fn.Table.Decl)
+		}
+	}
+	var actions []string
+	for id, a := range idx.Actions {
+		nodes := []any{a.Body, a.Available, a.Unavailable}
+		for _, prm := range a.Params {
+			nodes = append(nodes, prm.Default)
+		}
+		collect("a:"+id, nodes...)
+		actions = append(actions, "a:"+id)
+	}
+	for k, cs := range calls {
+		// A perform of an action named at run time may be any.
+		if i := slices.Index(cs, allActions); i >= 0 {
+			calls[k] = append(slices.Delete(cs, i, i+1), actions...)
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for k, s := range direct {
+			before, all := s.fields.count(), s.allFields
+			for _, c := range calls[k] {
+				if o := direct[c]; o != nil {
+					s.unionFields(o)
+				}
+			}
+			changed = changed || s.allFields != all || s.fields.count() != before
+		}
+	}
+	lv.called = direct
+
+	// What is read wherever a run is: the declarations but for
+	// procedures, tables, functions (read where they are called) and the
+	// bodies of actions (read as they are performed).
+	skip := func(b *syntax.Block) bool { return rowBodies[b] || actionBodies[b] }
+	var decls []any
+	for _, k := range idx.Kinds {
+		decls = append(decls, k.Decl)
+		for _, w := range k.Warns {
+			decls = append(decls, w.Decl, w.Parts)
+		}
+	}
+	for _, c := range idx.Characteristics {
+		decls = append(decls, c.Decl)
+	}
+	for _, ev := range idx.Events {
+		decls = append(decls, ev)
+	}
+	for _, byID := range idx.Features {
+		for _, f := range byID {
+			decls = append(decls, f)
+		}
+	}
+	for _, h := range idx.HouseRules {
+		decls = append(decls, h)
+	}
+	for _, d := range decls {
+		lv.add(&lv.always, d, true, skip)
+	}
+}
+
+// allActions stands for every action among what a statement calls.
+const allActions = "a:*"
+
+// add adds what node reads to s, the fields of what it calls included;
+// skip leaves out blocks that are read where they run.
+func (lv *liveness) add(s *nameSet, node any, logging bool, skip func(*syntax.Block) bool) {
+	for _, c := range readsOf(node, logging, s, skip) {
+		if c == allActions {
+			for k, o := range lv.called {
+				if strings.HasPrefix(k, "a:") {
+					s.unionFields(o)
+				}
+			}
+		} else if o := lv.called[c]; o != nil {
+			s.unionFields(o)
+		}
+	}
+}
+
 // suffixes are the reads of each block's statements from i on (the last
-// is empty: the block's end).
+// is empty: the block's end), the fields read by what they call included.
 func (lv *liveness) suffixes(b *syntax.Block, logging bool) []nameSet {
 	mode := 0
 	if logging {
@@ -196,16 +371,17 @@ func (lv *liveness) suffixes(b *syntax.Block, logging bool) []nameSet {
 	out := make([]nameSet, len(b.Stmts)+1)
 	for i := len(b.Stmts) - 1; i >= 0; i-- {
 		out[i] = out[i+1].clone()
-		readsOf(b.Stmts[i], logging, &out[i])
+		lv.add(&out[i], b.Stmts[i], logging, nil)
 	}
 	v, _ := lv.blocks[mode].LoadOrStore(b, out)
 	return v.([]nameSet)
 }
 
-// frameLive is the names of one frame the rest of the run may read, at a
+// frameLive is what the rest of the run may read of one frame, at a
 // checkpoint whose blocks running in that frame are levels (outermost
-// first); innermost says the last of them is the checkpoint's own block
-// (else it runs a call, an apply or a perform into another frame).
+// first), with the fields that rest reads; innermost says the last of
+// them is the checkpoint's own block (else it runs a call, an apply or a
+// perform into another frame).
 func (lv *liveness) frameLive(levels []ckLevel, innermost, logging bool) nameSet {
 	var s nameSet
 	first := levels[0]
@@ -232,68 +408,125 @@ func (lv *liveness) frameLive(levels []ckLevel, innermost, logging bool) nameSet
 		}
 		suf := lv.suffixes(l.block, logging)
 		s.union(&suf[from])
-		if s.all {
+		if s.all && s.allFields {
 			break
 		}
 	}
 	return s
 }
 
-// readsOf adds to s the names node may read: see the file's comment.
+// readsOf adds to s the names and fields node may read (see the file's
+// comment) and returns what it calls ("p:id", "t:id", "a:id", allActions).
 // Without logging, emit renders nothing, so it reads nothing.
-func readsOf(node any, logging bool, s *nameSet) {
-	syntax.Inspect(node, func(n any) bool {
-		if s.all {
-			return false
+func readsOf(node any, logging bool, s *nameSet, skip func(*syntax.Block) bool) []string {
+	var calls []string
+	// The field a set, add or remove writes: its new value depends on
+	// the old one only for an add or remove of the field itself (and for
+	// the run's counters of text and events, which are a configuration's
+	// only when the question has limits of its own: then no field is left
+	// out, see droppedFields).
+	written := map[*syntax.Ident]bool{}
+	target := func(p *syntax.Path) {
+		if p != nil && len(p.Parts) > 1 {
+			written[p.Parts[len(p.Parts)-1]] = true
 		}
+	}
+	syntax.Inspect(node, func(n any) bool {
 		switch x := n.(type) {
+		case *syntax.Block:
+			return skip == nil || !skip(x)
 		case *syntax.Emit:
 			return logging
 		case *syntax.Expr:
-			exprReads(x, s)
+			exprReads(x, s, &calls)
+		case *syntax.Set:
+			target(x.Target)
+		case *syntax.Add:
+			target(x.To)
+		case *syntax.Remove:
+			target(x.From)
 		case *syntax.Ident:
+			// A path (set model.stats.cl), a role, a name declared: more
+			// than is read, never less.
 			s.add(x.Name)
+			if !written[x] {
+				s.addField(x.Name)
+			}
 		case *syntax.Str:
 			placeholderReads(x.Raw, s)
+		case *syntax.Call:
+			calls = append(calls, "p:"+x.Proc.Name)
+		case *syntax.Apply:
+			calls = append(calls, "t:"+x.Table.Name)
+		case *syntax.Perform:
+			if x.Action != nil {
+				calls = append(calls, "a:"+x.Action.Name)
+			} else {
+				calls = append(calls, allActions)
+			}
 		}
 		return true
 	})
+	return calls
 }
 
-// exprReads adds the names a checked expression looks up: its
-// identifiers (a function's body is inlined into it, reading only its
-// parameters and the globals; a function not inlined runs in a frame of
-// its own), natural.X and rolled.X as reads of X's dice alone. One that
-// reads the whole environment ($env), or one not compiled, reads
-// everything.
-func exprReads(e *syntax.Expr, s *nameSet) {
+// exprReads adds what a checked expression reads: its identifiers (a
+// function's body is inlined into it, reading only its parameters and the
+// globals; a function not inlined runs in a frame of its own), natural.X
+// and rolled.X as reads of X's dice alone, and the fields it names. One
+// that reads the whole environment ($env), or one not compiled, reads
+// everything; a field read by a name known only at run time (m[f],
+// get(m, f)) or a value shown whole (string(m), toJSON(m)), every field.
+func exprReads(e *syntax.Expr, s *nameSet, calls *[]string) {
 	if e.Program == nil {
 		s.setAll()
 		return
 	}
+	nodeReads(e.Program.Node(), s, calls)
+}
+
+// nodeReads is exprReads of a tree, adding to calls the functions and
+// lookup tables of the rules it calls ("f:id": those not inlined).
+func nodeReads(root ast.Node, s *nameSet, calls *[]string) {
 	tables := map[ast.Node]bool{} // natural and rolled, read as natural.X
-	ast.Find(e.Program.Node(), func(n ast.Node) bool {
-		m, ok := n.(*ast.MemberNode)
-		if !ok {
-			return false
+	ast.Find(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.MemberNode:
+			key, isStr := n.Property.(*ast.StringNode)
+			if !isStr {
+				// A struct's field is fetched by a text: an index that
+				// is a number reads none.
+				if !indexable(n.Node.Type()) && !isNumber(n.Property.Type()) {
+					s.setAllFields()
+				}
+				return false
+			}
+			s.addField(key.Value)
+			if id, ok := n.Node.(*ast.IdentifierNode); ok && !n.Method {
+				switch id.Value {
+				case dsl.GlobalNatural:
+					s.natural.add(key.Value)
+					tables[id] = true
+				case dsl.GlobalRolled:
+					s.rolled.add(key.Value)
+					tables[id] = true
+				}
+			}
+		case *ast.CallNode:
+			if id, ok := n.Callee.(*ast.IdentifierNode); ok {
+				*calls = append(*calls, "f:"+id.Value)
+			}
+		case *ast.BuiltinNode:
+			if n.Map != nil { // folded by the optimizer: Walk skips it
+				nodeReads(n.Map, s, calls)
+			}
+			if !fieldSafeBuiltin(n) {
+				s.setAllFields()
+			}
 		}
-		id, ok := m.Node.(*ast.IdentifierNode)
-		key, isStr := m.Property.(*ast.StringNode)
-		if !ok || !isStr || m.Method {
-			return false
-		}
-		switch id.Value {
-		case dsl.GlobalNatural:
-			s.natural.add(key.Value)
-		case dsl.GlobalRolled:
-			s.rolled.add(key.Value)
-		default:
-			return false
-		}
-		tables[id] = true
 		return false
 	})
-	ast.Find(e.Program.Node(), func(n ast.Node) bool {
+	ast.Find(root, func(n ast.Node) bool {
 		if id, ok := n.(*ast.IdentifierNode); ok && !tables[id] {
 			if strings.HasPrefix(id.Value, "$") {
 				s.setAll()
@@ -305,8 +538,72 @@ func exprReads(e *syntax.Expr, s *nameSet) {
 	})
 }
 
-// placeholderReads adds the first name of each {placeholder} of a text
-// (a prompt's, a title's: lookupPath reads a.b.c from the frame's a).
+// fieldSafeBuiltin reports whether a call of one of expr's built-ins
+// reads no field but through the expressions it is given: those that
+// could read a struct's fields by a name given at run time, or show a
+// value whole, are safe only on plain values, lists and maps.
+func fieldSafeBuiltin(n *ast.BuiltinNode) bool {
+	switch n.Name {
+	case "string", "toJSON":
+		for _, a := range n.Arguments {
+			if !plainType(a.Type()) {
+				return false
+			}
+		}
+	case "get", "keys", "values", "toPairs":
+		return len(n.Arguments) > 0 && indexable(n.Arguments[0].Type())
+	}
+	return true
+}
+
+// indexable reports whether a value of type t is read by index or key
+// (a list, a map, a text), not by a field's name.
+func indexable(t reflect.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map, reflect.String:
+		return true
+	}
+	return false
+}
+
+// isNumber reports whether t is a whole or real number.
+func isNumber(t reflect.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+// plainType reports whether values of type t hold no struct: numbers,
+// text, flags, and lists and maps of them.
+func plainType(t reflect.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64, reflect.String:
+		return true
+	case reflect.Slice, reflect.Array:
+		return plainType(t.Elem())
+	case reflect.Map:
+		return plainType(t.Key()) && plainType(t.Elem())
+	}
+	return false
+}
+
+// placeholderReads adds the names and fields of each {placeholder} of a
+// text (a prompt's, a title's: lookupPath reads a.b.c, the frame's a and
+// the fields b and c).
 func placeholderReads(raw string, s *nameSet) {
 	for {
 		i := strings.IndexByte(raw, '{')
@@ -314,16 +611,19 @@ func placeholderReads(raw string, s *nameSet) {
 			return
 		}
 		raw = raw[i+1:]
-		j := 0
-		for j < len(raw) && (raw[j] == ' ' || raw[j] == '\t') {
-			j++
+		j := strings.IndexByte(raw, '}')
+		if j < 0 {
+			j = len(raw)
 		}
-		k := j
-		for k < len(raw) && (raw[k] == '_' || raw[k] >= 'a' && raw[k] <= 'z' || raw[k] >= 'A' && raw[k] <= 'Z' || raw[k] >= '0' && raw[k] <= '9' && k > j) {
-			k++
-		}
-		if k > j {
-			s.add(raw[j:k])
+		for k, part := range strings.Split(strings.TrimSpace(raw[:j]), ".") {
+			part = strings.TrimSpace(part)
+			if part == "" {
+				continue
+			}
+			if k == 0 {
+				s.add(part)
+			}
+			s.addField(part)
 		}
 	}
 }

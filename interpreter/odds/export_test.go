@@ -24,3 +24,9 @@ func ExactByScope(ctx context.Context, q Question, maxConfigs int) (*Result, err
 func ExactCheckingLive(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
 	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkLive: true})
 }
+
+// ExactWholeState is Exact leaving out the variables nothing later reads
+// but no field of the state.
+func ExactWholeState(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, wholeState: true})
+}

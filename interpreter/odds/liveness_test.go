@@ -31,7 +31,10 @@ func TestLiveHashAgreesWithScopeHash(t *testing.T) {
 		{"resolve hit W2", duel(3, 2), "resolve_hit", map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, "", []string{"target"}, false},
 		{"resolve hit W1", duel(3, 1), "resolve_hit", map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, "", []string{"target"}, true},
 		{"activation", duel(4, 2), "activation", map[string]string{"model": "shooter"}, "", nil, false},
-		{"end phase 2", smallGang(2), "end_phase", nil, "", nil, false},
+		{"resolve hit W2 status", duel(3, 2), "resolve_hit", map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, `model("target").status`, nil, false},
+		{"lasting injury status", loneFighter, "go_out_of_action", map[string]string{"fighter": "m", "attacker": "m"}, `model("m").status`, nil, false},
+		{"end phase 2", smallGang(2), "end_phase", nil, "", nil, true},
+		{"end phase 2 bottled", smallGang(2), "end_phase", nil, `gang("g").bottled`, nil, true},
 		{"end phase 4 bottled", smallGang(4), "end_phase", nil, `gang("g").bottled`, nil, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -144,6 +147,59 @@ rule late "Late" {
 				t.Errorf("%d configurations by the live hash, want fewer than %d by scope", got.Configs, want.Configs)
 			}
 			t.Logf("by scope: %d configurations; live: %d", want.Configs, got.Configs)
+		})
+	}
+}
+
+// Fields of models that nothing later reads are left out too: a field
+// written and never read again merges (configurations drop), unless the
+// question reads it, a later statement or a function it calls does, or
+// the question is a summary (which reads the whole state).
+func TestLiveFieldsPacks(t *testing.T) {
+	const head = "dice d6 \"D6\" { faces 1, 2, 3, 4, 5, 6 }\n" +
+		"function seasoned(m: model) \"Seasoned\" = m.xp > 1 or len(m.name) > 40\n"
+	const body = `procedure p(m: model) "P" {
+  roll a = d6
+  if a >= 4 { set m.xp = m.xp + a }
+  roll b = d6
+  if b >= 4 { set m.kills = m.kills + 1 }
+  roll c = d6
+  %s
+}`
+	const state = "gangs:\n  - {id: g, name: G, models: [{id: m, name: M, kind: fighter, status: standing, x: 0, y: 0, base: 25}]}\n"
+	for _, c := range []struct {
+		name, last, of string
+		fewer          bool
+	}{
+		{"never read again", `if c == 6 { set m.wounds_lost = 1 }`, `model("m").kills`, true},
+		{"read by the question", `if c == 6 { set m.wounds_lost = 1 }`, `model("m").xp * 100 + model("m").kills`, false},
+		{"read later", `if c == 6 and m.xp > 4 { set m.kills = m.kills + 10 }`, `model("m").kills`, false},
+		{"read by a function", `if c == 6 and seasoned(m) { set m.kills = m.kills + 10 }`, `model("m").kills`, false},
+		{"summary", `if c == 6 { set m.wounds_lost = 1 }`, "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prog := looseProgram(t, "p", head+fmt.Sprintf(body, c.last)+"\n")
+			q := odds.Question{Program: prog, State: decodeState(t, state), Procedure: "p", Args: map[string]string{"m": "m"}}
+			if c.of != "" {
+				q.Of = query(t, prog, c.of)
+			}
+			want, err := odds.ExactByScope(context.Background(), q, 10_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := odds.ExactCheckingLive(context.Background(), q, 10_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameOutcomes(t, got, want)
+			vars, err := odds.ExactWholeState(context.Background(), q, 10_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.fewer != (got.Configs < vars.Configs) {
+				t.Errorf("%d configurations leaving out fields, %d hashing the whole state: want fewer %v", got.Configs, vars.Configs, c.fewer)
+			}
+			t.Logf("by scope: %d configurations; live variables: %d; and fields: %d", want.Configs, vars.Configs, got.Configs)
 		})
 	}
 }

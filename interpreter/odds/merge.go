@@ -72,6 +72,9 @@ type exactOptions struct {
 	// scopeHash: merge by every variable in scope, read later or not
 	// (interpreter.Checkpoint.ScopeHash), as before liveness.
 	scopeHash bool
+	// wholeState: leave out variables nothing later reads, but hash the
+	// whole state (no field of a model left out).
+	wholeState bool
 	// checkLive: check that merging by the live hash is sound. Where a
 	// run merges into a configuration whose hash of every variable in
 	// scope differs, both are continued, and their next steps must give
@@ -92,6 +95,12 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 	e := &merger{q: &q, max: maxConfigs, pending: map[string]*config{}, acc: newAccumulator(),
 		counters: q.Limits != (interpreter.Limits{}), covered: new(big.Rat), noSnapshots: opts.noSnapshots, runAgain: opts.runAgain,
 		scopeHash: opts.scopeHash, checkLive: opts.checkLive}
+	if !opts.scopeHash && !opts.wholeState {
+		// What the question reads of the final state: the fields of
+		// models it does not, nor the rest of a run, are left out of
+		// the configurations (a summary reads them all).
+		e.reads = q.Program.QueryReads(q.Of)
+	}
 	root := &config{p: big.NewRat(1, 1)}
 	if err := e.merge(e.expand(ctx, root, new(state.Buffer))); err != nil {
 		return nil, err
@@ -191,9 +200,10 @@ type merger struct {
 	merged   int // paused runs merged into a configuration
 	// noSnapshots: configurations are reached by replay (tests)
 	noSnapshots bool
-	runAgain    bool          // see exactOptions
-	scopeHash   bool          // see exactOptions
-	checkLive   bool          // see exactOptions
+	runAgain    bool // see exactOptions
+	scopeHash   bool // see exactOptions
+	checkLive   bool // see exactOptions
+	reads       *interpreter.Reads
 	buf         *state.Buffer // the state buffer of a single worker
 }
 
@@ -337,7 +347,7 @@ func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made map[
 	if e.scopeHash {
 		b = binary.LittleEndian.AppendUint64(b, cp.ScopeHash(e.counters))
 	} else {
-		b = binary.LittleEndian.AppendUint64(b, cp.Hash(e.counters))
+		b = binary.LittleEndian.AppendUint64(b, cp.HashFor(e.counters, e.reads))
 	}
 	if e.checkLive {
 		child.scope = cp.ScopeHash(e.counters)

@@ -1,0 +1,106 @@
+package interpreter
+
+import (
+	"reflect"
+	"sync"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/stdlib/state"
+)
+
+// This file says which fields of a model a checkpoint's hash may leave
+// out when nothing later reads them (liveness.go): those that only the
+// rules read (through expressions, paths and placeholders, which the
+// liveness sees), and no Go code of the interpreter, the checker or the
+// built-ins does. TestDroppableFieldsOnlyRulesRead keeps the list honest:
+// it fails when Go code outside the state's own loading, saving, copying
+// and hashing names one of them.
+var droppableModelFields = []string{
+	"XP", "Kills", "Advancements", "Improvements", "LastingInjuries", "LastingDamage", "Marks", "Enmities",
+	"CapturedBy", "Captured", "Dead", "Removed", "SuccumbTest", "InRecovery", "Convalescence", "InRepair",
+	"PrimarySets", "SecondarySets", "Joined", "Group", "FleshWounds", "WoundsLost", "HullPointsLost",
+	"Terrain", "Aboard", "Fled", "Absent",
+}
+
+var modelType = reflect.TypeOf(state.Model{})
+
+// droppable is a model field a hash may leave out: its index in Model
+// and its name in the rules.
+type droppable struct {
+	index int
+	name  string
+}
+
+var droppables = sync.OnceValue(func() []droppable {
+	var out []droppable
+	for _, name := range droppableModelFields {
+		f, ok := modelType.FieldByName(name)
+		if !ok {
+			panic("interpreter: no model field " + name)
+		}
+		out = append(out, droppable{index: f.Index[0], name: f.Tag.Get("expr")})
+	}
+	return out
+})
+
+// Reads is what a question reads of a run's final state (see
+// Program.QueryReads).
+type Reads struct{ s nameSet }
+
+// QueryReads is what the query reads of the state, for
+// Checkpoint.HashFor; nil (a summary of what changed) reads it all.
+func (p *Program) QueryReads(q *dsl.Query) *Reads {
+	if q == nil {
+		return nil
+	}
+	r := &Reads{}
+	p.liveness().add(&r.s, q.Expr(), false, nil)
+	return r
+}
+
+// droppedFields are the droppable fields of models no one may read at a
+// checkpoint whose frames' reads (with what they call) are live, for a
+// question that reads question: a bit per entry of droppables. With
+// counters (the question's own limits) none is left out: a write to a
+// field that nothing reads still counts against the limits of text and
+// events as the value it replaces decides. (Under the default limits,
+// configurations leave the counters out already.)
+func (r *runner) droppedFields(live *nameSet, question *Reads, counters bool) uint64 {
+	if question == nil || question.s.allFields || live.allFields || counters {
+		return 0
+	}
+	var dropped uint64
+	for i, d := range droppables() {
+		if live.hasField(d.name) || question.s.hasField(d.name) || r.p.liveness().always.hasField(d.name) {
+			continue
+		}
+		if r.st != nil && durationNames(r.st, d.name) {
+			continue // removed by name when a period ends
+		}
+		dropped |= 1 << i
+	}
+	return dropped
+}
+
+// durationNames reports whether the battle's durations name field.
+func durationNames(st *state.State, field string) bool {
+	for _, du := range st.Battle.Durations {
+		if du.Field == field {
+			return true
+		}
+	}
+	return false
+}
+
+// droppableBits is, by field index of Model, its bit in a set of
+// droppables (-1 for the fields always hashed).
+var droppableBits = sync.OnceValue(func() []int {
+	bits := make([]int, modelType.NumField())
+	for i := range bits {
+		bits[i] = -1
+	}
+	for b, d := range droppables() {
+		bits[d.index] = b
+	}
+	return bits
+})
