@@ -15,6 +15,7 @@ package interpreter
 
 import (
 	"hash/maphash"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -240,32 +241,32 @@ func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 	liveOnly = liveOnly && r.opts.Translation == nil
 	levels := r.ck.levels
 	// The levels of each frame, and what the rest of the run reads of it.
-	type group struct {
-		from, to int
-		live     *nameSet
-	}
+	type group struct{ from, to int }
 	var groups []group
-	var fields nameSet // the fields the rest reads, in every frame
 	for i := 0; i < len(levels); {
 		j := i
 		for j < len(levels) && levels[j].f == levels[i].f {
 			j++
 		}
-		g := group{from: i, to: j}
-		if liveOnly {
-			s := r.p.liveness().frameLive(levels[i:j], j == len(levels), r.logging())
-			g.live = &s
-			fields.unionFields(&s)
-		}
-		groups = append(groups, g)
+		groups = append(groups, group{i, j})
 		i = j
 	}
+	var at *liveAt
 	if liveOnly {
-		h.drop = r.droppedFields(&fields, question, counters)
+		at = r.p.liveness().at(levels, r.logging())
 	}
-	h.u64(h.drop)
+	if liveOnly {
+		h.plan = r.planFields(&at.fields, question, counters)
+	}
+	h.u64(h.plan.drop)
+	for _, i := range slices.Sorted(maps.Keys(h.plan.counts)) {
+		h.u64(uint64(i))
+		for _, it := range h.plan.counts[i] {
+			h.str(it)
+		}
+	}
 	h.state(r.st)
-	for _, g := range groups {
+	for k, g := range groups {
 		// The names in scope in the frame.
 		inScope := map[string]bool{}
 		for _, k := range levels[g.from].base {
@@ -284,7 +285,11 @@ func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 				}
 			}
 		}
-		h.frame(levels[g.from].f, inScope, g.live)
+		var live *nameSet
+		if at != nil {
+			live = &at.frames[k]
+		}
+		h.frame(levels[g.from].f, inScope, live)
 	}
 	for _, s := range r.stack {
 		h.str(s)
@@ -333,7 +338,7 @@ type hasher struct {
 	h      maphash.Hash
 	unique bool // a value it could not hash
 	st     *state.State
-	drop   uint64 // droppable fields of models left out (fields.go)
+	plan   fieldPlan // how to hash the droppable fields of models (fields.go)
 }
 
 func (h *hasher) u64(x uint64) {
@@ -565,12 +570,18 @@ func (h *hasher) reflectValue(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Struct:
 		var bits []int
-		if h.drop != 0 && v.Type() == modelType {
+		if (h.plan.drop != 0 || h.plan.counts != nil) && v.Type() == modelType {
 			bits = droppableBits()
 		}
 		for _, i := range hashedFields(v.Type()) {
-			if bits != nil && bits[i] >= 0 && h.drop&(1<<bits[i]) != 0 {
-				continue
+			if bits != nil && bits[i] >= 0 {
+				if h.plan.drop&(1<<bits[i]) != 0 {
+					continue
+				}
+				if items, ok := h.plan.counts[i]; ok {
+					h.counts(v.Field(i).Interface().([]string), items)
+					continue
+				}
 			}
 			h.reflectValue(v.Field(i))
 		}
@@ -615,6 +626,20 @@ func (h *hasher) reflectValue(v reflect.Value) {
 		h.recorded(v.Elem())
 	default:
 		h.unique = true
+	}
+}
+
+// counts hashes how many times a list holds each of items: all a run
+// that only asks whether it holds them, or removes them, reads of it.
+func (h *hasher) counts(list, items []string) {
+	for _, it := range items {
+		n := 0
+		for _, x := range list {
+			if x == it {
+				n++
+			}
+		}
+		h.u64(uint64(n))
 	}
 }
 

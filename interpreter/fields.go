@@ -1,6 +1,7 @@
 package interpreter
 
 import (
+	"math/bits"
 	"reflect"
 	"sync"
 
@@ -58,28 +59,56 @@ func (p *Program) QueryReads(q *dsl.Query) *Reads {
 	return r
 }
 
-// droppedFields are the droppable fields of models no one may read at a
-// checkpoint whose frames' reads (with what they call) are live, for a
-// question that reads question: a bit per entry of droppables. With
-// counters (the question's own limits) none is left out: a write to a
-// field that nothing reads still counts against the limits of text and
-// events as the value it replaces decides. (Under the default limits,
-// configurations leave the counters out already.)
-func (r *runner) droppedFields(live *nameSet, question *Reads, counters bool) uint64 {
+// fieldPlan is how a checkpoint's hash reads the droppable fields of
+// models: those left out (a bit per entry of droppables), and lists
+// that the rest of the run only asks whether they hold some items (or
+// removes some from), which it hashes as the count of each of those
+// items, by field index.
+type fieldPlan struct {
+	drop   uint64
+	counts map[int][]string
+}
+
+// planFields is the fieldPlan at a checkpoint whose frames' reads (with
+// what they call) are live, for a question that reads question. With
+// counters (the question's own limits) no field is left out: a write to
+// a field that nothing reads still counts against the limits of text
+// and events as the value it replaces decides. (Under the default
+// limits, configurations leave the counters out already.)
+func (r *runner) planFields(live *nameSet, question *Reads, counters bool) fieldPlan {
+	var plan fieldPlan
 	if question == nil || question.s.allFields || live.allFields || counters {
-		return 0
+		return plan
 	}
-	var dropped uint64
+	always := &r.p.liveness().always
 	for i, d := range droppables() {
-		if live.hasField(d.name) || question.s.hasField(d.name) || r.p.liveness().always.hasField(d.name) {
+		if live.hasField(d.name) || question.s.hasField(d.name) || always.hasField(d.name) {
 			continue
 		}
 		if r.st != nil && durationNames(r.st, d.name) {
 			continue // removed by name when a period ends
 		}
-		dropped |= 1 << i
+		var items slotBits
+		for _, s := range []*nameSet{live, &question.s, always} {
+			items.union(s.members[d.name])
+		}
+		if len(items) == 0 || items.count() == 0 {
+			plan.drop |= 1 << i
+			continue
+		}
+		if modelType.Field(d.index).Type != reflect.TypeOf([]string(nil)) {
+			continue // asked of something but a list of ids: keep it
+		}
+		if plan.counts == nil {
+			plan.counts = map[int][]string{}
+		}
+		for j, w := range items {
+			for ; w != 0; w &= w - 1 {
+				plan.counts[d.index] = append(plan.counts[d.index], dsl.SlotName(j*64+bits.TrailingZeros64(w)))
+			}
+		}
 	}
-	return dropped
+	return plan
 }
 
 // durationNames reports whether the battle's durations name field.

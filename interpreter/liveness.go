@@ -44,6 +44,7 @@ package interpreter
 // Of. A question without Of (a summary of what changed) reads them all.
 
 import (
+	"encoding/binary"
 	"reflect"
 	"slices"
 	"strings"
@@ -61,6 +62,10 @@ import (
 type nameSet struct {
 	all, allFields                 bool
 	names, natural, rolled, fields slotBits
+	// members: fields read only to ask whether they hold an item
+	// ("impressive_scars" in m.lasting_injuries) or to remove one, by
+	// field, with those items.
+	members map[string]slotBits
 }
 
 // slotBits is a set of names by their slot.
@@ -110,11 +115,24 @@ func (s *nameSet) addField(name string) {
 	}
 }
 
+// addMember notes that field is asked whether it holds item.
+func (s *nameSet) addMember(field, item string) {
+	if s.allFields {
+		return
+	}
+	if s.members == nil {
+		s.members = map[string]slotBits{}
+	}
+	b := s.members[field]
+	b.add(item)
+	s.members[field] = b
+}
+
 // setAll makes the set every name and every field.
 func (s *nameSet) setAll() { *s = nameSet{all: true, allFields: true} }
 
 // setAllFields makes the set every field.
-func (s *nameSet) setAllFields() { s.allFields, s.fields = true, nil }
+func (s *nameSet) setAllFields() { s.allFields, s.fields, s.members = true, nil, nil }
 
 func (s *nameSet) union(o *nameSet) {
 	s.unionNames(o)
@@ -140,7 +158,24 @@ func (s *nameSet) unionFields(o *nameSet) {
 		s.setAllFields()
 	default:
 		s.fields.union(o.fields)
+		for f, b := range o.members {
+			if s.members == nil {
+				s.members = map[string]slotBits{}
+			}
+			mine := s.members[f]
+			mine.union(b)
+			s.members[f] = mine
+		}
 	}
+}
+
+// fieldsCount is a measure of the fields part, which only grows.
+func (s *nameSet) fieldsCount() int {
+	n := s.fields.count()
+	for _, b := range s.members {
+		n += b.count() + 1
+	}
+	return n
 }
 
 // has reports whether the set holds name.
@@ -160,8 +195,15 @@ func (s *nameSet) hasRolled(name string) bool {
 func (s *nameSet) hasField(name string) bool { return s.allFields || s.fields.has(name) }
 
 func (s *nameSet) clone() nameSet {
-	return nameSet{all: s.all, allFields: s.allFields, names: slices.Clone(s.names), natural: slices.Clone(s.natural),
+	c := nameSet{all: s.all, allFields: s.allFields, names: slices.Clone(s.names), natural: slices.Clone(s.natural),
 		rolled: slices.Clone(s.rolled), fields: slices.Clone(s.fields)}
+	if s.members != nil {
+		c.members = make(map[string]slotBits, len(s.members))
+		for f, b := range s.members {
+			c.members[f] = slices.Clone(b)
+		}
+	}
+	return c
 }
 
 // liveness is a program's reads, found once and kept: the effects' by
@@ -184,6 +226,50 @@ type liveness struct {
 	// tables: a table row's body, to the table whose frame runs it.
 	tables map[*syntax.Block]string
 	blocks [2]sync.Map // *syntax.Block → []nameSet, without and with logging
+	// ats: what is live at each place a run pauses (liveAt), by the
+	// blocks running, their statements and whether the run logs.
+	ats sync.Map
+}
+
+// liveAt is what the rest of a run may read at a checkpoint: of each
+// frame running, and the fields, in all of them.
+type liveAt struct {
+	frames []nameSet
+	fields nameSet
+}
+
+// at is what is live at a checkpoint with these levels, found once per
+// place: it depends on the blocks running and their statements alone.
+func (lv *liveness) at(levels []ckLevel, logging bool) *liveAt {
+	key := make([]byte, 0, 16*len(levels)+1)
+	if logging {
+		key = append(key, 1)
+	}
+	for j, l := range levels {
+		key = binary.AppendUvarint(key, uint64(reflect.ValueOf(l.block).Pointer()))
+		key = binary.AppendUvarint(key, uint64(l.stmt))
+		if j > 0 && l.f != levels[j-1].f {
+			key = append(key, 1) // a frame of its own
+		} else {
+			key = append(key, 0)
+		}
+	}
+	if v, ok := lv.ats.Load(string(key)); ok {
+		return v.(*liveAt)
+	}
+	at := &liveAt{}
+	for i := 0; i < len(levels); {
+		j := i
+		for j < len(levels) && levels[j].f == levels[i].f {
+			j++
+		}
+		s := lv.frameLive(levels[i:j], j == len(levels), logging)
+		at.frames = append(at.frames, s)
+		at.fields.unionFields(&s)
+		i = j
+	}
+	v, _ := lv.ats.LoadOrStore(string(key), at)
+	return v.(*liveAt)
 }
 
 // liveness is the program's, made on first use.
@@ -298,13 +384,13 @@ func (lv *liveness) summarise(p *Program) {
 	for changed := true; changed; {
 		changed = false
 		for k, s := range direct {
-			before, all := s.fields.count(), s.allFields
+			before, all := s.fieldsCount(), s.allFields
 			for _, c := range calls[k] {
 				if o := direct[c]; o != nil {
 					s.unionFields(o)
 				}
 			}
-			changed = changed || s.allFields != all || s.fields.count() != before
+			changed = changed || s.allFields != all || s.fieldsCount() != before
 		}
 	}
 	lv.called = direct
@@ -431,6 +517,7 @@ func readsOf(node any, logging bool, s *nameSet, skip func(*syntax.Block) bool) 
 			written[p.Parts[len(p.Parts)-1]] = true
 		}
 	}
+	handled := map[*syntax.Expr]bool{}
 	syntax.Inspect(node, func(n any) bool {
 		switch x := n.(type) {
 		case *syntax.Block:
@@ -438,13 +525,25 @@ func readsOf(node any, logging bool, s *nameSet, skip func(*syntax.Block) bool) 
 		case *syntax.Emit:
 			return logging
 		case *syntax.Expr:
-			exprReads(x, s, &calls)
+			if !handled[x] {
+				exprReads(x, s, &calls)
+			}
 		case *syntax.Set:
 			target(x.Target)
+			if by := increment(x); by != nil {
+				// set m.xp = m.xp + N: the old value only makes the new
+				// one, read only if the field is read later.
+				handled[x.Value] = true
+				nodeReads(by, s, &calls)
+			}
 		case *syntax.Add:
 			target(x.To)
 		case *syntax.Remove:
 			target(x.From)
+			if x.From != nil && len(x.From.Parts) > 1 && x.Item != nil {
+				// Whether it removes one depends on the item's count.
+				s.addMember(x.From.Parts[len(x.From.Parts)-1].Name, x.Item.Name)
+			}
 		case *syntax.Ident:
 			// A path (set model.stats.cl), a role, a name declared: more
 			// than is read, never less.
@@ -489,6 +588,24 @@ func exprReads(e *syntax.Expr, s *nameSet, calls *[]string) {
 // lookup tables of the rules it calls ("f:id": those not inlined).
 func nodeReads(root ast.Node, s *nameSet, calls *[]string) {
 	tables := map[ast.Node]bool{} // natural and rolled, read as natural.X
+	// "item" in x.field asks only whether field holds the item.
+	membership := map[ast.Node]bool{}
+	ast.Find(root, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryNode)
+		if !ok || b.Operator != "in" && b.Operator != "not in" {
+			return false
+		}
+		item, isStr := b.Left.(*ast.StringNode)
+		m, isMember := b.Right.(*ast.MemberNode)
+		if !isStr || !isMember || m.Method {
+			return false
+		}
+		if field, ok := m.Property.(*ast.StringNode); ok {
+			s.addMember(field.Value, item.Value)
+			membership[m] = true
+		}
+		return false
+	})
 	ast.Find(root, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.MemberNode:
@@ -501,7 +618,9 @@ func nodeReads(root ast.Node, s *nameSet, calls *[]string) {
 				}
 				return false
 			}
-			s.addField(key.Value)
+			if !membership[n] {
+				s.addField(key.Value)
+			}
 			if id, ok := n.Node.(*ast.IdentifierNode); ok && !n.Method {
 				switch id.Value {
 				case dsl.GlobalNatural:
@@ -536,6 +655,38 @@ func nodeReads(root ast.Node, s *nameSet, calls *[]string) {
 		}
 		return false
 	})
+}
+
+// increment is N of `set a.b.f = a.b.f + N` (or - N), with the object
+// a.b: what it reads but the field f; nil for another set.
+func increment(st *syntax.Set) ast.Node {
+	if st.Target == nil || len(st.Target.Parts) < 2 || st.Value == nil || st.Value.Program == nil {
+		return nil
+	}
+	b, ok := st.Value.Program.Node().(*ast.BinaryNode)
+	if !ok || b.Operator != "+" && b.Operator != "-" {
+		return nil
+	}
+	m, ok := b.Left.(*ast.MemberNode)
+	if !ok || !samePath(m, st.Target.Parts) {
+		return nil
+	}
+	return &ast.SequenceNode{Nodes: []ast.Node{m.Node, b.Right}}
+}
+
+// samePath reports whether n is the member chain parts[0].parts[1]….
+func samePath(n ast.Node, parts []*syntax.Ident) bool {
+	last := len(parts) - 1
+	if last == 0 {
+		id, ok := n.(*ast.IdentifierNode)
+		return ok && id.Value == parts[0].Name
+	}
+	m, ok := n.(*ast.MemberNode)
+	if !ok || m.Method || m.Optional {
+		return false
+	}
+	key, ok := m.Property.(*ast.StringNode)
+	return ok && key.Value == parts[last].Name && samePath(m.Node, parts[:last])
 }
 
 // fieldSafeBuiltin reports whether a call of one of expr's built-ins

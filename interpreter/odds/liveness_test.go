@@ -167,6 +167,7 @@ func TestLiveFieldsPacks(t *testing.T) {
   %s
 }`
 	const state = "gangs:\n  - {id: g, name: G, models: [{id: m, name: M, kind: fighter, status: standing, x: 0, y: 0, base: 25}]}\n"
+	configs := map[string]int{}
 	for _, c := range []struct {
 		name, last, of string
 		fewer          bool
@@ -176,6 +177,14 @@ func TestLiveFieldsPacks(t *testing.T) {
 		{"read later", `if c == 6 and m.xp > 4 { set m.kills = m.kills + 10 }`, `model("m").kills`, false},
 		{"read by a function", `if c == 6 and seasoned(m) { set m.kills = m.kills + 10 }`, `model("m").kills`, false},
 		{"summary", `if c == 6 { set m.wounds_lost = 1 }`, "", false},
+		// A list asked only whether it holds an item is hashed as the
+		// count of that item: marks [scarred] and [] merge, [lucky] not.
+		{"asked whether it holds", `if c == 1 { add lucky to m.marks } else if c == 2 { add scarred to m.marks }
+  roll d = d6
+  if "lucky" in m.marks and d == 6 { set m.kills = m.kills + 10 }`, `model("m").kills`, true},
+		{"read whole", `if c == 1 { add lucky to m.marks } else if c == 2 { add scarred to m.marks }
+  roll d = d6
+  if len(m.marks) > 0 and d == 6 { set m.kills = m.kills + 10 }`, `model("m").kills`, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			prog := looseProgram(t, "p", head+fmt.Sprintf(body, c.last)+"\n")
@@ -200,6 +209,10 @@ func TestLiveFieldsPacks(t *testing.T) {
 				t.Errorf("%d configurations leaving out fields, %d hashing the whole state: want fewer %v", got.Configs, vars.Configs, c.fewer)
 			}
 			t.Logf("by scope: %d configurations; live variables: %d; and fields: %d", want.Configs, vars.Configs, got.Configs)
+			configs[c.name] = got.Configs
 		})
+	}
+	if asked, whole := configs["asked whether it holds"], configs["read whole"]; asked >= whole {
+		t.Errorf("a list asked whether it holds an item: %d configurations, want fewer than the %d of one read whole", asked, whole)
 	}
 }
