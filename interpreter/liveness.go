@@ -34,14 +34,17 @@ package interpreter
 // which: those that no Go code reads, so that only the rules read them,
 // through expressions, paths and placeholders): a field is live at a
 // checkpoint when some expression of the rest of the run may read it (by
-// name, whatever the type: `m.xp` reads every model's xp; a field read
-// by a name not known before the run, such as get(m, f), reads them all),
-// in any frame, the procedures, tables and actions the rest calls
-// included (a summary of each, by a fixpoint, as they may call one
-// another), every effect (any may fire), every function, every table's
-// head and every kind's warnings, the fields named by the battle's
-// durations (removed by name when a period ends), and the question's
-// Of. A question without Of (a summary of what changed) reads them all.
+// name, whatever the object: `m.xp` reads every model's xp; a field read
+// by a name known only at run time, such as get(m, f), reads them all),
+// in any frame, the procedures, tables, actions and functions the rest
+// calls included (a summary of each, by a fixpoint, as they may call one
+// another), every effect (any may fire) with what it calls, what kinds,
+// characteristics, events, features and house rules read, the fields
+// named by the battle's durations (removed by name when a period ends),
+// and the question's Of. A question without Of (a summary of what
+// changed) reads them all. `set m.xp = m.xp + N` does not read xp, and a
+// list only asked whether it holds some items, or only having some
+// removed, is hashed as the counts of those items (fields.go).
 
 import (
 	"encoding/binary"

@@ -1,6 +1,9 @@
 package odds
 
-import "context"
+import (
+	"context"
+	"runtime"
+)
 
 // ExactReplay is the first exact engine (a whole run per branch), the
 // reference Exact is tested against.
@@ -16,7 +19,7 @@ func ExactWith(ctx context.Context, q Question, maxConfigs, workers int, snapsho
 // ExactByScope is Exact merging by every variable in scope, read later
 // or not (as before liveness): the reference for the live hash.
 func ExactByScope(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
-	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, scopeHash: true})
+	return exact(ctx, q, maxConfigs, exactOptions{workers: runtime.GOMAXPROCS(0), scopeHash: true})
 }
 
 // ExactCheckingLive is Exact checking every merge the live hash makes

@@ -216,3 +216,21 @@ func TestLiveFieldsPacks(t *testing.T) {
 		t.Errorf("a list asked whether it holds an item: %d configurations, want fewer than the %d of one read whole", asked, whole)
 	}
 }
+
+// The benchmarks of merge_test.go and odds_test.go merging by every
+// variable in scope and the whole state, as before liveness: the ratio.
+func BenchmarkExactEndPhase4ByScope(b *testing.B)  { benchEnd(b, odds.ExactByScope, 4) }
+func BenchmarkExactResolveHitByScope(b *testing.B) { benchHit(b, odds.ExactByScope) }
+func BenchmarkExactEndPhase10ByScope(b *testing.B) {
+	p := program(b)
+	q := odds.Question{Program: p, State: tenModels(b), Procedure: "end_phase", Of: query(b, p, `gang("g").bottled`)}
+	for range b.N {
+		r, err := odds.ExactByScope(context.Background(), q, 1_000_000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.Paths), "ends")
+		b.ReportMetric(float64(r.Configs), "configs")
+		b.ReportMetric(float64(r.Runs), "runs")
+	}
+}
