@@ -259,6 +259,7 @@ func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 		h.plan = r.planFields(&at.fields, question, counters)
 	}
 	h.u64(h.plan.drop)
+	h.u64(h.plan.focusKeep)
 	for _, i := range slices.Sorted(maps.Keys(h.plan.counts)) {
 		h.u64(uint64(i))
 		for _, it := range h.plan.counts[i] {
@@ -570,11 +571,13 @@ func (h *hasher) reflectValue(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Struct:
 		var bits []int
+		focus := false
 		if (h.plan.drop != 0 || h.plan.counts != nil) && v.Type() == modelType {
 			bits = droppableBits()
+			focus = h.plan.focusKeep != 0 && slices.Contains(h.plan.focus, v.Field(modelIDField).String())
 		}
 		for _, i := range hashedFields(v.Type()) {
-			if bits != nil && bits[i] >= 0 {
+			if bits != nil && bits[i] >= 0 && !(focus && h.plan.focusKeep&(1<<bits[i]) != 0) {
 				if h.plan.drop&(1<<bits[i]) != 0 {
 					continue
 				}

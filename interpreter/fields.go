@@ -25,6 +25,12 @@ var droppableModelFields = []string{
 
 var modelType = reflect.TypeOf(state.Model{})
 
+// modelIDField is the index of Model.ID.
+var modelIDField = func() int {
+	f, _ := modelType.FieldByName("ID")
+	return f.Index[0]
+}()
+
 // droppable is a model field a hash may leave out: its index in Model
 // and its name in the rules.
 type droppable struct {
@@ -45,8 +51,29 @@ var droppables = sync.OnceValue(func() []droppable {
 })
 
 // Reads is what a question reads of a run's final state (see
-// Program.QueryReads).
-type Reads struct{ s nameSet }
+// Program.QueryReads and Program.SummaryReads).
+type Reads struct {
+	s nameSet
+	// focus: s is read of these models alone (the others' are not).
+	focus []string
+}
+
+// SummaryReads is what odds.Summary reads of the state: every field the
+// rules see but the details (fields tagged odds:"detail": experience,
+// bookkeeping marks), of the focus models only when there are some.
+func (p *Program) SummaryReads(focus []string) *Reads {
+	r := &Reads{focus: focus}
+	for _, d := range droppables() {
+		if modelType.Field(d.index).Tag.Get("odds") != "detail" {
+			r.s.addField(d.name)
+		}
+	}
+	if len(focus) == 0 {
+		// The battle's and gangs' fields too: none is left out anyway.
+		r.focus = nil
+	}
+	return r
+}
 
 // QueryReads is what the query reads of the state, for
 // Checkpoint.HashFor; nil (a summary of what changed) reads it all.
@@ -63,10 +90,13 @@ func (p *Program) QueryReads(q *dsl.Query) *Reads {
 // models: those left out (a bit per entry of droppables), and lists
 // that the rest of the run only asks whether they hold some items (or
 // removes some from), which it hashes as the count of each of those
-// items, by field index.
+// items, by field index. A question that reads the fields of some models
+// only (focus) has them hashed whole for those (focusKeep).
 type fieldPlan struct {
-	drop   uint64
-	counts map[int][]string
+	drop      uint64
+	counts    map[int][]string
+	focus     []string
+	focusKeep uint64
 }
 
 // planFields is the fieldPlan at a checkpoint whose frames' reads (with
@@ -82,31 +112,41 @@ func (r *runner) planFields(live *nameSet, question *Reads, counters bool) field
 	}
 	always := &r.p.liveness().always
 	for i, d := range droppables() {
-		if live.hasField(d.name) || question.s.hasField(d.name) || always.hasField(d.name) {
+		if live.hasField(d.name) || always.hasField(d.name) {
 			continue
 		}
 		if r.st != nil && durationNames(r.st, d.name) {
 			continue // removed by name when a period ends
 		}
+		asked := question.s.hasField(d.name)
+		if asked && len(question.focus) == 0 {
+			continue
+		}
 		var items slotBits
 		for _, s := range []*nameSet{live, &question.s, always} {
 			items.union(s.members[d.name])
 		}
-		if len(items) == 0 || items.count() == 0 {
+		switch {
+		case items.count() == 0:
 			plan.drop |= 1 << i
-			continue
-		}
-		if modelType.Field(d.index).Type != reflect.TypeOf([]string(nil)) {
+		case modelType.Field(d.index).Type == reflect.TypeOf([]string(nil)):
+			if plan.counts == nil {
+				plan.counts = map[int][]string{}
+			}
+			for j, w := range items {
+				for ; w != 0; w &= w - 1 {
+					plan.counts[d.index] = append(plan.counts[d.index], dsl.SlotName(j*64+bits.TrailingZeros64(w)))
+				}
+			}
+		default:
 			continue // asked of something but a list of ids: keep it
 		}
-		if plan.counts == nil {
-			plan.counts = map[int][]string{}
+		if asked {
+			plan.focusKeep |= 1 << i
 		}
-		for j, w := range items {
-			for ; w != 0; w &= w - 1 {
-				plan.counts[d.index] = append(plan.counts[d.index], dsl.SlotName(j*64+bits.TrailingZeros64(w)))
-			}
-		}
+	}
+	if plan.focusKeep != 0 {
+		plan.focus = question.focus
 	}
 	return plan
 }

@@ -166,29 +166,40 @@ func TestLiveFieldsPacks(t *testing.T) {
   roll c = d6
   %s
 }`
-	const state = "gangs:\n  - {id: g, name: G, models: [{id: m, name: M, kind: fighter, status: standing, x: 0, y: 0, base: 25}]}\n"
+	const state = "gangs:\n  - {id: g, name: G, models: [{id: m, name: M, kind: fighter, status: standing, x: 0, y: 0, base: 25}, " +
+		"{id: o, name: O, kind: fighter, status: standing, x: 5, y: 0, base: 25}]}\n"
 	configs := map[string]int{}
 	for _, c := range []struct {
 		name, last, of string
 		fewer          bool
+		focus          []string
 	}{
-		{"never read again", `if c == 6 { set m.wounds_lost = 1 }`, `model("m").kills`, true},
-		{"read by the question", `if c == 6 { set m.wounds_lost = 1 }`, `model("m").xp * 100 + model("m").kills`, false},
-		{"read later", `if c == 6 and m.xp > 4 { set m.kills = m.kills + 10 }`, `model("m").kills`, false},
-		{"read by a function", `if c == 6 and seasoned(m) { set m.kills = m.kills + 10 }`, `model("m").kills`, false},
-		{"summary", `if c == 6 { set m.wounds_lost = 1 }`, "", false},
+		{"never read again", `if c == 6 { set m.wounds_lost = 1 }`, `model("m").kills`, true, nil},
+		{"read by the question", `if c == 6 { set m.wounds_lost = 1 }`, `model("m").xp * 100 + model("m").kills`, false, nil},
+		{"read later", `if c == 6 and m.xp > 4 { set m.kills = m.kills + 10 }`, `model("m").kills`, false, nil},
+		{"read by a function", `if c == 6 and seasoned(m) { set m.kills = m.kills + 10 }`, `model("m").kills`, false, nil},
+		// A summary reads every field but the details (xp, kills).
+		{"summary", `if c == 6 { set m.wounds_lost = 1 }`, "", true, nil},
+		{"summary reads the rest", `if c >= 4 { set m.flesh_wounds = m.flesh_wounds + 1 }
+  roll d = d6
+  if d == 6 { set m.wounds_lost = 1 }`, "", true, nil},
+		// With focus, of the focus models only.
+		{"summary of the focus", `let o = model("o")
+  if c >= 4 { set o.flesh_wounds = o.flesh_wounds + 1 } else { set m.flesh_wounds = m.flesh_wounds + 1 }
+  roll d = d6
+  if d == 6 { set m.wounds_lost = 1 }`, "", true, []string{"m"}},
 		// A list asked only whether it holds an item is hashed as the
 		// count of that item: marks [scarred] and [] merge, [lucky] not.
 		{"asked whether it holds", `if c == 1 { add lucky to m.marks } else if c == 2 { add scarred to m.marks }
   roll d = d6
-  if "lucky" in m.marks and d == 6 { set m.kills = m.kills + 10 }`, `model("m").kills`, true},
+  if "lucky" in m.marks and d == 6 { set m.kills = m.kills + 10 }`, `model("m").kills`, true, nil},
 		{"read whole", `if c == 1 { add lucky to m.marks } else if c == 2 { add scarred to m.marks }
   roll d = d6
-  if len(m.marks) > 0 and d == 6 { set m.kills = m.kills + 10 }`, `model("m").kills`, true},
+  if len(m.marks) > 0 and d == 6 { set m.kills = m.kills + 10 }`, `model("m").kills`, true, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			prog := looseProgram(t, "p", head+fmt.Sprintf(body, c.last)+"\n")
-			q := odds.Question{Program: prog, State: decodeState(t, state), Procedure: "p", Args: map[string]string{"m": "m"}}
+			q := odds.Question{Program: prog, State: decodeState(t, state), Procedure: "p", Args: map[string]string{"m": "m"}, Focus: c.focus}
 			if c.of != "" {
 				q.Of = query(t, prog, c.of)
 			}

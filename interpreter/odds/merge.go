@@ -98,8 +98,14 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 	if !opts.scopeHash && !opts.wholeState {
 		// What the question reads of the final state: the fields of
 		// models it does not, nor the rest of a run, are left out of
-		// the configurations (a summary reads them all).
-		e.reads = q.Program.QueryReads(q.Of)
+		// the configurations (a summary reads all but the details, of
+		// the focus models when there are some).
+		switch {
+		case q.Of != nil:
+			e.reads = q.Program.QueryReads(q.Of)
+		case q.Table == "":
+			e.reads = q.Program.SummaryReads(q.Focus)
+		}
 	}
 	root := &config{p: big.NewRat(1, 1)}
 	if err := e.merge(e.expand(ctx, root, new(state.Buffer))); err != nil {
