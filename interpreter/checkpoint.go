@@ -222,8 +222,9 @@ var ckSeed = maphash.MakeSeed()
 func (c Checkpoint) Hash(counters bool) uint64 { return c.hash(counters, true, nil) }
 
 // HashFor is Hash for a question that reads question of the final state
-// (Program.QueryReads): it also leaves out the fields of models that
-// neither the rest of the run nor the question may read (fields.go).
+// (Program.QueryReads, Program.SummaryReads; nil: all of it): it also
+// leaves out the fields of models that neither the rest of the run nor
+// the question may read (fields.go).
 func (c Checkpoint) HashFor(counters bool, question *Reads) uint64 {
 	return c.hash(counters, true, question)
 }

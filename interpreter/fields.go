@@ -76,7 +76,7 @@ func (p *Program) SummaryReads(focus []string) *Reads {
 }
 
 // QueryReads is what the query reads of the state, for
-// Checkpoint.HashFor; nil (a summary of what changed) reads it all.
+// Checkpoint.HashFor; nil for no query (see SummaryReads).
 func (p *Program) QueryReads(q *dsl.Query) *Reads {
 	if q == nil {
 		return nil
