@@ -309,7 +309,6 @@ func newLiveness(p *Program) *liveness {
 		}
 		reads.add("holder")
 		lv.every.union(&reads)
-		lv.always.unionFields(&reads)
 		target, _, _ := strings.Cut(e.Target, ".")
 		switch {
 		case owners[target] && e.Target != dsl.AnyRoll:
@@ -337,16 +336,6 @@ func newLiveness(p *Program) *liveness {
 // wherever a run is.
 func (lv *liveness) summarise(p *Program) {
 	idx := p.idx
-	rowBodies := map[*syntax.Block]bool{}
-	for b := range lv.tables {
-		rowBodies[b] = true
-	}
-	actionBodies := map[*syntax.Block]bool{}
-	for _, a := range idx.Actions {
-		if a.Body != nil {
-			actionBodies[a.Body] = true
-		}
-	}
 	direct := map[string]*nameSet{}
 	calls := map[string][]string{}
 	collect := func(key string, nodes ...any) {
@@ -378,6 +367,22 @@ func (lv *liveness) summarise(p *Program) {
 		collect("a:"+id, nodes...)
 		actions = append(actions, "a:"+id)
 	}
+	// An effect reads where it fires: one on a procedure, an action or a
+	// table (its rolls, lets, steps, hooks) as that runs, so with its
+	// summary; an `on` handler at a signal of its event; the others
+	// (on characteristics' tests, values, grants, prevents, any roll)
+	// anywhere.
+	for _, e := range idx.Effects {
+		es := &nameSet{}
+		cs := readsOf(e.Item, true, es, nil)
+		for _, k := range effectKeys(idx, e) {
+			if direct[k] == nil {
+				direct[k] = &nameSet{}
+			}
+			direct[k].union(es)
+			calls[k] = append(calls[k], cs...)
+		}
+	}
 	for k, cs := range calls {
 		// A perform of an action named at run time may be any.
 		if i := slices.Index(cs, allActions); i >= 0 {
@@ -397,11 +402,13 @@ func (lv *liveness) summarise(p *Program) {
 		}
 	}
 	lv.called = direct
+	if o := direct[anywhere]; o != nil {
+		lv.always.unionFields(o)
+	}
 
-	// What is read wherever a run is: the declarations but for
-	// procedures, tables, functions (read where they are called) and the
-	// bodies of actions (read as they are performed).
-	skip := func(b *syntax.Block) bool { return rowBodies[b] || actionBodies[b] }
+	// What else is read wherever a run is: kinds, characteristics and
+	// events (their parameters' defaults). Features and house rules hold
+	// nothing but effects (above), metadata and actions (performed).
 	var decls []any
 	for _, k := range idx.Kinds {
 		decls = append(decls, k.Decl)
@@ -413,19 +420,45 @@ func (lv *liveness) summarise(p *Program) {
 		decls = append(decls, c.Decl)
 	}
 	for _, ev := range idx.Events {
-		decls = append(decls, ev)
-	}
-	for _, byID := range idx.Features {
-		for _, f := range byID {
-			decls = append(decls, f)
-		}
-	}
-	for _, h := range idx.HouseRules {
-		decls = append(decls, h)
+		decls = append(decls, ev.Params)
 	}
 	for _, d := range decls {
-		lv.add(&lv.always, d, true, skip)
+		lv.add(&lv.always, d, true, nil)
 	}
+}
+
+// anywhere is the summary key of what effects that may fire anywhere
+// read.
+const anywhere = "*"
+
+// effectKeys are the summaries an effect's reads belong to: see
+// summarise.
+func effectKeys(idx *dsl.Index, e *dsl.EffectInfo) []string {
+	switch e.Item.(type) {
+	case *syntax.Grant, *syntax.Prevent:
+		return []string{anywhere}
+	}
+	if e.Target == dsl.AnyRoll || e.TargetKind == "characteristic" || e.TargetKind == "value" {
+		return []string{anywhere}
+	}
+	if e.TargetKind == "event" {
+		return []string{"e:" + e.Target}
+	}
+	target, _, _ := strings.Cut(e.Target, ".")
+	var keys []string
+	if idx.Procedures[target] != nil {
+		keys = append(keys, "p:"+target)
+	}
+	if idx.Actions[target] != nil {
+		keys = append(keys, "a:"+target)
+	}
+	if idx.Tables[target] != nil {
+		keys = append(keys, "t:"+target)
+	}
+	if len(keys) == 0 {
+		return []string{anywhere}
+	}
+	return keys
 }
 
 // allActions stands for every action among what a statement calls.
@@ -558,6 +591,8 @@ func readsOf(node any, logging bool, s *nameSet, skip func(*syntax.Block) bool) 
 			placeholderReads(x.Raw, s)
 		case *syntax.Call:
 			calls = append(calls, "p:"+x.Proc.Name)
+		case *syntax.Signal:
+			calls = append(calls, "e:"+x.Event.Name)
 		case *syntax.Apply:
 			calls = append(calls, "t:"+x.Table.Name)
 		case *syntax.Perform:

@@ -245,3 +245,61 @@ func BenchmarkExactEndPhase10ByScope(b *testing.B) {
 		b.ReportMetric(float64(r.Runs), "runs")
 	}
 }
+
+// An effect reads where it fires: a hook as the procedure it hooks runs,
+// an `on` handler at a signal of its event. A field they read is live
+// only before a call or a signal that may fire them.
+func TestLiveFieldsEffects(t *testing.T) {
+	const src = `dice d6 "D6" { faces 1, 2, 3, 4, 5, 6 }
+event told(m: model) "Told"
+procedure q(m: model) "Q" {
+  let seen = m.wounds_lost
+}
+procedure p(m: model) "P" {
+  roll a = d6
+  if a >= 4 { set m.xp = m.xp + a }
+  roll b = d6
+  %s
+  if b == 6 { set m.kills = m.kills + 1 }
+}
+rule watch "Watch" {
+  after q {
+    if m.xp > 4 { set m.kills = m.kills + 10 }
+  }
+  on told {
+    if m.xp > 5 { set m.kills = m.kills + 100 }
+  }
+}
+`
+	const state = "gangs:\n  - {id: g, name: G, models: [{id: m, name: M, kind: fighter, status: standing, x: 0, y: 0, base: 25}]}\n"
+	for _, c := range []struct {
+		name, middle string
+		fewer        bool
+	}{
+		{"nothing fires", ``, true},
+		{"a hook of a later call", `call q(m)`, false},
+		{"a handler of a later signal", `signal told(m)`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			prog := looseProgram(t, "p", fmt.Sprintf(src, c.middle))
+			q := odds.Question{Program: prog, State: decodeState(t, state), Procedure: "p", Args: map[string]string{"m": "m"},
+				Of: query(t, prog, `model("m").kills`)}
+			want, err := odds.ExactByScope(context.Background(), q, 10_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := odds.ExactCheckingLive(context.Background(), q, 10_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameOutcomes(t, got, want)
+			vars, err := odds.ExactWholeState(context.Background(), q, 10_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.fewer != (got.Configs < vars.Configs) {
+				t.Errorf("%d configurations leaving out fields, %d hashing the whole state: want fewer %v", got.Configs, vars.Configs, c.fewer)
+			}
+		})
+	}
+}
