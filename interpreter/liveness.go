@@ -38,10 +38,11 @@ package interpreter
 // by a name known only at run time, such as get(m, f), reads them all),
 // in any frame, the procedures, tables, actions and functions the rest
 // calls included (a summary of each, by a fixpoint, as they may call one
-// another), every effect (any may fire) with what it calls, what kinds,
-// characteristics, events, features and house rules read, the fields
-// named by the battle's durations (removed by name when a period ends),
-// and the question's Of. A question without Of (a summary of what
+// another), with the effects that fire there (on a procedure, action or
+// table: with it; an on handler: at its event's signals; the others:
+// anywhere), what kinds, characteristics and events' parameters read,
+// the fields named by the battle's durations (removed by name when a
+// period ends), and the question's Of. A question without Of (a summary of what
 // changed) reads them all. `set m.xp = m.xp + N` does not read xp, and a
 // list only asked whether it holds some items, or only having some
 // removed, is hashed as the counts of those items (fields.go).
