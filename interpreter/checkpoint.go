@@ -255,8 +255,6 @@ func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 	var at *liveAt
 	if liveOnly {
 		at = r.p.liveness().at(levels, r.logging())
-	}
-	if liveOnly {
 		h.plan = r.planFields(&at.fields, question, counters)
 	}
 	h.u64(h.plan.drop)

@@ -23,7 +23,9 @@ import (
 // A configuration is a run paused at a checkpoint (the start of a
 // statement; see interpreter.Checkpoint): its position, a hash of all the
 // run depends on from there (the state, the variables of the blocks
-// running, the rules running), a snapshot of the run there
+// running, the rules running; less the variables, and the fields of
+// models, that neither the rest of the run nor the question reads:
+// interpreter/liveness.go), a snapshot of the run there
 // (interpreter.Snapshot) and its probability. Configurations wait in a
 // queue ordered by position; the first is taken, and every branch of the
 // dice after it is followed from a copy of its snapshot up to the next
@@ -209,8 +211,9 @@ type merger struct {
 	runAgain    bool // see exactOptions
 	scopeHash   bool // see exactOptions
 	checkLive   bool // see exactOptions
-	reads       *interpreter.Reads
-	buf         *state.Buffer // the state buffer of a single worker
+	// reads: what the question reads of the final state (nil: all)
+	reads *interpreter.Reads
+	buf   *state.Buffer // the state buffer of a single worker
 }
 
 // expansion is what following the branches from one configuration gave:
