@@ -581,13 +581,18 @@ func readsOf(node any, logging bool, s *nameSet, skip func(*syntax.Block) bool) 
 				// Whether it removes one depends on the item's count.
 				s.addMember(x.From.Parts[len(x.From.Parts)-1].Name, x.Item.Name)
 			}
-		case *syntax.Ident:
-			// A path (set model.stats.cl), a role, a name declared: more
-			// than is read, never less.
-			s.add(x.Name)
-			if !written[x] {
-				s.addField(x.Name)
+		case *syntax.Path:
+			// set model.stats.cl reads the fields on its way (the one
+			// written aside).
+			for _, part := range x.Parts[1:] {
+				if !written[part] {
+					s.addField(part.Name)
+				}
 			}
+		case *syntax.Ident:
+			// A path's first name, a role, a name declared: more than is
+			// read, never less.
+			s.add(x.Name)
 		case *syntax.Str:
 			placeholderReads(x.Raw, s)
 		case *syntax.Call:
