@@ -817,8 +817,9 @@ func placeholderReads(raw string, s *nameSet) {
 			}
 			if k == 0 {
 				s.add(part)
+			} else {
+				s.addField(part)
 			}
-			s.addField(part)
 		}
 	}
 }
