@@ -110,7 +110,7 @@ func (r *runner) planFields(live *nameSet, question *Reads, counters bool) field
 	if question == nil || question.s.allFields || live.allFields || counters {
 		return plan
 	}
-	always := &r.p.liveness().always
+	always := &r.p.liveness().always[mode(r.logging())]
 	for i, d := range droppables() {
 		if live.hasField(d.name) || always.hasField(d.name) {
 			continue

@@ -221,12 +221,13 @@ type liveness struct {
 	// anywhere: the reads of effects that run in any frame (re-rolls of
 	// any roll); every: of every effect, for a frame of no known owner.
 	anywhere, every nameSet
-	// always: the fields read wherever a run is (effects, functions,
-	// tables' heads, kinds' warnings).
-	always nameSet
-	// called: the fields each procedure ("p:id"), table ("t:id") and
-	// action ("a:id") reads, with all it calls.
-	called map[string]*nameSet
+	// always: the fields read wherever a run is (effects that may fire
+	// anywhere, kinds' warnings), by mode (logs).
+	always [2]nameSet
+	// called: the fields each procedure ("p:id"), table ("t:id"), action
+	// ("a:id"), function ("f:id") and event's handlers ("e:id") read,
+	// with all they call, by mode.
+	called [2]map[string]*nameSet
 	// tables: a table row's body, to the table whose frame runs it.
 	tables map[*syntax.Block]string
 	blocks [2]sync.Map // *syntax.Block → []nameSet, without and with logging
@@ -299,7 +300,8 @@ func newLiveness(p *Program) *liveness {
 			}
 		}
 	}
-	lv.summarise(p)
+	lv.summarise(p, false)
+	lv.summarise(p, true)
 	for _, e := range p.idx.Effects {
 		var reads nameSet
 		// An effect's text is rendered whether or not the run logs in
@@ -335,14 +337,14 @@ func newLiveness(p *Program) *liveness {
 // summarise finds the fields each procedure, table and action reads with
 // what it calls (a fixpoint: they may call one another), and those read
 // wherever a run is.
-func (lv *liveness) summarise(p *Program) {
+func (lv *liveness) summarise(p *Program, logging bool) {
 	idx := p.idx
 	direct := map[string]*nameSet{}
 	calls := map[string][]string{}
 	collect := func(key string, nodes ...any) {
 		s := &nameSet{}
 		for _, n := range nodes {
-			calls[key] = append(calls[key], readsOf(n, true, s, nil)...)
+			calls[key] = append(calls[key], readsOf(n, logging, s, nil)...)
 		}
 		direct[key] = s
 	}
@@ -375,7 +377,7 @@ func (lv *liveness) summarise(p *Program) {
 	// anywhere.
 	for _, e := range idx.Effects {
 		es := &nameSet{}
-		cs := readsOf(e.Item, true, es, nil)
+		cs := readsOf(e.Item, logging, es, nil)
 		for _, k := range effectKeys(idx, e) {
 			if direct[k] == nil {
 				direct[k] = &nameSet{}
@@ -402,9 +404,10 @@ func (lv *liveness) summarise(p *Program) {
 			changed = changed || s.allFields != all || s.fieldsCount() != before
 		}
 	}
-	lv.called = direct
+	m := mode(logging)
+	lv.called[m] = direct
 	if o := direct[anywhere]; o != nil {
-		lv.always.unionFields(o)
+		lv.always[m].unionFields(o)
 	}
 
 	// What else is read wherever a run is: kinds, characteristics and
@@ -424,7 +427,7 @@ func (lv *liveness) summarise(p *Program) {
 		decls = append(decls, ev.Params)
 	}
 	for _, d := range decls {
-		lv.add(&lv.always, d, true, nil)
+		lv.add(&lv.always[m], d, logging, nil)
 	}
 }
 
@@ -470,25 +473,31 @@ const allActions = "a:*"
 func (lv *liveness) add(s *nameSet, node any, logging bool, skip func(*syntax.Block) bool) {
 	for _, c := range readsOf(node, logging, s, skip) {
 		if c == allActions {
-			for k, o := range lv.called {
+			for k, o := range lv.called[mode(logging)] {
 				if strings.HasPrefix(k, "a:") {
 					s.unionFields(o)
 				}
 			}
-		} else if o := lv.called[c]; o != nil {
+		} else if o := lv.called[mode(logging)][c]; o != nil {
 			s.unionFields(o)
 		}
 	}
 }
 
+// mode indexes what depends on whether the run logs (emit renders its
+// text only then).
+func mode(logging bool) int {
+	if logging {
+		return 1
+	}
+	return 0
+}
+
 // suffixes are the reads of each block's statements from i on (the last
 // is empty: the block's end), the fields read by what they call included.
 func (lv *liveness) suffixes(b *syntax.Block, logging bool) []nameSet {
-	mode := 0
-	if logging {
-		mode = 1
-	}
-	if v, ok := lv.blocks[mode].Load(b); ok {
+	m := mode(logging)
+	if v, ok := lv.blocks[m].Load(b); ok {
 		return v.([]nameSet)
 	}
 	out := make([]nameSet, len(b.Stmts)+1)
@@ -496,7 +505,7 @@ func (lv *liveness) suffixes(b *syntax.Block, logging bool) []nameSet {
 		out[i] = out[i+1].clone()
 		lv.add(&out[i], b.Stmts[i], logging, nil)
 	}
-	v, _ := lv.blocks[mode].LoadOrStore(b, out)
+	v, _ := lv.blocks[m].LoadOrStore(b, out)
 	return v.([]nameSet)
 }
 
