@@ -253,8 +253,11 @@ func (lv *liveness) at(levels []ckLevel, logging bool) *liveAt {
 	for j, l := range levels {
 		key = binary.AppendUvarint(key, uint64(reflect.ValueOf(l.block).Pointer()))
 		key = binary.AppendUvarint(key, uint64(l.stmt))
-		if j > 0 && l.f != levels[j-1].f {
-			key = append(key, 1) // a frame of its own
+		if j == 0 || l.f != levels[j-1].f {
+			// A frame of its own, and whose (its effects are live in it).
+			key = append(key, 1)
+			key = binary.AppendUvarint(key, uint64(len(l.f.proc)))
+			key = append(key, l.f.proc...)
 		} else {
 			key = append(key, 0)
 		}
