@@ -462,6 +462,9 @@ func effectKeys(idx *dsl.Index, e *dsl.EffectInfo) []string {
 	if idx.Tables[target] != nil {
 		keys = append(keys, "t:"+target)
 	}
+	if idx.Functions[target] != nil {
+		keys = append(keys, "f:"+target) // a lookup table
+	}
 	if len(keys) == 0 {
 		return []string{anywhere}
 	}
