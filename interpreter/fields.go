@@ -82,7 +82,7 @@ func (p *Program) QueryReads(q *dsl.Query) *Reads {
 		return nil
 	}
 	r := &Reads{}
-	p.liveness().add(&r.s, q.Expr(), false, nil)
+	p.liveness().add(&r.s, q.Expr(), false)
 	return r
 }
 

@@ -309,7 +309,7 @@ func newLiveness(p *Program) *liveness {
 		var reads nameSet
 		// An effect's text is rendered whether or not the run logs in
 		// a few places (a hook's emit only when it does): count it.
-		lv.add(&reads, e.Item, true, nil)
+		lv.add(&reads, e.Item, true)
 		if e.Role != "" && e.Role != dsl.RoleAny {
 			reads.add(e.Role) // effectApplies reads the holder in the role
 		}
@@ -347,7 +347,7 @@ func (lv *liveness) summarise(p *Program, logging bool) {
 	collect := func(key string, nodes ...any) {
 		s := &nameSet{}
 		for _, n := range nodes {
-			calls[key] = append(calls[key], readsOf(n, logging, s, nil)...)
+			calls[key] = append(calls[key], readsOf(n, logging, s)...)
 		}
 		direct[key] = s
 	}
@@ -380,7 +380,7 @@ func (lv *liveness) summarise(p *Program, logging bool) {
 	// anywhere.
 	for _, e := range idx.Effects {
 		es := &nameSet{}
-		cs := readsOf(e.Item, logging, es, nil)
+		cs := readsOf(e.Item, logging, es)
 		for _, k := range effectKeys(idx, e) {
 			if direct[k] == nil {
 				direct[k] = &nameSet{}
@@ -430,7 +430,7 @@ func (lv *liveness) summarise(p *Program, logging bool) {
 		decls = append(decls, ev.Params)
 	}
 	for _, d := range decls {
-		lv.add(&lv.always[m], d, logging, nil)
+		lv.add(&lv.always[m], d, logging)
 	}
 }
 
@@ -474,10 +474,9 @@ func effectKeys(idx *dsl.Index, e *dsl.EffectInfo) []string {
 // allActions stands for every action among what a statement calls.
 const allActions = "a:*"
 
-// add adds what node reads to s, the fields of what it calls included;
-// skip leaves out blocks that are read where they run.
-func (lv *liveness) add(s *nameSet, node any, logging bool, skip func(*syntax.Block) bool) {
-	for _, c := range readsOf(node, logging, s, skip) {
+// add adds what node reads to s, the fields of what it calls included.
+func (lv *liveness) add(s *nameSet, node any, logging bool) {
+	for _, c := range readsOf(node, logging, s) {
 		if c == allActions {
 			for k, o := range lv.called[mode(logging)] {
 				if strings.HasPrefix(k, "a:") {
@@ -509,7 +508,7 @@ func (lv *liveness) suffixes(b *syntax.Block, logging bool) []nameSet {
 	out := make([]nameSet, len(b.Stmts)+1)
 	for i := len(b.Stmts) - 1; i >= 0; i-- {
 		out[i] = out[i+1].clone()
-		lv.add(&out[i], b.Stmts[i], logging, nil)
+		lv.add(&out[i], b.Stmts[i], logging)
 	}
 	v, _ := lv.blocks[m].LoadOrStore(b, out)
 	return v.([]nameSet)
@@ -556,7 +555,7 @@ func (lv *liveness) frameLive(levels []ckLevel, innermost, logging bool) nameSet
 // readsOf adds to s the names and fields node may read (see the file's
 // comment) and returns what it calls ("p:id", "t:id", "a:id", allActions).
 // Without logging, emit renders nothing, so it reads nothing.
-func readsOf(node any, logging bool, s *nameSet, skip func(*syntax.Block) bool) []string {
+func readsOf(node any, logging bool, s *nameSet) []string {
 	var calls []string
 	// The field a set, add or remove writes: its new value depends on
 	// the old one only for an add or remove of the field itself (and for
@@ -572,8 +571,6 @@ func readsOf(node any, logging bool, s *nameSet, skip func(*syntax.Block) bool) 
 	handled := map[*syntax.Expr]bool{}
 	syntax.Inspect(node, func(n any) bool {
 		switch x := n.(type) {
-		case *syntax.Block:
-			return skip == nil || !skip(x)
 		case *syntax.Emit:
 			return logging
 		case *syntax.Expr:
