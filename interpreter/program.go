@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/diag"
@@ -65,6 +66,11 @@ type Program struct {
 
 	// setters are the typed stores of set, add and remove (setters.go).
 	setters setters
+
+	// live is what the rest of a run may read at a checkpoint
+	// (liveness.go), found on first use.
+	liveOnce sync.Once
+	live     *liveness
 }
 
 // effectKey is the key of effects on name in procedure proc, or "" when
