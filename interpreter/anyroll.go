@@ -132,16 +132,17 @@ func (r *runner) anyHolder(ef *effect) bool {
 		return false
 	}
 	kind, id := ef.info.Feature.Kind, ef.info.Feature.ID.Name
+	granted := r.p.grants[featureKey{kind, id}] // once, not once per holder
 	for _, g := range r.st.Gangs {
 		for _, m := range g.Models {
 			if kind != "trait" {
-				if ok, _ := r.holds(m, kind, id); ok {
+				if ok, _ := r.holdsGranted(m, kind, id, granted); ok {
 					return true
 				}
 				continue
 			}
 			for _, w := range m.Weapons {
-				if ok, _ := r.holds(w, kind, id); ok {
+				if ok, _ := r.holdsGranted(w, kind, id, granted); ok {
 					return true
 				}
 			}

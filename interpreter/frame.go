@@ -1,6 +1,9 @@
 package interpreter
 
 import (
+	"sync/atomic"
+	"unsafe"
+
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/stdlib/state"
 )
@@ -35,7 +38,7 @@ const (
 
 // get is a name's value and whether the frame holds it.
 func (f *frame) get(name string) (any, bool) {
-	i, ok := dsl.SlotLookup(name)
+	i, ok := slotLookup(name)
 	if !ok {
 		return nil, false // no frame has ever held it
 	}
@@ -56,7 +59,7 @@ func (f *frame) value(name string) any {
 }
 
 // set binds a name in the frame.
-func (f *frame) set(name string, v any) { f.setSlot(dsl.SlotOf(name), v) }
+func (f *frame) set(name string, v any) { f.setSlot(slotOf(name), v) }
 
 func (f *frame) setSlot(i int, v any) {
 	if i >= len(f.vals) {
@@ -84,7 +87,7 @@ func (f *frame) grow(n int) {
 
 // unset takes a name out of the frame.
 func (f *frame) unset(name string) {
-	i, ok := dsl.SlotLookup(name)
+	i, ok := slotLookup(name)
 	if ok && i < len(f.state) && f.state[i] == slotSet {
 		f.state[i], f.vals[i] = slotUnset, nil
 	}
@@ -138,4 +141,48 @@ func (f *frame) reset() {
 	f.used = f.used[:0]
 	clear(f.natural)
 	clear(f.rolled)
+}
+
+// The names a run binds and reads by name (a let's, a roll's, a
+// parameter's) are strings of the syntax tree, the same few at every
+// statement of every run: slotOf and slotLookup remember their slots in a
+// table by where their text is, which costs a multiplication where
+// hashing the text in dsl's map cost a twentieth of a run. An entry keeps
+// its text (so its address is not reused by another) and is compared by
+// it, so a collision or a copy of the text is merely a miss. Slots never
+// change once numbered, so an entry stays true.
+var slotCache [1024]atomic.Pointer[slotEntry]
+
+type slotEntry struct {
+	name string
+	slot int
+}
+
+func slotCacheAt(name string) *atomic.Pointer[slotEntry] {
+	h := uint64(uintptr(unsafe.Pointer(unsafe.StringData(name))))*0x9E3779B97F4A7C15 + uint64(len(name))
+	return &slotCache[h>>(64-10)]
+}
+
+// slotOf is dsl.SlotOf, remembered.
+func slotOf(name string) int {
+	at := slotCacheAt(name)
+	if e := at.Load(); e != nil && e.name == name {
+		return e.slot
+	}
+	i := dsl.SlotOf(name)
+	at.Store(&slotEntry{name: name, slot: i})
+	return i
+}
+
+// slotLookup is dsl.SlotLookup, remembered where the name has a slot.
+func slotLookup(name string) (int, bool) {
+	at := slotCacheAt(name)
+	if e := at.Load(); e != nil && e.name == name {
+		return e.slot, true
+	}
+	i, ok := dsl.SlotLookup(name)
+	if ok {
+		at.Store(&slotEntry{name: name, slot: i})
+	}
+	return i, ok
 }

@@ -50,10 +50,15 @@ func (r *runner) Stat(x any, field string) (int, error) { return r.stat(x, field
 // the state, or granted by an effect in force. A grant that, through its
 // conditions, depends on itself does not hold.
 func (r *runner) holds(x any, kind, id string) (bool, error) {
+	return r.holdsGranted(x, kind, id, r.p.grants[featureKey{kind, id}])
+}
+
+// holdsGranted is holds with the grants of the feature (kind, id) looked
+// up by the caller, who asks of many holders in turn.
+func (r *runner) holdsGranted(x any, kind, id string, list []*effect) (bool, error) {
 	if stdlib.Listed(x, kind, id) {
 		return true, nil
 	}
-	list := r.p.grants[featureKey{kind, id}]
 	if len(list) == 0 {
 		return false, nil
 	}

@@ -56,6 +56,11 @@ var testFunctions = []expr.Option{
 	expr.Function("twice", func(args ...any) (any, error) { return 2 * args[0].(int), nil }, new(func(int) int)),
 	expr.Function("boom", func(args ...any) (any, error) { return nil, errors.New("boom") }, new(func() int)),
 	expr.Function("named", func(args ...any) (any, error) { return args[0].(*testModel).Name, nil }, new(func(*testModel) string)),
+	// team and nobody give slices of pointers, as friends(m) does: nobody
+	// a nil one, and untyped a []*testModel where the checker saw any.
+	expr.Function("team", func(args ...any) (any, error) { return args[0].(*testModel).Gang.Models, nil }, new(func(*testModel) []*testModel)),
+	expr.Function("nobody", func(args ...any) (any, error) { return []*testModel(nil), nil }, new(func() []*testModel)),
+	expr.Function("untyped", func(args ...any) (any, error) { return args[0].(*testModel).Gang.Models, nil }, new(func(*testModel) any)),
 }
 
 // compileBoth compiles text as dsl.Compiler does and as closures.
@@ -120,6 +125,11 @@ func TestNodeKinds(t *testing.T) {
 		{text: `filter(ms, .wounds > 5)[0]`, wantFail: true}, {text: `count(ms, .wounds > 0) >= 2`}, {text: `filter(ms, .broken) | map(.name)`},
 		{text: `any(ms, any(#.skills, # == "Cy"))`}, {text: `any(ms, #.gang.name == g.name)`}, {text: `any(list, # > 2)`},
 		{text: `any(ms, n > 5 ? true : 1)`, wantFail: true}, {text: `map(ms, #.stats.ws * 2)`},
+		// lists of pointers looped over without reflection: fields, results, nil
+		{text: `any(g.models, .broken)`}, {text: `filter(m.gang.models, .wounds > 0)`}, {text: `map(g.models, # == m)`},
+		{text: `count(z.gang.models, true)`, wantFail: true}, {text: `find(team(m), .name == "Cy")`}, {text: `map(team(m), .stats.ws)`},
+		{text: `len(filter(nobody(), true))`}, {text: `all(nobody(), false)`}, {text: `map(untyped(m), .name)`},
+		{text: `any(team(m), any(#.gang.models, #.broken))`}, {text: `filter(ms, true)`}, {text: `none(ms, # == nil)`},
 		// let, sequences, list and map literals, built-ins, functions
 		{text: `let x = n * 2; x + 1`}, {text: `let x = 1; let y = x + 1; x + y`}, {text: `[1, n, "s"]`}, {text: `{"a": n}`},
 		{text: `sortBy(ms, .wounds, "desc")`}, {text: `sortBy(ms, .name)`}, {text: `sortBy(list, -#)`},

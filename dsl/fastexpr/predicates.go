@@ -2,6 +2,7 @@ package fastexpr
 
 import (
 	"reflect"
+	"unsafe"
 
 	"github.com/expr-lang/expr/vm/runtime"
 
@@ -20,7 +21,7 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 	if n.Threshold != nil && n.Name != "count" {
 		return nil, unsupported("%s with a threshold", n.Name)
 	}
-	list, err := c.operand(n.Arguments[0])
+	list, err := c.listOperand(n.Arguments[0])
 	if err != nil {
 		return nil, err
 	}
@@ -49,11 +50,7 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 		threshold = *n.Threshold
 	}
 	return func(fr *frame) (any, error) {
-		lv, err := list(fr)
-		if err != nil {
-			return nil, err
-		}
-		items, err := itemsOf(lv)
+		items, err := list(fr)
 		if err != nil {
 			return nil, err
 		}
@@ -159,16 +156,29 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 }
 
 // items is a list the VM can loop over (its OpBegin): the common slices
-// directly, any other slice or array by reflection.
+// directly, a slice of pointers (the state's lists of models, weapons,
+// gangs; features()) by the address of its elements, any other slice or
+// array by reflection.
 type items struct {
 	len  int
 	anys []any
+	// ptrs is the first element of a slice of pointers, elem the type
+	// word of its elements: item i is an interface made of the two, as
+	// reflect.Value.Interface makes it, without reflection.
+	ptrs unsafe.Pointer
+	elem unsafe.Pointer
 	refl reflect.Value
 }
 
 func (it *items) at(i int) any {
 	if it.anys != nil {
 		return it.anys[i]
+	}
+	if it.elem != nil {
+		var v any
+		e := (*eface)(unsafe.Pointer(&v))
+		e.typ, e.data = it.elem, *(*unsafe.Pointer)(unsafe.Add(it.ptrs, uintptr(i)*unsafe.Sizeof(uintptr(0))))
+		return v
 	}
 	return it.refl.Index(i).Interface()
 }
@@ -182,4 +192,74 @@ func itemsOf(v any) (items, error) {
 		return items{}, errFailed // nil or a map: the VM decides
 	}
 	return items{len: rv.Len(), refl: rv}, nil
+}
+
+// listEval gives the items of a predicate's list.
+type listEval func(fr *frame) (items, error)
+
+// listOperand compiles a predicate's list. Where the checker typed it a
+// slice of pointers, a value of exactly that type is looped over by its
+// elements' addresses: a field of the state (gang.models) read at its
+// offset, not boxed; a function's result (friends(m), features("action"))
+// read from its interface. Anything else is the operand, by itemsOf.
+func (c *compiler) listOperand(n ast.Node) (listEval, error) {
+	t := n.Type()
+	if t != nil && t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Pointer && !needsDeref(n) {
+		elem := typeWord(t.Elem())
+		if m, ok := n.(*ast.MemberNode); ok {
+			if root, addr, ft, ok := fieldAddress(m); ok && ft == t {
+				base, err := c.compile(root)
+				if err != nil {
+					return nil, err
+				}
+				return func(fr *frame) (items, error) {
+					v, err := base(fr)
+					if err != nil {
+						return items{}, err
+					}
+					p := addr(v)
+					if p == nil {
+						return items{}, errFailed // as the field's getter: the VM decides
+					}
+					return pointerItems(p, elem), nil
+				}, nil
+			}
+		}
+		f, err := c.compile(n)
+		if err != nil {
+			return nil, err
+		}
+		want := typeWord(t)
+		return func(fr *frame) (items, error) {
+			v, err := f(fr)
+			if err != nil {
+				return items{}, err
+			}
+			if e := (*eface)(unsafe.Pointer(&v)); e.typ == want && e.data != nil {
+				return pointerItems(e.data, elem), nil
+			}
+			return itemsOf(v)
+		}, nil
+	}
+	f, err := c.operand(n)
+	if err != nil {
+		return nil, err
+	}
+	return func(fr *frame) (items, error) {
+		v, err := f(fr)
+		if err != nil {
+			return items{}, err
+		}
+		return itemsOf(v)
+	}, nil
+}
+
+// pointerItems are the items of the slice of pointers whose header is at
+// p, elem the type word of its elements.
+func pointerItems(p unsafe.Pointer, elem unsafe.Pointer) items {
+	s := *(*[]unsafe.Pointer)(p)
+	if len(s) == 0 {
+		return items{}
+	}
+	return items{len: len(s), ptrs: unsafe.Pointer(unsafe.SliceData(s)), elem: elem}
 }

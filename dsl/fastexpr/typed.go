@@ -2,6 +2,7 @@ package fastexpr
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/expr-lang/expr/vm/runtime"
 
@@ -88,6 +89,30 @@ func (c *compiler) stringIn(n *ast.BinaryNode) (eval, error) {
 	l, err := c.stringOperand(n.Left)
 	if err != nil {
 		return nil, err
+	}
+	if m, ok := n.Right.(*ast.MemberNode); ok {
+		if root, addr, ft, ok := fieldAddress(m); ok && ft == reflect.TypeFor[[]string]() {
+			// s in m.conditions: the list is read at its offset, not boxed.
+			base, err := c.compile(root)
+			if err != nil {
+				return nil, err
+			}
+			return func(fr *frame) (any, error) {
+				s, err := l(fr)
+				if err != nil {
+					return nil, err
+				}
+				v, err := base(fr)
+				if err != nil {
+					return nil, err
+				}
+				p := addr(v)
+				if p == nil {
+					return nil, errFailed // as the field's getter: the VM decides
+				}
+				return slices.Contains(*(*[]string)(p), s), nil
+			}, nil
+		}
 	}
 	r, err := c.operand(n.Right)
 	if err != nil {
