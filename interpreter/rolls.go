@@ -51,21 +51,23 @@ type rolled struct {
 // rollDice rolls one dice of any kind, die by die.
 func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, error) {
 	var out rolled
-	var prim []*dsl.DiceInfo
+	// The dice rolled: n of them, the i-th part(i). No list is built:
+	// every roll of every run comes here.
+	n, part := 1, func(int) *dsl.DiceInfo { return d }
 	switch d.Kind {
 	case dsl.SumDice:
-		for i := 0; i < d.Count; i++ {
-			prim = append(prim, d.Parts[0])
-		}
+		n, part = d.Count, func(int) *dsl.DiceInfo { return d.Parts[0] }
 	case dsl.DigitsDice:
-		prim = d.Parts
-	default:
-		prim = []*dsl.DiceInfo{d}
+		n, part = len(d.Parts), func(i int) *dsl.DiceInfo { return d.Parts[i] }
 	}
-	if len(prim) > r.limits.DicePerRoll {
-		return out, coded(diag.CodeRunLimit, fmt.Errorf("roll %s needs %d dice (the limit is %d)", name, len(prim), r.limits.DicePerRoll))
+	if n > r.limits.DicePerRoll {
+		return out, coded(diag.CodeRunLimit, fmt.Errorf("roll %s needs %d dice (the limit is %d)", name, n, r.limits.DicePerRoll))
 	}
-	for i, p := range prim {
+	if n > 0 {
+		out.dice = make([]int, 0, n)
+	}
+	for i := range n {
+		p := part(i)
 		if p.Kind == dsl.SumDice || p.Kind == dsl.DigitsDice {
 			sub, err := r.rollDice(p, name, rule, purpose)
 			if err != nil {
@@ -74,7 +76,7 @@ func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, 
 			out.dice = append(out.dice, sub.natural)
 			continue
 		}
-		die, err := r.opts.Dice.Roll(&DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: len(prim)})
+		die, err := r.opts.Dice.Roll(&DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: n})
 		if err != nil {
 			return out, coded(diag.CodeRunDice, err)
 		}

@@ -2,6 +2,7 @@ package fastexpr
 
 import (
 	"errors"
+	"math"
 	"reflect"
 	"testing"
 
@@ -49,6 +50,8 @@ func testEnv() map[string]any {
 		"list":    []int{1, 2, 3},
 		"natural": map[string]int{"ROLL": 4},
 		"anyv":    any(3),
+		"nanm":    &testModel{Name: "NaN", Speed: math.NaN()}, // not equal to itself, as DeepEqual says
+		"twin":    &testModel{Name: "Bo", Wounds: 1, Speed: 1.5, Broken: true, Skills: []string{"nerves", "Bo"}, Stats: testStats{WS: 4}, Gang: g},
 	}
 }
 
@@ -125,6 +128,10 @@ func TestNodeKinds(t *testing.T) {
 		{text: `filter(ms, .wounds > 5)[0]`, wantFail: true}, {text: `count(ms, .wounds > 0) >= 2`}, {text: `filter(ms, .broken) | map(.name)`},
 		{text: `any(ms, any(#.skills, # == "Cy"))`}, {text: `any(ms, #.gang.name == g.name)`}, {text: `any(list, # > 2)`},
 		{text: `any(ms, n > 5 ? true : 1)`, wantFail: true}, {text: `map(ms, #.stats.ws * 2)`},
+		// == between pointers to structs: nil settled, different pointers by DeepEqual, the same one as the VM
+		{text: `nil == m`}, {text: `m != ms[0]`}, {text: `z != m`}, {text: `z == z`}, {text: `nil != z`}, {text: `any(ms, # == m)`},
+		{text: `filter(ms, # != m)`}, {text: `m.gang == g`}, {text: `nanm == nanm`}, {text: `nanm != nanm`}, {text: `m == twin`},
+		{text: `twin != m`}, {text: `ms[0] == twin`}, {text: `m == nanm`},
 		// lists of pointers looped over without reflection: fields, results, nil
 		{text: `any(g.models, .broken)`}, {text: `filter(m.gang.models, .wounds > 0)`}, {text: `map(g.models, # == m)`},
 		{text: `count(z.gang.models, true)`, wantFail: true}, {text: `find(team(m), .name == "Cy")`}, {text: `map(team(m), .stats.ws)`},

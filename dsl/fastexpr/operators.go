@@ -155,6 +155,9 @@ func (c *compiler) binary(n *ast.BinaryNode) (eval, error) {
 	if n.Operator == "in" && isKind(n.Left, reflect.String) {
 		return c.stringIn(n)
 	}
+	if (n.Operator == "==" || n.Operator == "!=") && structPointers(n.Left, n.Right) {
+		return c.pointerEquality(n)
+	}
 	l, err := c.operand(n.Left)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,8 @@ package fastexpr
 import (
 	"reflect"
 	"slices"
+	"time"
+	"unsafe"
 
 	"github.com/expr-lang/expr/vm/runtime"
 
@@ -140,5 +142,84 @@ func (c *compiler) stringIn(n *ast.BinaryNode) (eval, error) {
 			return ok, nil
 		}
 		return runtime.In(s, v), nil
+	}, nil
+}
+
+// structPointers is whether == between a and b compares two pointers to
+// structs of one type (m == target), or one with nil (target == nil).
+func structPointers(a, b ast.Node) bool {
+	ta, tb := a.Type(), b.Type()
+	isStructPtr := func(t reflect.Type) bool {
+		return t != nil && t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct && t.Elem() != reflect.TypeFor[time.Time]()
+	}
+	switch {
+	case a.Nature().Nil:
+		return isStructPtr(tb)
+	case b.Nature().Nil:
+		return isStructPtr(ta)
+	}
+	return isStructPtr(ta) && ta == tb
+}
+
+// pointerEquality is == or != where structPointers holds. expr compares
+// what the pointers point to (OpDeref, then runtime.Equal: DeepEqual of
+// two copies of the structs, a model copied for every m == target); here
+// nil is settled without a copy and two different pointers are compared
+// by DeepEqual of the pointers, which for different addresses is DeepEqual
+// of what they point to. The same pointer on both sides, or a value not
+// of the checked type, goes the VM's way (a struct holding NaN is not
+// equal to itself).
+func (c *compiler) pointerEquality(n *ast.BinaryNode) (eval, error) {
+	t := n.Left.Type()
+	if n.Left.Nature().Nil {
+		t = n.Right.Type()
+	}
+	want := typeWord(t)
+	l, err := c.compile(n.Left)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.compile(n.Right)
+	if err != nil {
+		return nil, err
+	}
+	negate := n.Operator == "!="
+	// pointer is v's pointer, if v is nil or a pointer of the checked type.
+	pointer := func(v any) (unsafe.Pointer, bool) {
+		e := (*eface)(unsafe.Pointer(&v))
+		if e.typ == nil {
+			return nil, true
+		}
+		return e.data, e.typ == want
+	}
+	return func(fr *frame) (any, error) {
+		a, err := l(fr)
+		if err != nil {
+			return nil, err
+		}
+		b, err := r(fr)
+		if err != nil {
+			return nil, err
+		}
+		pa, okA := pointer(a)
+		pb, okB := pointer(b)
+		var eq bool
+		switch {
+		case !okA || !okB || (pa == pb && pa != nil):
+			da, err := derefValue(a)
+			if err != nil {
+				return nil, err
+			}
+			db, err := derefValue(b)
+			if err != nil {
+				return nil, err
+			}
+			eq = runtime.Equal(da, db)
+		case pa == nil || pb == nil:
+			eq = pa == nil && pb == nil // nil and nil are equal, nil and a struct not
+		default:
+			eq = reflect.DeepEqual(a, b)
+		}
+		return eq != negate, nil
 	}, nil
 }
