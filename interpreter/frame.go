@@ -2,7 +2,6 @@ package interpreter
 
 import (
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/stdlib/state"
@@ -144,45 +143,72 @@ func (f *frame) reset() {
 }
 
 // The names a run binds and reads by name (a let's, a roll's, a
-// parameter's) are strings of the syntax tree, the same few at every
-// statement of every run: slotOf and slotLookup remember their slots in a
-// table by where their text is, which costs a multiplication where
-// hashing the text in dsl's map cost a twentieth of a run. An entry keeps
-// its text (so its address is not reused by another) and is compared by
-// it, so a collision or a copy of the text is merely a miss. Slots never
+// parameter's) are the same few at every statement of every run: slotOf
+// and slotLookup remember their slots in a table indexed by a hash of
+// their text (names are short), which costs a few nanoseconds where
+// dsl's map, safe for concurrent numbering, cost a twentieth of a run. An entry
+// is compared by its text, so a collision is merely a miss. Slots never
 // change once numbered, so an entry stays true.
-var slotCache [1024]atomic.Pointer[slotEntry]
+var slotCache [4096]atomic.Pointer[slotEntry]
 
 type slotEntry struct {
 	name string
 	slot int
 }
 
-func slotCacheAt(name string) *atomic.Pointer[slotEntry] {
-	h := uint64(uintptr(unsafe.Pointer(unsafe.StringData(name))))*0x9E3779B97F4A7C15 + uint64(len(name))
-	return &slotCache[h>>(64-10)]
+// slotCacheAt is where a name's entry may be: one of two neighbours (two
+// hot names of the same hash would otherwise evict each other at every
+// statement).
+func slotCacheAt(name string) (a, b *atomic.Pointer[slotEntry]) {
+	h := uint64(14695981039346656037) // FNV-1a
+	for i := 0; i < len(name); i++ {
+		h = (h ^ uint64(name[i])) * 1099511628211
+	}
+	i := (h * 0x9E3779B97F4A7C15) >> (64 - 12)
+	return &slotCache[i], &slotCache[i^1]
+}
+
+// remembered is the slot of name if either entry has it.
+func remembered(name string, a, b *atomic.Pointer[slotEntry]) (int, bool) {
+	if e := a.Load(); e != nil && e.name == name {
+		return e.slot, true
+	}
+	if e := b.Load(); e != nil && e.name == name {
+		return e.slot, true
+	}
+	return 0, false
+}
+
+// remember keeps name's slot in an empty entry, or else in place of a.
+func remember(name string, slot int, a, b *atomic.Pointer[slotEntry]) {
+	e := &slotEntry{name: name, slot: slot}
+	if a.Load() != nil && b.Load() == nil {
+		b.Store(e)
+		return
+	}
+	a.Store(e)
 }
 
 // slotOf is dsl.SlotOf, remembered.
 func slotOf(name string) int {
-	at := slotCacheAt(name)
-	if e := at.Load(); e != nil && e.name == name {
-		return e.slot
+	a, b := slotCacheAt(name)
+	if i, ok := remembered(name, a, b); ok {
+		return i
 	}
 	i := dsl.SlotOf(name)
-	at.Store(&slotEntry{name: name, slot: i})
+	remember(name, i, a, b)
 	return i
 }
 
 // slotLookup is dsl.SlotLookup, remembered where the name has a slot.
 func slotLookup(name string) (int, bool) {
-	at := slotCacheAt(name)
-	if e := at.Load(); e != nil && e.name == name {
-		return e.slot, true
+	a, b := slotCacheAt(name)
+	if i, ok := remembered(name, a, b); ok {
+		return i, true
 	}
 	i, ok := dsl.SlotLookup(name)
 	if ok {
-		at.Store(&slotEntry{name: name, slot: i})
+		remember(name, i, a, b)
 	}
 	return i, ok
 }

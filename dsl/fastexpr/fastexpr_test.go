@@ -50,6 +50,7 @@ func testEnv() map[string]any {
 		"list":    []int{1, 2, 3},
 		"natural": map[string]int{"ROLL": 4},
 		"anyv":    any(3),
+		"mixed":   []any{"x", 1, nil, 2.5, []string{"Bo"}},
 		"nanm":    &testModel{Name: "NaN", Speed: math.NaN()}, // not equal to itself, as DeepEqual says
 		"twin":    &testModel{Name: "Bo", Wounds: 1, Speed: 1.5, Broken: true, Skills: []string{"nerves", "Bo"}, Stats: testStats{WS: 4}, Gang: g},
 	}
@@ -132,6 +133,9 @@ func TestNodeKinds(t *testing.T) {
 		{text: `nil == m`}, {text: `m != ms[0]`}, {text: `z != m`}, {text: `z == z`}, {text: `nil != z`}, {text: `any(ms, # == m)`},
 		{text: `filter(ms, # != m)`}, {text: `m.gang == g`}, {text: `nanm == nanm`}, {text: `nanm != nanm`}, {text: `m == twin`},
 		{text: `twin != m`}, {text: `ms[0] == twin`}, {text: `m == nanm`},
+		// s in a []any: string items compared, others never equal
+		{text: `s in [n, "Bo"]`}, {text: `s in [n, nil]`}, {text: `"Bo" in map(ms, .name)`}, {text: `"x" in mixed`},
+		{text: `s in mixed`}, {text: `m.name in map(ms, .name)`}, {text: `z.name in mixed`, wantFail: true},
 		// lists of pointers looped over without reflection: fields, results, nil
 		{text: `any(g.models, .broken)`}, {text: `filter(m.gang.models, .wounds > 0)`}, {text: `map(g.models, # == m)`},
 		{text: `count(z.gang.models, true)`, wantFail: true}, {text: `find(team(m), .name == "Cy")`}, {text: `map(team(m), .stats.ws)`},

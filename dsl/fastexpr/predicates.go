@@ -66,6 +66,9 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 			}
 			switch name {
 			case "map":
+				if out == nil {
+					out = make([]any, 0, items.len) // one list, of its final length
+				}
 				out = append(out, v)
 				continue
 			case "sum":
@@ -113,6 +116,11 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 				}
 			case "filter":
 				if b {
+					if out == nil {
+						// Room for a few at once: growing one by one
+						// was most of a run's lists.
+						out = make([]any, 0, min(items.len-i, 8))
+					}
 					count++
 					if mapped != nil {
 						m, err := mapped(fr)

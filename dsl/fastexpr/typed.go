@@ -140,6 +140,15 @@ func (c *compiler) stringIn(n *ast.BinaryNode) (eval, error) {
 		case map[string]struct{}:
 			_, ok := list[s]
 			return ok, nil
+		case []any:
+			// runtime.In's Equal of each item and s: true only for a
+			// string item equal to s (DeepEqual of other types is false).
+			for _, item := range list {
+				if is, ok := item.(string); ok && is == s {
+					return true, nil
+				}
+			}
+			return false, nil
 		}
 		return runtime.In(s, v), nil
 	}, nil
