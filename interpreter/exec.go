@@ -1002,7 +1002,7 @@ func (r *runner) choose(s *syntax.Choose, f *frame) (any, error) {
 		}
 	}
 	req.render = func() string { return r.renderPrompt(f, s.Prompt) }
-	return r.ask(f, req, s.Pos, spanOf(s))
+	return r.ask(f, req, s.Pos, span{s.Pos, s.EndPos}) // spanOf(s) without its reflection: every choice asks
 }
 
 // ask puts a choice to the choice source, and logs the answer or the

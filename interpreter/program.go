@@ -65,6 +65,10 @@ type Program struct {
 
 	// setters are the typed stores of set, add and remove (setters.go).
 	setters setters
+
+	// valueTargets are the fields of models and weapons some effect
+	// overrides or modifies, by role and field (holds.go: stat).
+	valueTargets map[string]map[string]valueTarget
 }
 
 // effectKey is the key of effects on name in procedure proc, or "" when
@@ -144,6 +148,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 			p.prevents[it.ID.Name] = append(p.prevents[it.ID.Name], ef)
 		}
 	}
+	p.valueTargets = valueTargetsOf(p.override, p.modify)
 	p.readsRoll = map[string]bool{}
 	for id, t := range rules.Index.Tables {
 		p.readsRoll[id] = rowsReadRoll(t)
