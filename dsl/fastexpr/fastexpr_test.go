@@ -64,8 +64,20 @@ var testFunctions = []expr.Option{
 	// a nil one, and untyped a []*testModel where the checker saw any.
 	expr.Function("team", func(args ...any) (any, error) { return args[0].(*testModel).Gang.Models, nil }, new(func(*testModel) []*testModel)),
 	expr.Function("nobody", func(args ...any) (any, error) { return []*testModel(nil), nil }, new(func() []*testModel)),
+	// _cat is string + string, bounded as stdlib's: past 12 bytes it fails.
+	expr.Function("_cat", func(args ...any) (any, error) {
+		a, _ := args[0].(string)
+		b, _ := args[1].(string)
+		if len(a)+len(b) > 12 {
+			return nil, errors.New("too long")
+		}
+		return a + b, nil
+	}, new(func(string, string) string)),
+	expr.Operator("+", "_cat"),
 	expr.Function("untyped", func(args ...any) (any, error) { return args[0].(*testModel).Gang.Models, nil }, new(func(*testModel) any)),
 }
+
+func init() { SetConcat("_cat", 12) }
 
 // compileBoth compiles text as dsl.Compiler does and as closures.
 func compileBoth(t *testing.T, text string) (*vm.Program, Func, error) {
@@ -133,6 +145,11 @@ func TestNodeKinds(t *testing.T) {
 		{text: `nil == m`}, {text: `m != ms[0]`}, {text: `z != m`}, {text: `z == z`}, {text: `nil != z`}, {text: `any(ms, # == m)`},
 		{text: `filter(ms, # != m)`}, {text: `m.gang == g`}, {text: `nanm == nanm`}, {text: `nanm != nanm`}, {text: `m == twin`},
 		{text: `twin != m`}, {text: `ms[0] == twin`}, {text: `m == nanm`},
+		// (a + b) in a []string field, without making a + b; past the bound the VM fails
+		{text: `("ner" + "ves") in m.skills`}, {text: `("B" + s[1:]) in m.skills`}, {text: `("" + s) in m.skills`},
+		{text: `(s + "") in m.skills`}, {text: `(m.name + "x") in m.skills`}, {text: `(s + s) in m.skills`},
+		{text: `("nerves" + "ABCDEFG") in m.skills`, wantFail: true}, {text: `(s + "") in z.skills`, wantFail: true},
+		{text: `(z.name + "") in m.skills`, wantFail: true}, {text: `s + "!" == "Bo!"`},
 		// s in a []any: string items compared, others never equal
 		{text: `s in [n, "Bo"]`}, {text: `s in [n, nil]`}, {text: `"Bo" in map(ms, .name)`}, {text: `"x" in mixed`},
 		{text: `s in mixed`}, {text: `m.name in map(ms, .name)`}, {text: `z.name in mixed`, wantFail: true},

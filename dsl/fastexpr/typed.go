@@ -94,6 +94,9 @@ func (c *compiler) stringIn(n *ast.BinaryNode) (eval, error) {
 	}
 	if m, ok := n.Right.(*ast.MemberNode); ok {
 		if root, addr, ft, ok := fieldAddress(m); ok && ft == reflect.TypeFor[[]string]() {
+			if head, tail, ok := c.concatParts(n.Left); ok {
+				return c.concatIn(head, tail, root, addr)
+			}
 			// s in m.conditions: the list is read at its offset, not boxed.
 			base, err := c.compile(root)
 			if err != nil {
@@ -230,5 +233,82 @@ func (c *compiler) pointerEquality(n *ast.BinaryNode) (eval, error) {
 			eq = reflect.DeepEqual(a, b)
 		}
 		return eq != negate, nil
+	}, nil
+}
+
+// concatenation is the function string + string compiles to (the
+// checker's bounded one, SetConcat) and the longest text it may make.
+var concatenation struct {
+	name string
+	max  int
+}
+
+// SetConcat names the function string + string compiles to and the most
+// bytes it may return (it fails past them), so that ("spent:" + w.id) in
+// m.marks is asked without making the text. Call it from an init
+// function, before any expression is compiled.
+func SetConcat(name string, maxBytes int) {
+	concatenation.name, concatenation.max = name, maxBytes
+}
+
+// concatParts are the two strings of a + b compiled to the concatenation.
+func (c *compiler) concatParts(n ast.Node) (head, tail stringEval, ok bool) {
+	call, isCall := n.(*ast.CallNode)
+	if !isCall || concatenation.name == "" || len(call.Arguments) != 2 {
+		return nil, nil, false
+	}
+	if id, isIdent := call.Callee.(*ast.IdentifierNode); !isIdent || id.Value != concatenation.name {
+		return nil, nil, false
+	}
+	if !isKind(call.Arguments[0], reflect.String) || !isKind(call.Arguments[1], reflect.String) {
+		return nil, nil, false
+	}
+	head, err := c.stringOperand(call.Arguments[0])
+	if err != nil {
+		return nil, nil, false
+	}
+	tail, err = c.stringOperand(call.Arguments[1])
+	if err != nil {
+		return nil, nil, false
+	}
+	return head, tail, true
+}
+
+// concatIn is (head + tail) in a []string field: an item equal to the
+// concatenation is one of its length that starts with head and ends with
+// tail. Past the concatenation's bound the VM runs (and fails as it
+// does).
+func (c *compiler) concatIn(head, tail stringEval, root ast.Node, addr func(any) unsafe.Pointer) (eval, error) {
+	base, err := c.compile(root)
+	if err != nil {
+		return nil, err
+	}
+	limit := concatenation.max
+	return func(fr *frame) (any, error) {
+		a, err := head(fr)
+		if err != nil {
+			return nil, err
+		}
+		b, err := tail(fr)
+		if err != nil {
+			return nil, err
+		}
+		if len(a)+len(b) > limit {
+			return nil, errFailed
+		}
+		v, err := base(fr)
+		if err != nil {
+			return nil, err
+		}
+		p := addr(v)
+		if p == nil {
+			return nil, errFailed // as the field's getter: the VM decides
+		}
+		for _, item := range *(*[]string)(p) {
+			if len(item) == len(a)+len(b) && item[:len(a)] == a && item[len(a):] == b {
+				return true, nil
+			}
+		}
+		return false, nil
 	}, nil
 }
