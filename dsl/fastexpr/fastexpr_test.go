@@ -74,6 +74,10 @@ var testFunctions = []expr.Option{
 		return a + b, nil
 	}, new(func(string, string) string)),
 	expr.Operator("+", "_cat"),
+	// strptr and strany give a string where the checker sees any: behind
+	// a pointer (the VM dereferences it) and not.
+	expr.Function("strptr", func(args ...any) (any, error) { s := "Bo"; return &s, nil }, new(func() any)),
+	expr.Function("strany", func(args ...any) (any, error) { return "Bo", nil }, new(func() any)),
 	expr.Function("untyped", func(args ...any) (any, error) { return args[0].(*testModel).Gang.Models, nil }, new(func(*testModel) any)),
 }
 
@@ -145,6 +149,10 @@ func TestNodeKinds(t *testing.T) {
 		{text: `nil == m`}, {text: `m != ms[0]`}, {text: `z != m`}, {text: `z == z`}, {text: `nil != z`}, {text: `any(ms, # == m)`},
 		{text: `filter(ms, # != m)`}, {text: `m.gang == g`}, {text: `nanm == nanm`}, {text: `nanm != nanm`}, {text: `m == twin`},
 		{text: `twin != m`}, {text: `ms[0] == twin`}, {text: `m == nanm`},
+		// a string against a value the checker did not type
+		{text: `m.name == strany()`}, {text: `strany() == m.name`}, {text: `strany() != s`}, {text: `m.name == strptr()`},
+		{text: `strptr() == "Bo"`}, {text: `find(ms, .name == strany()).wounds`},
+		{text: `z.name == strany()`, wantFail: true}, {text: `strany() == z.name`, wantFail: true}, {text: `"x" == untyped(m)`},
 		// (a + b) in a []string field, without making a + b; past the bound the VM fails
 		{text: `("ner" + "ves") in m.skills`}, {text: `("B" + s[1:]) in m.skills`}, {text: `("" + s) in m.skills`},
 		{text: `(s + "") in m.skills`}, {text: `(m.name + "x") in m.skills`}, {text: `(s + s) in m.skills`},

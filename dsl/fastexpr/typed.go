@@ -84,6 +84,57 @@ func (c *compiler) stringEquality(n *ast.BinaryNode) (eval, error) {
 	}, nil
 }
 
+// stringAnyEquality is == or != between a string and a value the checker
+// could not type (a parameter of an inlined function: .id == id). The VM
+// dereferences the untyped side and runs runtime.Equal, which is true
+// only for a string equal to the other (DeepEqual of other types is
+// false); the string side is read here without boxing it.
+func (c *compiler) stringAnyEquality(n *ast.BinaryNode) (eval, error) {
+	stringLeft := isKind(n.Left, reflect.String)
+	strNode, anyNode := n.Left, n.Right
+	if !stringLeft {
+		strNode, anyNode = n.Right, n.Left
+	}
+	str, err := c.stringOperand(strNode)
+	if err != nil {
+		return nil, err
+	}
+	other, err := c.compile(anyNode)
+	if err != nil {
+		return nil, err
+	}
+	negate := n.Operator == "!="
+	return func(fr *frame) (any, error) {
+		var s string
+		var v any
+		var err error
+		if stringLeft { // the VM's order: left, then right
+			if s, err = str(fr); err != nil {
+				return nil, err
+			}
+			if v, err = other(fr); err != nil {
+				return nil, err
+			}
+		} else {
+			if v, err = other(fr); err != nil {
+				return nil, err
+			}
+			if s, err = str(fr); err != nil {
+				return nil, err
+			}
+		}
+		vs, ok := v.(string)
+		if !ok {
+			d, err := derefValue(v)
+			if err != nil {
+				return nil, err
+			}
+			vs, ok = d.(string)
+		}
+		return (ok && vs == s) != negate, nil
+	}, nil
+}
+
 // stringIn is s in list, s in a map's keys (as the optimizer turns a
 // literal list into a set): for []string and map[string]struct{} without
 // boxing each item as runtime.In does; anything else through runtime.In.
