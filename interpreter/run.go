@@ -179,6 +179,9 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 		opts.Choices = Defaults{}
 	}
 	r := &runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), running: map[*effect]bool{}, gangs: st.Gangs}
+	if as := argStacks.Get().(*argStack); cap(as.vals) > 0 {
+		r.argVals, r.argGiven = as.vals, as.given
+	}
 	if opts.Checkpoint != nil {
 		r.ck = &checkpoints{hook: opts.Checkpoint}
 	}
@@ -202,7 +205,22 @@ func (r *runner) done() {
 		framePool.Put(f)
 	}
 	r.frames = nil
+	if cap(r.argVals) > 0 {
+		clear(r.argVals[:cap(r.argVals)])
+		argStacks.Put(&argStack{vals: r.argVals[:0], given: r.argGiven[:0]})
+		r.argVals, r.argGiven = nil, nil
+	}
 }
+
+// argStack is a runner's stacks of call arguments (callargs.go), kept
+// between runs as frames are: growing them again was a run's largest
+// garbage after its frames.
+type argStack struct {
+	vals  []any
+	given []bool
+}
+
+var argStacks = sync.Pool{New: func() any { return new(argStack) }}
 
 // newFrame starts a frame, reusing a released one: a run makes a frame for
 // every procedure call and table roll.
