@@ -243,3 +243,33 @@ func BenchmarkClosureAny(b *testing.B) {
 		})
 	}
 }
+
+// selfEqualPlan finds the floats held by value, and gives up on what
+// DeepEqual of a struct with itself cannot be told without reflection.
+func TestSelfEqualPlan(t *testing.T) {
+	type inner struct {
+		F float32
+		N int
+	}
+	for _, c := range []struct {
+		typ    reflect.Type
+		floats int
+		ok     bool
+	}{
+		{reflect.TypeFor[testModel](), 1, true},
+		{reflect.TypeFor[testGang](), 0, true},
+		{reflect.TypeFor[struct {
+			A [2]inner
+			B float64
+			P *float64
+		}](), 3, true},
+		{reflect.TypeFor[struct{ X any }](), 0, false},
+		{reflect.TypeFor[struct{ F func() }](), 0, false},
+		{reflect.TypeFor[struct{ C complex128 }](), 0, false},
+	} {
+		floats, ok := selfEqualPlan(c.typ, 0)
+		if len(floats) != c.floats || ok != c.ok {
+			t.Errorf("%s: %d floats, %v; want %d, %v", c.typ, len(floats), ok, c.floats, c.ok)
+		}
+	}
+}

@@ -247,6 +247,7 @@ func (c *compiler) pointerEquality(n *ast.BinaryNode) (eval, error) {
 		return nil, err
 	}
 	negate := n.Operator == "!="
+	floats, reflexive := selfEqualPlan(t.Elem(), 0)
 	// pointer is v's pointer, if v is nil or a pointer of the checked type.
 	pointer := func(v any) (unsafe.Pointer, bool) {
 		e := (*eface)(unsafe.Pointer(&v))
@@ -268,6 +269,8 @@ func (c *compiler) pointerEquality(n *ast.BinaryNode) (eval, error) {
 		pb, okB := pointer(b)
 		var eq bool
 		switch {
+		case okA && okB && pa == pb && pa != nil && reflexive:
+			eq = !anyNaN(pa, floats) // DeepEqual of a struct with itself
 		case !okA || !okB || (pa == pb && pa != nil):
 			da, err := derefValue(a)
 			if err != nil {
@@ -362,4 +365,59 @@ func (c *compiler) concatIn(head, tail stringEval, root ast.Node, addr func(any)
 		}
 		return false, nil
 	}, nil
+}
+
+// floatField is a float held by value in a struct, at offset from it.
+type floatField struct {
+	offset uintptr
+	bits32 bool
+}
+
+// selfEqualPlan says when DeepEqual finds a struct of type t equal to
+// itself: always, but for a NaN among the floats it holds by value
+// (pointers, slices and maps are the same ones, which DeepEqual takes as
+// equal). ok is false where it cannot say without reflection: a complex
+// number, a func or an interface held by value.
+func selfEqualPlan(t reflect.Type, base uintptr) (floats []floatField, ok bool) {
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return []floatField{{offset: base, bits32: t.Kind() == reflect.Float32}}, true
+	case reflect.Complex64, reflect.Complex128, reflect.Func, reflect.Interface:
+		return nil, false
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			more, ok := selfEqualPlan(f.Type, base+f.Offset)
+			if !ok {
+				return nil, false
+			}
+			floats = append(floats, more...)
+		}
+		return floats, true
+	case reflect.Array:
+		for i := 0; i < t.Len(); i++ {
+			more, ok := selfEqualPlan(t.Elem(), base+uintptr(i)*t.Elem().Size())
+			if !ok {
+				return nil, false
+			}
+			floats = append(floats, more...)
+		}
+		return floats, true
+	}
+	return nil, true
+}
+
+// anyNaN is whether a float of the plan is NaN in the struct at p.
+func anyNaN(p unsafe.Pointer, floats []floatField) bool {
+	for _, f := range floats {
+		at := unsafe.Add(p, f.offset)
+		if f.bits32 {
+			if x := *(*float32)(at); x != x {
+				return true
+			}
+		} else if x := *(*float64)(at); x != x {
+			return true
+		}
+	}
+	return false
 }
