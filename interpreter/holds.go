@@ -168,7 +168,7 @@ func (r *runner) stat(x any, field string) (int, error) {
 				break
 			}
 		}
-		mod, _, err := r.modifiers(target, f, 0, "")
+		mod, _, err := r.modifiers(r.p.effectsOn(target), f, 0, "")
 		if err != nil {
 			return 0, err
 		}

@@ -69,6 +69,12 @@ type Program struct {
 	// valueTargets are the fields of models and weapons some effect
 	// overrides or modifies, by role and field (holds.go: stat).
 	valueTargets map[string]map[string]valueTarget
+
+	// fx is the effects above by target, every kind in one entry: a roll,
+	// test, let or step finds all that act on it with one lookup, and one
+	// no effect targets ("") with none (effects.go).
+	fx           map[string]*targetEffects
+	fxUntargeted *targetEffects // those on "", if any (none in the shipped rules)
 }
 
 // effectKey is the key of effects on name in procedure proc, or "" when
@@ -168,6 +174,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 			sortEffects(list, false)
 		}
 	}
+	p.fx, p.fxUntargeted = effectsByTarget(p)
 	return p, nil
 }
 
