@@ -132,7 +132,7 @@ func (r *runner) anyHolder(ef *effect) bool {
 		return false
 	}
 	kind, id := ef.info.Feature.Kind, ef.info.Feature.ID.Name
-	granted := r.p.grants[featureKey{kind, id}] // once, not once per holder
+	granted := r.p.grants[kind][id] // once, not once per holder
 	if len(granted) == 0 && kind != "trait" {
 		// Nothing grants it: a model holds it if its list says so
 		// (stdlib.Listed), read here without asking per model which list.

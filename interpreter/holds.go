@@ -51,7 +51,7 @@ func (r *runner) Stat(x any, field string) (int, error) { return r.stat(x, field
 // the state, or granted by an effect in force. A grant that, through its
 // conditions, depends on itself does not hold.
 func (r *runner) holds(x any, kind, id string) (bool, error) {
-	return r.holdsGranted(x, kind, id, r.p.grants[featureKey{kind, id}])
+	return r.holdsGranted(x, kind, id, r.p.grants[kind][id])
 }
 
 // holdsGranted is holds with the grants of the feature (kind, id) looked
@@ -298,11 +298,6 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (ok bool
 	restore()
 	return false, noRestore, nil
 }
-
-// featureKey names a feature by kind and id: a map key that asking
-// whether a model holds a feature (for every roll, when a feature may
-// re-roll any roll) builds without joining strings.
-type featureKey struct{ kind, id string }
 
 // valueTarget is a field of models or weapons that some effect overrides
 // or modifies: its effects' key ("model.ws") and the rule its frame
