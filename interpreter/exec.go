@@ -25,7 +25,8 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args callArgs, caller *frame) (con
 		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.cur, proc.Decl.Pos), err)
 	}
 	defer r.leave()
-	defer r.activate(proc.ID)()
+	r.activate(proc.ID)
+	defer r.deactivate()
 	f := r.newFrame(rule, proc.Meta.Source, proc.ID)
 	defer r.release(f)
 	shown, err := r.bindParams(f, proc.Params, args)

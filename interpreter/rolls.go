@@ -651,7 +651,8 @@ func (r *runner) apply(s *syntax.Apply, f *frame) error {
 // applyTable finds a table's row (by rolling, from a given result, or by
 // id) and runs it. Rows listed in reroll are rolled again.
 func (r *runner) applyTable(t *dsl.TableInfo, args callArgs, using any, rowID string, reroll []string, caller *frame) (control, error) {
-	defer r.activate(t.ID)()
+	r.activate(t.ID)
+	defer r.deactivate()
 	ctl, err := r.applyTableOnce(t, args, using, rowID, reroll, caller)
 	if isStopOf(err, t.ID) {
 		return next, nil
