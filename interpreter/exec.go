@@ -1005,7 +1005,7 @@ func (r *runner) choose(s *syntax.Choose, f *frame) (any, error) {
 			return v, err
 		}
 	}
-	req.render = func() string { return r.renderPrompt(f, s.Prompt) }
+	req.prompt, req.run, req.frame = s.Prompt, r, f
 	return r.ask(f, req, s.Pos, span{s.Pos, s.EndPos}) // spanOf(s) without its reflection: every choice asks
 }
 

@@ -829,7 +829,7 @@ func (r *runner) chooseRow(t *dsl.TableInfo, f *frame) (*dsl.RowInfo, error) {
 		}
 		req.Key = choiceKey(kv)
 	}
-	req.render = func() string { return r.renderPrompt(f, ch.Prompt) }
+	req.prompt, req.run, req.frame = ch.Prompt, r, f
 	v, err := r.ask(f, req, ch.Pos, where)
 	if err != nil {
 		return nil, err
