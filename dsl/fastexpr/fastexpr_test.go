@@ -149,6 +149,10 @@ func TestNodeKinds(t *testing.T) {
 		{text: `nil == m`}, {text: `m != ms[0]`}, {text: `z != m`}, {text: `z == z`}, {text: `nil != z`}, {text: `any(ms, # == m)`},
 		{text: `filter(ms, # != m)`}, {text: `m.gang == g`}, {text: `nanm == nanm`}, {text: `nanm != nanm`}, {text: `m == twin`},
 		{text: `twin != m`}, {text: `ms[0] == twin`}, {text: `m == nanm`},
+		// concat of lists, made at its length: nil for nothing at all
+		{text: `concat(ms, ms)`}, {text: `concat([], [])`}, {text: `concat(ms)`}, {text: `concat(map(ms, .name), ["x"])`},
+		{text: `concat(nobody(), ms)`}, {text: `concat(untyped(m), ["x"])`}, {text: `concat(list, 1..3, mixed)`},
+		{text: `len(concat(1..600000, 1..600000))`, wantFail: true}, {text: `concat(z.gang.models, ms)`, wantFail: true},
 		// a string against a value the checker did not type
 		{text: `m.name == strany()`}, {text: `strany() == m.name`}, {text: `strany() != s`}, {text: `m.name == strptr()`},
 		{text: `strptr() == "Bo"`}, {text: `find(ms, .name == strany()).wounds`},
