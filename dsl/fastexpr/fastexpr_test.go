@@ -149,6 +149,12 @@ func TestNodeKinds(t *testing.T) {
 		{text: `nil == m`}, {text: `m != ms[0]`}, {text: `z != m`}, {text: `z == z`}, {text: `nil != z`}, {text: `any(ms, # == m)`},
 		{text: `filter(ms, # != m)`}, {text: `m.gang == g`}, {text: `nanm == nanm`}, {text: `nanm != nanm`}, {text: `m == twin`},
 		{text: `twin != m`}, {text: `ms[0] == twin`}, {text: `m == nanm`},
+		// a string field of the item against a name or a string, the name read once
+		{text: `find(ms, .name == s)`}, {text: `filter(ms, .name != s)`}, {text: `any(ms, s == .name)`}, {text: `find(ms, #.name == "Cy")`},
+		{text: `findIndex(ms, .name == "Cy")`}, {text: `count(ms, .name != "Cy")`}, {text: `let k = strany(); find(ms, .name == k)`},
+		{text: `let k = strptr(); any(ms, .name == k)`}, {text: `let k = untyped(m); none(ms, .name == k)`}, {text: `let k = untyped(m); all(ms, .name != k)`},
+		{text: `filter(concat(ms, [z]), .name == s)`, wantFail: true}, {text: `find(nobody(), .name == s)`}, {text: `one(map(ms, #), .name == s)`},
+		{text: `find(ms, .stats.ws == n + 2)`},
 		// concat of lists, made at its length: nil for nothing at all
 		{text: `concat(ms, ms)`}, {text: `concat([], [])`}, {text: `concat(ms)`}, {text: `concat(map(ms, .name), ["x"])`},
 		{text: `concat(nobody(), ms)`}, {text: `concat(untyped(m), ["x"])`}, {text: `concat(list, 1..3, mixed)`},

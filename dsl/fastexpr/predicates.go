@@ -33,9 +33,13 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 	defer func() { c.depth-- }()
 	at := c.depth - 1
 	var body, mapped eval
+	var match *keyMatch
 	if len(n.Arguments) == 2 {
 		if body, err = c.compile(n.Arguments[1]); err != nil {
 			return nil, err
+		}
+		if n.Name != "map" && n.Name != "sum" {
+			match = c.keyMatchOf(n.Arguments[1])
 		}
 	} else {
 		body = func(fr *frame) (any, error) { return fr.items[at], nil } // count(list): the items are the bools
@@ -57,11 +61,16 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 		var out []any
 		count := 0
 		var acc any = 0
+		key := keyState{match: match}
 		for i := 0; i < items.len; i++ {
 			item := items.at(i)
 			fr.items[at] = item
-			v, err := body(fr)
-			if err != nil {
+			var v any
+			if b, ok, err := key.test(fr, item); err != nil {
+				return nil, err
+			} else if ok {
+				v = b
+			} else if v, err = body(fr); err != nil {
 				return nil, err
 			}
 			switch name {
@@ -270,4 +279,101 @@ func pointerItems(p unsafe.Pointer, elem unsafe.Pointer) items {
 		return items{}
 	}
 	return items{len: len(s), ptrs: unsafe.Pointer(unsafe.SliceData(s)), elem: elem}
+}
+
+// keyMatch is a predicate whose body is `.f == x` or `.f != x` (either
+// way round): a string field of the item against a name (a parameter, a
+// let) or a string, as `find(features("action"), .id == id)` looks an
+// action up. The name is read once per run of the predicate, not once per
+// item (reading a name has no effect and cannot fail), and the field is
+// read at its offset in each item of the checked type; any other item
+// runs the body.
+type keyMatch struct {
+	elem   unsafe.Pointer // the type word of the items read directly
+	offset uintptr        // of the string field in them
+	key    eval           // the name or string
+	typed  bool           // key is checked a string (else the VM derefs it)
+	negate bool
+}
+
+// keyState is a keyMatch during one run of its predicate: the key, read
+// at the first item.
+type keyState struct {
+	match *keyMatch
+	read  bool
+	s     string
+	isStr bool // the key's value is a string (else nothing equals it)
+}
+
+// test is the body's value for item: ok is false where the body must run.
+func (k *keyState) test(fr *frame, item any) (b bool, ok bool, err error) {
+	m := k.match
+	if m == nil {
+		return false, false, nil
+	}
+	e := (*eface)(unsafe.Pointer(&item))
+	if e.typ != m.elem || e.data == nil {
+		return false, false, nil // not the checked type, or nil: the body says (or fails)
+	}
+	if !k.read {
+		v, err := m.key(fr)
+		if err != nil {
+			return false, false, err
+		}
+		k.read = true
+		k.s, k.isStr = v.(string)
+		if !k.isStr && m.typed {
+			return false, false, errFailed // as stringOperand: the VM asserts a string
+		}
+		if !k.isStr {
+			// As stringAnyEquality: the VM dereferences the untyped side.
+			d, err := derefValue(v)
+			if err != nil {
+				return false, false, err
+			}
+			k.s, k.isStr = d.(string)
+		}
+	}
+	field := *(*string)(unsafe.Add(e.data, m.offset))
+	return (k.isStr && field == k.s) != m.negate, true, nil
+}
+
+// keyMatchOf recognises a keyMatch body, nil for any other.
+func (c *compiler) keyMatchOf(body ast.Node) *keyMatch {
+	if p, ok := body.(*ast.PredicateNode); ok {
+		body = p.Node
+	}
+	bin, ok := body.(*ast.BinaryNode)
+	if !ok || (bin.Operator != "==" && bin.Operator != "!=") {
+		return nil
+	}
+	for _, sides := range [2][2]ast.Node{{bin.Left, bin.Right}, {bin.Right, bin.Left}} {
+		member, ok := sides[0].(*ast.MemberNode)
+		if !ok {
+			continue
+		}
+		if p, ok := member.Node.(*ast.PointerNode); !ok || p.Name != "" {
+			continue
+		}
+		_, ptr, offset, ft, ok := fieldPath(member)
+		if !ok || ft != reflect.TypeFor[string]() || !isKind(member, reflect.String) {
+			continue
+		}
+		other := sides[1]
+		switch other.(type) {
+		case *ast.IdentifierNode, *ast.StringNode:
+		default:
+			continue
+		}
+		typed := isKind(other, reflect.String)
+		if !typed && !isKind(other, reflect.Interface) {
+			continue
+		}
+		key, err := c.compile(other)
+		if err != nil {
+			return nil
+		}
+		return &keyMatch{elem: typeWord(ptr), offset: offset, key: key, typed: typed, negate: bin.Operator == "!="}
+	}
+	return nil
 }
