@@ -130,7 +130,9 @@ func (q *Query) EvalRun(st *state.State, signalled map[string]int) (any, error) 
 		}
 		env[QuerySignalled] = signalled
 	}
-	v, err := runProgram(q.expr.Program, env)
+	// As closures, with expr's VM where they fail (Eval): odds ask the
+	// question of every sample.
+	v, err := Eval(q.expr, env)
 	if err != nil {
 		msg, _ := ExprError(q.expr, err)
 		return nil, errors.New(msg)

@@ -22,7 +22,11 @@ const (
 )
 
 // concatOp is the function string + string compiles to.
-const concatOp = "_concat"
+const concatOp = ConcatFunction
+
+// ConcatFunction is the name of the function string + string compiles
+// to, which fails on a text longer than MaxStringBytes.
+const ConcatFunction = "_concat"
 
 // boundedOptions replace expr's string and list builders that can grow a
 // value many times over with versions that stop at the bounds, and make
