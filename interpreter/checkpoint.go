@@ -339,6 +339,7 @@ type hasher struct {
 	unique bool // a value it could not hash
 	st     *state.State
 	plan   fieldPlan // how to hash the droppable fields of models (fields.go)
+	spare  *hasher   // sub's hasher, kept for the next entry (a maphash.Hash is 150 bytes)
 }
 
 func (h *hasher) u64(x uint64) {
@@ -356,8 +357,13 @@ func (h *hasher) str(s string) {
 
 // sub hashes one entry of an unordered collection on its own.
 func (h *hasher) sub(f func(*hasher)) uint64 {
-	s := &hasher{st: h.st}
-	s.h.SetSeed(ckSeed)
+	s := h.spare
+	if s == nil {
+		s = &hasher{}
+		h.spare = s
+	}
+	s.st, s.unique, s.plan = h.st, false, fieldPlan{}
+	s.h.SetSeed(ckSeed) // also empties it
 	f(s)
 	if s.unique {
 		h.unique = true

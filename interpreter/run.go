@@ -250,15 +250,20 @@ var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}
 // newFrame starts a frame, reusing a released one: a run makes a frame for
 // every procedure call and table roll.
 func (r *runner) newFrame(rule, source, proc string) *frame {
-	var f *frame
-	if n := len(r.frames); n > 0 {
-		f, r.frames = r.frames[n-1], r.frames[:n-1]
-	} else {
-		f = framePool.Get().(*frame)
-	}
+	f := r.emptyFrame()
 	f.rule, f.source, f.proc = rule, source, proc
 	f.fillGlobals(r.st, r.gangs)
 	return f
+}
+
+// emptyFrame is a released frame, or a new one.
+func (r *runner) emptyFrame() *frame {
+	if n := len(r.frames); n > 0 {
+		f := r.frames[n-1]
+		r.frames = r.frames[:n-1]
+		return f
+	}
+	return framePool.Get().(*frame)
 }
 
 // release gives a frame back for reuse once nothing refers to it.
