@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/expr-lang/expr/file"
@@ -19,11 +20,20 @@ import (
 // pooled one does not.
 var vmPool = sync.Pool{New: func() any { return new(vm.VM) }}
 
+// vmRuns counts the runs of expr's VM (VMRuns).
+var vmRuns atomic.Int64
+
+// VMRuns is how many times expr's VM has run an expression in this
+// process: where a closure failed (and the VM gives the error), could not
+// be built, or SetVMOnly is on. A test keeps the hot paths at none.
+func VMRuns() int64 { return vmRuns.Load() }
+
 // runProgram runs a compiled expression against an environment.
 func runProgram(p *vm.Program, env map[string]any) (any, error) {
 	if p == nil {
 		return nil, errors.New("expression was not compiled (the rules have errors)")
 	}
+	vmRuns.Add(1)
 	v := vmPool.Get().(*vm.VM)
 	defer vmPool.Put(v)
 	return v.Run(p, env)

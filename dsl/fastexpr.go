@@ -6,6 +6,7 @@ import (
 
 	"github.com/munda-rules/munda/dsl/fastexpr"
 	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib"
 	"github.com/munda-rules/munda/stdlib/state"
 )
 
@@ -33,6 +34,7 @@ func init() {
 	fastexpr.Register[[]*state.Marker]()
 	fastexpr.Register[[]*state.Duration]()
 	fastexpr.Register[map[string]any]()
+	fastexpr.SetConcat(stdlib.ConcatFunction, stdlib.MaxStringBytes)
 }
 
 // vmOnly makes Eval run expr's VM only (SetVMOnly).

@@ -255,12 +255,15 @@ var FeatureKinds = []string{"skill", "trait", "power", "action", "condition"}
 // featureFunctions make the features the rules declare readable as data:
 // features("skill") lists every skill in force, sorted by id.
 func (c *checker) featureFunctions() []expr.Option {
-	lists := map[string][]*FeatureData{}
+	// Each list is boxed once: features("action") is asked for every
+	// action of every menu.
+	lists := map[string]any{}
 	for _, kind := range FeatureKinds {
-		lists[kind] = []*FeatureData{}
+		list := []*FeatureData{}
 		for _, id := range keys(c.idx.Features[kind]) {
-			lists[kind] = append(lists[kind], featureData(c.idx.Features[kind][id]))
+			list = append(list, featureData(c.idx.Features[kind][id]))
 		}
+		lists[kind] = list
 	}
 	return []expr.Option{expr.Function("features", func(args ...any) (any, error) {
 		kind, _ := args[0].(string)

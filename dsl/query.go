@@ -110,6 +110,10 @@ func (q *Query) Signals() bool { return q.signals }
 // Text is the query as written.
 func (q *Query) Text() string { return q.expr.Text }
 
+// Expr is the query's checked expression (what it reads: exact odds
+// leave out of a run's configuration what no one reads).
+func (q *Query) Expr() *syntax.Expr { return q.expr }
+
 // Eval asks the query of a state (a query that reads what was signalled
 // sees nothing signalled: use EvalRun).
 func (q *Query) Eval(st *state.State) (any, error) {
@@ -126,7 +130,9 @@ func (q *Query) EvalRun(st *state.State, signalled map[string]int) (any, error) 
 		}
 		env[QuerySignalled] = signalled
 	}
-	v, err := runProgram(q.expr.Program, env)
+	// As closures, with expr's VM where they fail (Eval): odds ask the
+	// question of every sample.
+	v, err := Eval(q.expr, env)
 	if err != nil {
 		msg, _ := ExprError(q.expr, err)
 		return nil, errors.New(msg)

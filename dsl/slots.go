@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/expr-lang/expr/ast"
+
 	"github.com/munda-rules/munda/dsl/fastexpr"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib/state"
@@ -34,6 +36,12 @@ type slotExpr struct {
 	e     *syntax.Expr
 	names []string
 	fast  fastexpr.SlotFunc // nil: the VM runs it
+	// literal is the value of an expression that is a literal of a
+	// scalar (nil, a number, a string, true or false), evaluated once: the
+	// defaults of the menu's actions' parameters (target: model = nil)
+	// are asked for every action of every menu.
+	literal    any
+	hasLiteral bool
 }
 
 // slotLayout is the names of a callable's slots: the globals, then its
@@ -61,6 +69,12 @@ func (c *checker) newSlotExpr(e *syntax.Expr, names []string) *slotExpr {
 	slotOf := func(name string) (int, bool) { i, ok := layout[name]; return i, ok }
 	if f, err := fastexpr.CompileSlots(e.Program.Node(), c.exprc.Functions(), slotOf); err == nil {
 		s.fast = f
+		switch e.Program.Node().(type) {
+		case *ast.NilNode, *ast.IntegerNode, *ast.FloatNode, *ast.StringNode, *ast.BoolNode:
+			if v, err := f(nil); err == nil {
+				s.literal, s.hasLiteral = v, true
+			}
+		}
 	}
 	return s
 }
@@ -69,6 +83,9 @@ func (c *checker) newSlotExpr(e *syntax.Expr, names []string) *slotExpr {
 // (where they fail, or SetVMOnly is on) expr's VM on the same names in a
 // map, which is the reference.
 func (s *slotExpr) eval(vals []any) (any, error) {
+	if s.hasLiteral && !vmOnly.Load() {
+		return s.literal, nil
+	}
 	if s.fast != nil && !vmOnly.Load() {
 		if v, err := s.fast(vals); err == nil {
 			return v, nil

@@ -44,10 +44,9 @@ func (r *runner) stopTo(s *syntax.Stop, f *frame) error {
 }
 
 // activate marks a procedure, table or action as running, for `stop ID`;
-// the function it returns marks it done.
-func (r *runner) activate(id string) func() {
+// deactivate marks it done (no closure: every call does both).
+func (r *runner) activate(id string) {
 	r.active = append(r.active, id)
-	return func() { r.active = r.active[:len(r.active)-1] }
 }
 
 // Action finds an action declared with parameters by id (kebab-case
@@ -143,7 +142,8 @@ func (r *runner) runAction(a *dsl.ActionInfo, args callArgs, caller *frame, from
 		return r.errorAt(caller, diag.CodeRunLimit, span{from, to}, err)
 	}
 	defer r.leave()
-	defer r.activate(a.ID)()
+	r.activate(a.ID)
+	defer r.deactivate()
 	// The frame is the action's, as a procedure's is its own: effects on
 	// ACTION.NAME find the rolls, tests and lets of its body.
 	f := r.newFrame(rule, syntax.MetaOf(a.Feature.Items).Source, a.ID)

@@ -132,16 +132,40 @@ func (r *runner) anyHolder(ef *effect) bool {
 		return false
 	}
 	kind, id := ef.info.Feature.Kind, ef.info.Feature.ID.Name
+	granted := r.p.grants[kind][id] // once, not once per holder
+	if len(granted) == 0 && kind != "trait" {
+		// Nothing grants it: a model holds it if its list says so
+		// (stdlib.Listed), read here without asking per model which list.
+		var listed func(m *state.Model) []string
+		switch kind {
+		case "skill":
+			listed = func(m *state.Model) []string { return m.Skills }
+		case "power":
+			listed = func(m *state.Model) []string { return m.Powers }
+		case "condition":
+			listed = func(m *state.Model) []string { return m.Conditions }
+		default:
+			return false
+		}
+		for _, g := range r.st.Gangs {
+			for _, m := range g.Models {
+				if m != nil && slices.Contains(listed(m), id) {
+					return true
+				}
+			}
+		}
+		return false
+	}
 	for _, g := range r.st.Gangs {
 		for _, m := range g.Models {
 			if kind != "trait" {
-				if ok, _ := r.holds(m, kind, id); ok {
+				if ok, _ := r.holdsGranted(m, kind, id, granted); ok {
 					return true
 				}
 				continue
 			}
 			for _, w := range m.Weapons {
-				if ok, _ := r.holds(w, kind, id); ok {
+				if ok, _ := r.holdsGranted(w, kind, id, granted); ok {
 					return true
 				}
 			}

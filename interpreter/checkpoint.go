@@ -15,6 +15,7 @@ package interpreter
 
 import (
 	"hash/maphash"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -210,40 +211,85 @@ func ComparePositions(a, b []int) int {
 var ckSeed = maphash.MakeSeed()
 
 // Hash is a 64-bit hash of everything the rest of the run depends on:
-// the state, the variables of every block running (and the outer values
-// they hide), what the constructs running keep, the rules and tables
-// running; with counters, also the run's counts of steps, events and
-// text, which decide whether a limit is reached (ask for them when the
-// limits are lower than the defaults). Values it cannot hash make it
-// unique, so that such runs are never merged.
-func (c Checkpoint) Hash(counters bool) uint64 {
+// the state, the variables of every block running that the rest of the
+// run may read (and the outer values they hide), what the constructs
+// running keep, the rules and tables running; with counters, also the
+// run's counts of steps, events and text, which decide whether a limit
+// is reached (ask for them when the limits are lower than the defaults).
+// Values it cannot hash make it unique, so that such runs are never
+// merged. A variable still in scope that nothing later reads (see
+// liveness.go) is left out: runs that differ only in it go on alike.
+func (c Checkpoint) Hash(counters bool) uint64 { return c.hash(counters, true, nil) }
+
+// HashFor is Hash for a question that reads question of the final state
+// (Program.QueryReads, Program.SummaryReads; nil: all of it): it also
+// leaves out the fields of models that neither the rest of the run nor
+// the question may read (fields.go).
+func (c Checkpoint) HashFor(counters bool, question *Reads) uint64 {
+	return c.hash(counters, true, question)
+}
+
+// ScopeHash is Hash over every variable in scope, read later or not, and
+// the whole state: the hash before liveness, which tests compare Hash
+// with.
+func (c Checkpoint) ScopeHash(counters bool) uint64 { return c.hash(counters, false, nil) }
+
+func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 	r := c.r
 	h := &hasher{}
 	h.h.SetSeed(ckSeed)
-	h.state(r.st)
+	// A translation reads placeholders of its own texts: keep every name.
+	liveOnly = liveOnly && r.opts.Translation == nil
 	levels := r.ck.levels
+	// The levels of each frame, and what the rest of the run reads of it.
+	type group struct{ from, to int }
+	var groups []group
 	for i := 0; i < len(levels); {
-		// The levels of one frame, and the names in scope in it.
 		j := i
-		live := map[string]bool{}
-		for _, k := range levels[i].base {
-			live[k] = true
+		for j < len(levels) && levels[j].f == levels[i].f {
+			j++
 		}
-		for ; j < len(levels) && levels[j].f == levels[i].f; j++ {
+		groups = append(groups, group{i, j})
+		i = j
+	}
+	var at *liveAt
+	if liveOnly {
+		at = r.p.liveness().at(levels, r.logging())
+		h.plan = r.planFields(&at.fields, question, counters)
+	}
+	h.u64(h.plan.drop)
+	h.u64(h.plan.focusKeep)
+	for _, i := range slices.Sorted(maps.Keys(h.plan.counts)) {
+		h.u64(uint64(i))
+		for _, it := range h.plan.counts[i] {
+			h.str(it)
+		}
+	}
+	h.state(r.st)
+	for k, g := range groups {
+		// The names in scope in the frame.
+		inScope := map[string]bool{}
+		for _, k := range levels[g.from].base {
+			inScope[k] = true
+		}
+		for j := g.from; j < g.to; j++ {
 			lv := &levels[j]
 			h.u64(lv.extra)
 			h.scope(lv.sc)
 			if lv.loopVar != "" {
-				live[lv.loopVar] = true
+				inScope[lv.loopVar] = true
 			}
 			for _, name := range r.ck.declaredBy(lv.block)[:lv.stmt] {
 				if name != "" {
-					live[name] = true
+					inScope[name] = true
 				}
 			}
 		}
-		h.frame(levels[i].f, live)
-		i = j
+		var live *nameSet
+		if at != nil {
+			live = &at.frames[k]
+		}
+		h.frame(levels[g.from].f, inScope, live)
 	}
 	for _, s := range r.stack {
 		h.str(s)
@@ -292,6 +338,8 @@ type hasher struct {
 	h      maphash.Hash
 	unique bool // a value it could not hash
 	st     *state.State
+	plan   fieldPlan // how to hash the droppable fields of models (fields.go)
+	spare  *hasher   // sub's hasher, kept for the next entry (a maphash.Hash is 150 bytes)
 }
 
 func (h *hasher) u64(x uint64) {
@@ -309,8 +357,13 @@ func (h *hasher) str(s string) {
 
 // sub hashes one entry of an unordered collection on its own.
 func (h *hasher) sub(f func(*hasher)) uint64 {
-	s := &hasher{st: h.st}
-	s.h.SetSeed(ckSeed)
+	s := h.spare
+	if s == nil {
+		s = &hasher{}
+		h.spare = s
+	}
+	s.st, s.unique, s.plan = h.st, false, fieldPlan{}
+	s.h.SetSeed(ckSeed) // also empties it
 	f(s)
 	if s.unique {
 		h.unique = true
@@ -318,29 +371,32 @@ func (h *hasher) sub(f func(*hasher)) uint64 {
 	return s.h.Sum64()
 }
 
-// frame hashes the names of a frame that are in scope: a name declared in
-// a block that has ended stays in the frame, but no rule can read it (the
-// checker sees to that), so runs that differ only in it are merged.
-func (h *hasher) frame(f *frame, live map[string]bool) {
+// frame hashes the names of a frame that are in scope and, when live is
+// not nil, that the rest of the run may read: a name declared in a block
+// that has ended stays in the frame, but no rule can read it (the checker
+// sees to that), and one in scope that nothing reads any more is as good
+// as gone, so runs that differ only in them are merged. natural.NAME and
+// rolled.NAME are read as such, or by a reader of the whole table.
+func (h *hasher) frame(f *frame, inScope map[string]bool, live *nameSet) {
 	h.str(f.rule)
 	h.str(f.proc)
 	var sum uint64
 	f.each(func(k string, v any) {
-		if live[k] {
+		if inScope[k] && (live == nil || live.has(k)) {
 			sum += h.sub(func(s *hasher) { s.str(k); s.value(v) })
 		}
 	})
 	h.u64(sum)
 	sum = 0
 	for k, v := range f.natural {
-		if live[k] {
+		if inScope[k] && (live == nil || live.hasNatural(k)) {
 			sum += h.sub(func(s *hasher) { s.str(k); s.u64(uint64(v)) })
 		}
 	}
 	h.u64(sum)
 	sum = 0
 	for k, v := range f.rolled {
-		if live[k] {
+		if inScope[k] && (live == nil || live.hasRolled(k)) {
 			sum += h.sub(func(s *hasher) { s.str(k); s.ints(v) })
 		}
 	}
@@ -519,7 +575,22 @@ var (
 func (h *hasher) reflectValue(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Struct:
+		var bits []int
+		focus := false
+		if (h.plan.drop != 0 || h.plan.counts != nil) && v.Type() == modelType {
+			bits = droppableBits()
+			focus = h.plan.focusKeep != 0 && slices.Contains(h.plan.focus, v.Field(modelIDField).String())
+		}
 		for _, i := range hashedFields(v.Type()) {
+			if bits != nil && bits[i] >= 0 && !(focus && h.plan.focusKeep&(1<<bits[i]) != 0) {
+				if h.plan.drop&(1<<bits[i]) != 0 {
+					continue
+				}
+				if items, ok := h.plan.counts[i]; ok {
+					h.counts(v.Field(i).Interface().([]string), items)
+					continue
+				}
+			}
 			h.reflectValue(v.Field(i))
 		}
 	case reflect.Pointer:
@@ -563,6 +634,20 @@ func (h *hasher) reflectValue(v reflect.Value) {
 		h.recorded(v.Elem())
 	default:
 		h.unique = true
+	}
+}
+
+// counts hashes how many times a list holds each of items: all a run
+// that only asks whether it holds them, or removes them, reads of it.
+func (h *hasher) counts(list, items []string) {
+	for _, it := range items {
+		n := 0
+		for _, x := range list {
+			if x == it {
+				n++
+			}
+		}
+		h.u64(uint64(n))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/syntax"
 )
 
 // ChoiceRequest asks for a decision the rules leave to a player.
@@ -33,7 +34,12 @@ type ChoiceRequest struct {
 	Count int
 	UpTo  bool // a pick of at most Count items
 
-	render func() string // fills in the question's {…}, only when asked
+	// prompt is the question as the rules write it, its {…} filled in
+	// from frame by run only when asked (no closure: every choice of
+	// every run makes a request).
+	prompt *syntax.Str
+	run    *runner
+	frame  *frame
 	// parse, when set, reads a typed answer (the dice of a pool to
 	// re-roll), so that a bad one is refused where it is typed.
 	parse func(string) (any, error)
@@ -50,8 +56,8 @@ func (req *ChoiceRequest) Answers() string {
 
 // Question is the question to put to a person, with its {…} filled in.
 func (req *ChoiceRequest) Question() string {
-	if req.Prompt == "" && req.render != nil {
-		req.Prompt = req.render()
+	if req.Prompt == "" && req.prompt != nil {
+		req.Prompt = req.run.renderPrompt(req.frame, req.prompt)
 	}
 	return req.Prompt
 }

@@ -25,7 +25,8 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args callArgs, caller *frame) (con
 		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.cur, proc.Decl.Pos), err)
 	}
 	defer r.leave()
-	defer r.activate(proc.ID)()
+	r.activate(proc.ID)
+	defer r.deactivate()
 	f := r.newFrame(rule, proc.Meta.Source, proc.ID)
 	defer r.release(f)
 	shown, err := r.bindParams(f, proc.Params, args)
@@ -69,10 +70,11 @@ func (r *runner) procBody(proc *dsl.ProcInfo, f *frame) error {
 // hookedBody runs the before hooks of a procedure or action, and its body
 // or an instead_of hook in its place.
 func (r *runner) hookedBody(id string, body *syntax.Block, f *frame) error {
-	if err := r.hooks(r.p.before[id], f); err != nil {
+	fx := r.p.effectsOn(id)
+	if err := r.hooks(fx.before, f); err != nil {
 		return err
 	}
-	replaced, err := r.instead(r.p.instead[id], f)
+	replaced, err := r.instead(fx.instead, f)
 	if err != nil {
 		return err
 	}
@@ -423,10 +425,11 @@ func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 	}); err != nil {
 		return next, err
 	}
-	if err := r.hooks(r.p.before[target], f); err != nil {
+	fx := r.p.effectsOn(target)
+	if err := r.hooks(fx.before, f); err != nil {
 		return next, err
 	}
-	replaced, err := r.instead(r.p.instead[target], f)
+	replaced, err := r.instead(fx.instead, f)
 	if err != nil {
 		return next, err
 	}
@@ -437,7 +440,7 @@ func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 			return next, err
 		}
 	}
-	if err := r.hooks(r.p.after[target], f); err != nil {
+	if err := r.hooks(fx.after, f); err != nil {
 		return next, err
 	}
 	return ctl, nil
@@ -452,7 +455,9 @@ func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 func (r *runner) letValue(s *syntax.Let, f *frame) (any, error) {
 	var chosen *effect
 	var v any
-	for _, ef := range r.p.override[r.p.effectKey(f.proc, s.Name.Name)] {
+	target := r.p.effectKey(f.proc, s.Name.Name)
+	fx := r.p.effectsOn(target)
+	for _, ef := range fx.override {
 		if chosen != nil && ef.info.Layer < chosen.info.Layer {
 			break
 		}
@@ -481,20 +486,19 @@ func (r *runner) letValue(s *syntax.Let, f *frame) (any, error) {
 		}); err != nil {
 			return nil, err
 		}
-		return r.modifyLet(s, f, v)
+		return r.modifyLet(s, f, v, target, fx)
 	}
 	v, err := r.eval(f, s.Value)
 	if err != nil {
 		return nil, err
 	}
-	return r.modifyLet(s, f, v)
+	return r.modifyLet(s, f, v, target, fx)
 }
 
 // modifyLet adds the modifiers in force on a numeric let ("one extra
-// Injury dice").
-func (r *runner) modifyLet(s *syntax.Let, f *frame, v any) (any, error) {
-	target := r.p.effectKey(f.proc, s.Name.Name)
-	if len(r.p.modify[target]) == 0 {
+// Injury dice"): those of fx, the effects on the let (target).
+func (r *runner) modifyLet(s *syntax.Let, f *frame, v any, target string, fx *targetEffects) (any, error) {
+	if len(fx.modify) == 0 {
 		return v, nil
 	}
 	if isList(v) {
@@ -504,7 +508,7 @@ func (r *runner) modifyLet(s *syntax.Let, f *frame, v any) (any, error) {
 	if err != nil {
 		return nil, r.errorAt(f, diag.CodeRunEffect, spanOf(s), fmt.Errorf("%s is modified, but it is %s, not a number or a list", s.Name.Name, display(v)))
 	}
-	mod, mods, err := r.modifiers(target, f, 0, "")
+	mod, mods, err := r.modifiers(fx, f, 0, "")
 	if err != nil {
 		return nil, err
 	}
@@ -1013,8 +1017,8 @@ func (r *runner) choose(s *syntax.Choose, f *frame) (any, error) {
 			return v, err
 		}
 	}
-	req.render = func() string { return r.renderPrompt(f, s.Prompt) }
-	return r.ask(f, req, s.Pos, spanOf(s))
+	req.prompt, req.run, req.frame = s.Prompt, r, f
+	return r.ask(f, req, s.Pos, span{s.Pos, s.EndPos}) // spanOf(s) without its reflection: every choice asks
 }
 
 // ask puts a choice to the choice source, and logs the answer or the

@@ -1,6 +1,8 @@
 package interpreter
 
 import (
+	"sync/atomic"
+
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/stdlib/state"
 )
@@ -35,7 +37,7 @@ const (
 
 // get is a name's value and whether the frame holds it.
 func (f *frame) get(name string) (any, bool) {
-	i, ok := dsl.SlotLookup(name)
+	i, ok := slotLookup(name)
 	if !ok {
 		return nil, false // no frame has ever held it
 	}
@@ -56,7 +58,7 @@ func (f *frame) value(name string) any {
 }
 
 // set binds a name in the frame.
-func (f *frame) set(name string, v any) { f.setSlot(dsl.SlotOf(name), v) }
+func (f *frame) set(name string, v any) { f.setSlot(slotOf(name), v) }
 
 func (f *frame) setSlot(i int, v any) {
 	if i >= len(f.vals) {
@@ -84,7 +86,7 @@ func (f *frame) grow(n int) {
 
 // unset takes a name out of the frame.
 func (f *frame) unset(name string) {
-	i, ok := dsl.SlotLookup(name)
+	i, ok := slotLookup(name)
 	if ok && i < len(f.state) && f.state[i] == slotSet {
 		f.state[i], f.vals[i] = slotUnset, nil
 	}
@@ -138,4 +140,75 @@ func (f *frame) reset() {
 	f.used = f.used[:0]
 	clear(f.natural)
 	clear(f.rolled)
+}
+
+// The names a run binds and reads by name (a let's, a roll's, a
+// parameter's) are the same few at every statement of every run: slotOf
+// and slotLookup remember their slots in a table indexed by a hash of
+// their text (names are short), which costs a few nanoseconds where
+// dsl's map, safe for concurrent numbering, cost a twentieth of a run. An entry
+// is compared by its text, so a collision is merely a miss. Slots never
+// change once numbered, so an entry stays true.
+var slotCache [4096]atomic.Pointer[slotEntry]
+
+type slotEntry struct {
+	name string
+	slot int
+}
+
+// slotCacheAt is where a name's entry may be: one of two neighbours (two
+// hot names of the same hash would otherwise evict each other at every
+// statement).
+func slotCacheAt(name string) (a, b *atomic.Pointer[slotEntry]) {
+	h := uint64(14695981039346656037) // FNV-1a
+	for i := 0; i < len(name); i++ {
+		h = (h ^ uint64(name[i])) * 1099511628211
+	}
+	i := (h * 0x9E3779B97F4A7C15) >> (64 - 12)
+	return &slotCache[i], &slotCache[i^1]
+}
+
+// remembered is the slot of name if either entry has it.
+func remembered(name string, a, b *atomic.Pointer[slotEntry]) (int, bool) {
+	if e := a.Load(); e != nil && e.name == name {
+		return e.slot, true
+	}
+	if e := b.Load(); e != nil && e.name == name {
+		return e.slot, true
+	}
+	return 0, false
+}
+
+// remember keeps name's slot in an empty entry, or else in place of a.
+func remember(name string, slot int, a, b *atomic.Pointer[slotEntry]) {
+	e := &slotEntry{name: name, slot: slot}
+	if a.Load() != nil && b.Load() == nil {
+		b.Store(e)
+		return
+	}
+	a.Store(e)
+}
+
+// slotOf is dsl.SlotOf, remembered.
+func slotOf(name string) int {
+	a, b := slotCacheAt(name)
+	if i, ok := remembered(name, a, b); ok {
+		return i
+	}
+	i := dsl.SlotOf(name)
+	remember(name, i, a, b)
+	return i
+}
+
+// slotLookup is dsl.SlotLookup, remembered where the name has a slot.
+func slotLookup(name string) (int, bool) {
+	a, b := slotCacheAt(name)
+	if i, ok := remembered(name, a, b); ok {
+		return i, true
+	}
+	i, ok := dsl.SlotLookup(name)
+	if ok {
+		remember(name, i, a, b)
+	}
+	return i, ok
 }

@@ -8,6 +8,7 @@ package interpreter
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -50,10 +51,15 @@ func (r *runner) Stat(x any, field string) (int, error) { return r.stat(x, field
 // the state, or granted by an effect in force. A grant that, through its
 // conditions, depends on itself does not hold.
 func (r *runner) holds(x any, kind, id string) (bool, error) {
+	return r.holdsGranted(x, kind, id, r.p.grants[kind][id])
+}
+
+// holdsGranted is holds with the grants of the feature (kind, id) looked
+// up by the caller, who asks of many holders in turn.
+func (r *runner) holdsGranted(x any, kind, id string, list []*effect) (bool, error) {
 	if stdlib.Listed(x, kind, id) {
 		return true, nil
 	}
-	list := r.p.grants[featureKey{kind, id}]
 	if len(list) == 0 {
 		return false, nil
 	}
@@ -132,8 +138,8 @@ func (r *runner) stat(x any, field string) (int, error) {
 	}
 	v := base
 	role := roleOf(x)
-	target := role + "." + field
-	if len(r.p.override[target]) > 0 || len(r.p.modify[target]) > 0 {
+	if vt, ok := r.p.valueTargets[role][field]; ok {
+		target := vt.target
 		vs := r.valueState()
 		key := valueKey{x, "stat", field}
 		if vs.asking[key] {
@@ -144,7 +150,7 @@ func (r *runner) stat(x any, field string) (int, error) {
 		}
 		vs.asking[key] = true
 		defer delete(vs.asking, key)
-		f := r.newFrame("value "+target, "", "")
+		f := r.newFrame(vt.rule, "", "")
 		defer r.release(f)
 		f.set(role, x)
 		for _, ef := range r.p.override[target] {
@@ -162,7 +168,7 @@ func (r *runner) stat(x any, field string) (int, error) {
 				break
 			}
 		}
-		mod, _, err := r.modifiers(target, f, 0, "")
+		mod, _, err := r.modifiers(r.p.effectsOn(target), f, 0, "")
 		if err != nil {
 			return 0, err
 		}
@@ -293,7 +299,25 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (ok bool
 	return false, noRestore, nil
 }
 
-// featureKey names a feature by kind and id: a map key that asking
-// whether a model holds a feature (for every roll, when a feature may
-// re-roll any roll) builds without joining strings.
-type featureKey struct{ kind, id string }
+// valueTarget is a field of models or weapons that some effect overrides
+// or modifies: its effects' key ("model.ws") and the rule its frame
+// names, made once rather than at every read of the field.
+type valueTarget struct{ target, rule string }
+
+// valueTargetsOf finds the value targets among the keys of effects.
+func valueTargetsOf(keyed ...map[string][]*effect) map[string]map[string]valueTarget {
+	out := map[string]map[string]valueTarget{}
+	for _, m := range keyed {
+		for target, list := range m {
+			role, field, ok := strings.Cut(target, ".")
+			if !ok || len(list) == 0 || (role != dsl.ValueModel && role != dsl.ValueWeapon) {
+				continue
+			}
+			if out[role] == nil {
+				out[role] = map[string]valueTarget{}
+			}
+			out[role][field] = valueTarget{target: target, rule: "value " + target}
+		}
+	}
+	return out
+}

@@ -91,6 +91,7 @@ func ownerKey(ef *effect) string {
 func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error) {
 	name := s.Name.Name
 	target := r.p.effectKey(f.proc, name)
+	fx := r.p.effectsOn(target)
 	n := 0
 	if s.Count.Number != nil {
 		n = s.Count.Number.Value()
@@ -107,14 +108,14 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error
 	var mods []Modifier
 	if !d.Symbolic() {
 		var err error
-		if p.mod, mods, err = r.modifiers(target, f, 0, ""); err != nil {
+		if p.mod, mods, err = r.modifiers(fx, f, 0, ""); err != nil {
 			return nil, err
 		}
 	}
 	// Extra dice in force: added to the pool, or rolled and discarded again
 	// (pick) so that the pool keeps its size.
 	var picks []*effect
-	for _, ef := range r.p.extra[target] {
+	for _, ef := range fx.extra {
 		x := ef.info.Item.(*syntax.ExtraDice)
 		ok, restore, err := r.effectApplies(ef, x.When, f)
 		restore()

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/diag"
@@ -39,7 +40,7 @@ type Program struct {
 	on       map[string][]*effect
 	// grants by what they grant (skill nerves_of_steel); prevents by the
 	// condition they keep away.
-	grants   map[featureKey][]*effect
+	grants   map[string]map[string][]*effect // by kind, then id: kinds are few, so only the id is hashed
 	prevents map[string][]*effect
 	// values is whether any effect changes a model's or weapon's value
 	// (modify or override model.FIELD / weapon.FIELD).
@@ -65,6 +66,21 @@ type Program struct {
 
 	// setters are the typed stores of set, add and remove (setters.go).
 	setters setters
+
+	// live is what the rest of a run may read at a checkpoint
+	// (liveness.go), found on first use.
+	liveOnce sync.Once
+	live     *liveness
+
+	// valueTargets are the fields of models and weapons some effect
+	// overrides or modifies, by role and field (holds.go: stat).
+	valueTargets map[string]map[string]valueTarget
+
+	// fx is the effects above by target, every kind in one entry: a roll,
+	// test, let or step finds all that act on it with one lookup, and one
+	// no effect targets ("") with none (effects.go).
+	fx           map[string]*targetEffects
+	fxUntargeted *targetEffects // those on "", if any (none in the shipped rules)
 }
 
 // effectKey is the key of effects on name in procedure proc, or "" when
@@ -90,7 +106,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 		modify: map[string][]*effect{}, reroll: map[string][]*effect{}, extra: map[string][]*effect{},
 		override: map[string][]*effect{}, before: map[string][]*effect{}, after: map[string][]*effect{},
 		instead: map[string][]*effect{}, on: map[string][]*effect{},
-		grants: map[featureKey][]*effect{}, prevents: map[string][]*effect{},
+		grants: map[string]map[string][]*effect{}, prevents: map[string][]*effect{},
 		procRules: map[string]string{}, tableRules: map[string]string{}}
 	for id := range rules.Index.Procedures {
 		p.procRules[id] = "procedure " + id
@@ -138,12 +154,15 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 			p.on[e.Target] = append(p.on[e.Target], ef)
 		case *syntax.Grant:
 			kind, id, _ := strings.Cut(e.Target, " ") // "skill nerves_of_steel"
-			k := featureKey{kind, id}
-			p.grants[k] = append(p.grants[k], ef)
+			if p.grants[kind] == nil {
+				p.grants[kind] = map[string][]*effect{}
+			}
+			p.grants[kind][id] = append(p.grants[kind][id], ef)
 		case *syntax.Prevent:
 			p.prevents[it.ID.Name] = append(p.prevents[it.ID.Name], ef)
 		}
 	}
+	p.valueTargets = valueTargetsOf(p.override, p.modify)
 	p.readsRoll = map[string]bool{}
 	for id, t := range rules.Index.Tables {
 		p.readsRoll[id] = rowsReadRoll(t)
@@ -163,6 +182,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 			sortEffects(list, false)
 		}
 	}
+	p.fx, p.fxUntargeted = effectsByTarget(p)
 	return p, nil
 }
 

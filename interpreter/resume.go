@@ -84,9 +84,11 @@ func (p *Program) Resume(s *Snapshot, opts Options) (*state.State, error) {
 // Clone), as a worker resuming snapshot after snapshot does.
 func (p *Program) ResumeIn(s *Snapshot, opts Options, buf *state.Buffer) (*state.State, error) {
 	m := newRemap(s.st, buf)
-	levels := m.levels(s.levels, func() *frame { return framePool.Get().(*frame) })
 	r := newRunner(p, m.to, opts)
 	defer r.done()
+	// The copies of the frames come from those the runner keeps between
+	// runs (resumeBody releases them there again), not new ones each time.
+	levels := m.levels(s.levels, r.emptyFrame)
 	if r.ck == nil {
 		r.ck = &checkpoints{hook: func(Checkpoint) bool { return false }}
 	}
@@ -248,7 +250,9 @@ func newRemap(from *state.State, buf *state.Buffer) *remap {
 // levels copies the levels of a paused run: their frames (each once,
 // into an empty one from empty), block scopes and loops.
 func (m *remap) levels(from []ckLevel, empty func() *frame) []ckLevel {
-	out := make([]ckLevel, len(from))
+	// Room for the levels the continued run enters, so that they do not
+	// grow the list again on every resume.
+	out := make([]ckLevel, len(from), len(from)+4)
 	for i, lv := range from {
 		f, ok := m.frames[lv.f]
 		if !ok {
@@ -284,13 +288,28 @@ func newFrameMaps() *frame {
 // for snapshots.)
 func (f *frame) copyFor(m *remap, c *frame) *frame {
 	c.rule, c.source, c.proc = f.rule, f.source, f.proc
-	f.each(func(k string, v any) {
-		switch k {
-		case dsl.GlobalState, dsl.GlobalBattle, dsl.GlobalGangs, dsl.GlobalNatural, dsl.GlobalRolled:
-			return // filled below, for the copy
+	// Slot by slot, into slots made once at the size the highest needs:
+	// a copy per branch of every decision, so no names looked up and no
+	// growing by doubling (slots are numbered per process, so a frame is
+	// as long as its highest name's number).
+	top := dsl.GlobalSlots
+	for _, i := range f.used {
+		if f.state[i] == slotSet && i >= top {
+			top = i + 1
 		}
-		c.set(k, m.value(v))
-	})
+	}
+	if len(c.vals) < top {
+		c.vals, c.state = make([]any, top), make([]uint8, top)
+	}
+	if cap(c.used) < len(f.used) {
+		c.used = make([]int, 0, len(f.used))
+	}
+	for _, i := range f.used {
+		if f.state[i] != slotSet || i < dsl.GlobalSlots {
+			continue // the globals are filled below, for the copy
+		}
+		c.setSlot(i, m.value(f.vals[i]))
+	}
 	for k, v := range f.natural {
 		c.natural[k] = v
 	}

@@ -51,21 +51,23 @@ type rolled struct {
 // rollDice rolls one dice of any kind, die by die.
 func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, error) {
 	var out rolled
-	var prim []*dsl.DiceInfo
+	// The dice rolled: n of them, the i-th part(i). No list is built:
+	// every roll of every run comes here.
+	n, part := 1, func(int) *dsl.DiceInfo { return d }
 	switch d.Kind {
 	case dsl.SumDice:
-		for i := 0; i < d.Count; i++ {
-			prim = append(prim, d.Parts[0])
-		}
+		n, part = d.Count, func(int) *dsl.DiceInfo { return d.Parts[0] }
 	case dsl.DigitsDice:
-		prim = d.Parts
-	default:
-		prim = []*dsl.DiceInfo{d}
+		n, part = len(d.Parts), func(i int) *dsl.DiceInfo { return d.Parts[i] }
 	}
-	if len(prim) > r.limits.DicePerRoll {
-		return out, coded(diag.CodeRunLimit, fmt.Errorf("roll %s needs %d dice (the limit is %d)", name, len(prim), r.limits.DicePerRoll))
+	if n > r.limits.DicePerRoll {
+		return out, coded(diag.CodeRunLimit, fmt.Errorf("roll %s needs %d dice (the limit is %d)", name, n, r.limits.DicePerRoll))
 	}
-	for i, p := range prim {
+	if n > 0 {
+		out.dice = make([]int, 0, n)
+	}
+	for i := range n {
+		p := part(i)
 		if p.Kind == dsl.SumDice || p.Kind == dsl.DigitsDice {
 			sub, err := r.rollDice(p, name, rule, purpose)
 			if err != nil {
@@ -74,7 +76,7 @@ func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, 
 			out.dice = append(out.dice, sub.natural)
 			continue
 		}
-		die, err := r.opts.Dice.Roll(&DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: len(prim)})
+		die, err := r.opts.Dice.Roll(&DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: n})
 		if err != nil {
 			return out, coded(diag.CodeRunDice, err)
 		}
@@ -99,14 +101,14 @@ func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, 
 }
 
 // modifiers adds up the modifiers in force on a roll: the rule's own and
-// each effect's, evaluated in env.
-func (r *runner) modifiers(target string, f *frame, own int, ownText string) (int, []Modifier, error) {
+// each effect's (those on the roll, fx), evaluated in env.
+func (r *runner) modifiers(fx *targetEffects, f *frame, own int, ownText string) (int, []Modifier, error) {
 	total := own
 	var mods []Modifier
 	if own != 0 {
 		mods = append(mods, Modifier{By: own, Owner: ownText})
 	}
-	for _, ef := range r.p.modify[target] {
+	for _, ef := range fx.modify {
 		m := ef.info.Item.(*syntax.Modify)
 		ok, restore, err := r.effectApplies(ef, m.When, f)
 		if err != nil {
@@ -130,8 +132,8 @@ func (r *runner) modifiers(target string, f *frame, own int, ownText string) (in
 
 // extraDice finds extra dice in force on a roll: how many and how one is
 // kept.
-func (r *runner) extraDice(target string, f *frame) (int, string, *effect, error) {
-	for _, ef := range r.p.extra[target] {
+func (r *runner) extraDice(fx *targetEffects, f *frame) (int, string, *effect, error) {
+	for _, ef := range fx.extra {
 		x := ef.info.Item.(*syntax.ExtraDice)
 		ok, restore, err := r.effectApplies(ef, x.When, f)
 		restore()
@@ -147,8 +149,8 @@ func (r *runner) extraDice(target string, f *frame) (int, string, *effect, error
 
 // wantsReroll says whether a re-roll in force applies to the result, which
 // is bound under name in f while its when is evaluated.
-func (r *runner) wantsReroll(target string, f *frame, name string, result any) (*effect, error) {
-	list := r.p.reroll[target]
+func (r *runner) wantsReroll(fx *targetEffects, f *frame, name string, result any) (*effect, error) {
+	list := fx.reroll
 	if len(list) == 0 {
 		return nil, nil
 	}
@@ -189,7 +191,7 @@ func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 		return r.rollOneOf(s, f)
 	}
 	d := r.p.idx.Dice[s.Dice.Name]
-	target := r.p.effectKey(f.proc, name)
+	fx := r.p.effectsOn(r.p.effectKey(f.proc, name))
 	if s.Count != nil {
 		return r.rollPool(s, f, d)
 	}
@@ -204,18 +206,18 @@ func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 		}
 		own = n
 	}
-	mod, mods, err := r.modifiers(target, f, own, "roll")
+	mod, mods, err := r.modifiers(fx, f, own, "roll")
 	if err != nil {
 		return nil, err
 	}
-	res, err := r.rollKeeping(d, target, name, f)
+	res, err := r.rollKeeping(d, fx, name, f)
 	if err != nil {
 		return nil, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
 	}
 	value := r.rollValue(d, res, mod)
 	// A re-roll's when may read the dice it decides on (natural.x).
 	f.natural[name], f.rolled[name] = res.natural, res.dice
-	ef, err := r.wantsReroll(target, f, name, value)
+	ef, err := r.wantsReroll(fx, f, name, value)
 	if err == nil && ef == nil && r.anyRerollPossible() {
 		seen := rollSeen(name, f, d, res, value)
 		ef, err = r.offerAnyReroll(f, seen, r.askAnyReroll(f, s.Pos, spanOf(s), name, display(value)))
@@ -226,7 +228,7 @@ func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 		if err := r.logRoll(f, s.Pos, name, d, res, mod, mods, "re-rolled by "+ef.owner); err != nil {
 			return nil, err
 		}
-		if res, err = r.rollKeeping(d, target, name, f); err != nil {
+		if res, err = r.rollKeeping(d, fx, name, f); err != nil {
 			return nil, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
 		}
 		value = r.rollValue(d, res, mod)
@@ -238,8 +240,8 @@ func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 
 // rollKeeping rolls a dice, with extra dice (keeping one) if an effect
 // adds them.
-func (r *runner) rollKeeping(d *dsl.DiceInfo, target, name string, f *frame) (rolled, error) {
-	n, pick, ef, err := r.extraDice(target, f)
+func (r *runner) rollKeeping(d *dsl.DiceInfo, fx *targetEffects, name string, f *frame) (rolled, error) {
+	n, pick, ef, err := r.extraDice(fx, f)
 	if err != nil {
 		return rolled{}, err
 	}
@@ -437,7 +439,8 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 		}
 	}
 	target := r.p.effectKey(f.proc, s.Name.Name)
-	mod, mods, err := r.modifiers(target, f, own, "roll")
+	tfx, cfx := r.p.effectsOn(target), r.p.effectsOn(ci.ID) // on this test, on every test of the characteristic
+	mod, mods, err := r.modifiers(tfx, f, own, "roll")
 	if err != nil {
 		return false, err
 	}
@@ -445,12 +448,12 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 	cf := r.charFrame(f, m)
 	defer r.release(cf)
 	// The value may be another's (override of the test or of every test).
-	if len(r.p.override[target]) > 0 || len(r.p.override[ci.ID]) > 0 {
+	if len(tfx.override) > 0 || len(cfx.override) > 0 {
 		if value, err = r.testValue(ci, m, value, target, s, f, cf); err != nil {
 			return false, err
 		}
 	}
-	charMod, charMods, err := r.modifiers(ci.ID, cf, 0, "")
+	charMod, charMods, err := r.modifiers(cfx, cf, 0, "")
 	if err != nil {
 		return false, err
 	}
@@ -460,10 +463,10 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 	// Hooks on every test of the characteristic: an instead_of decides
 	// the test by setting `passed` (Inspirational's Leadership test).
 	cf.set("passed", false)
-	if err := r.hooks(r.p.before[ci.ID], cf); err != nil {
+	if err := r.hooks(cfx.before, cf); err != nil {
 		return false, err
 	}
-	replaced, err := r.instead(r.p.instead[ci.ID], cf)
+	replaced, err := r.instead(cfx.instead, cf)
 	if err != nil {
 		return false, err
 	}
@@ -475,7 +478,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 		return pass, r.afterTest(ci, cf, pass)
 	}
 
-	if dec, ok := r.opts.Dice.(TestDecider); ok && r.collapsible(target, ci.ID, s.Name.Name) {
+	if dec, ok := r.opts.Dice.(TestDecider); ok && r.collapsible(tfx, cfx) {
 		pass, total := passChance(ci, value, mod)
 		req := &TestRequest{Name: s.Name.Name, Rule: f.rule, Char: ci, Target: value, Modifier: mod, Pass: pass, Total: total}
 		decided, ok, err := dec.DecideTest(req)
@@ -490,7 +493,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 		}
 	}
 
-	res, err := r.rollKeeping(ci.Dice, target, s.Name.Name, f)
+	res, err := r.rollKeeping(ci.Dice, tfx, s.Name.Name, f)
 	if err != nil {
 		return false, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
 	}
@@ -500,9 +503,9 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 	// as `passed` for characteristic-wide re-rolls.
 	f.natural[s.Name.Name], f.rolled[s.Name.Name] = res.natural, res.dice
 	rerolled := ""
-	ef, err := r.wantsReroll(target, f, s.Name.Name, pass)
+	ef, err := r.wantsReroll(tfx, f, s.Name.Name, pass)
 	if err == nil && ef == nil {
-		ef, err = r.wantsReroll(ci.ID, cf, "passed", pass)
+		ef, err = r.wantsReroll(cfx, cf, "passed", pass)
 	}
 	if err == nil && ef == nil && r.anyRerollPossible() {
 		seen := &dsl.RollSeen{Name: s.Name.Name, In: f.proc, Model: m, Test: true, Passed: pass, Natural: res.natural, Dice: res.dice}
@@ -519,7 +522,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 		if err := r.logTest(f, s, m, ci, value, res, mod, mods, pass, "re-rolled by "+ef.owner); err != nil {
 			return false, err
 		}
-		if res, err = r.rollKeeping(ci.Dice, target, s.Name.Name, f); err != nil {
+		if res, err = r.rollKeeping(ci.Dice, tfx, s.Name.Name, f); err != nil {
 			return false, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
 		}
 		pass = passes(ci, value, res.natural, mod)
@@ -536,7 +539,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 // afterTest runs the after hooks of a characteristic's tests.
 func (r *runner) afterTest(ci *dsl.CharInfo, cf *frame, pass bool) error {
 	cf.set("passed", pass)
-	return r.hooks(r.p.after[ci.ID], cf)
+	return r.hooks(r.p.effectsOn(ci.ID).after, cf)
 }
 
 // charFrame is what a characteristic-wide effect sees: the tested model.
@@ -572,8 +575,8 @@ func passChance(ci *dsl.CharInfo, value, mod int) (int, int) {
 // collapsible reports whether a test can be decided without its dice:
 // nothing re-rolls it or adds dice to it. (Rules reading natural.NAME
 // or rolled.NAME after a decided test read 0.)
-func (r *runner) collapsible(target, char, name string) bool {
-	return len(r.p.reroll[target]) == 0 && len(r.p.reroll[char]) == 0 && len(r.p.extra[target]) == 0 && !r.anyRerollPossible()
+func (r *runner) collapsible(test, char *targetEffects) bool {
+	return len(test.reroll) == 0 && len(char.reroll) == 0 && len(test.extra) == 0 && !r.anyRerollPossible()
 }
 
 // rollSeen is a single roll as a re-roll of any roll sees it.
@@ -648,7 +651,8 @@ func (r *runner) apply(s *syntax.Apply, f *frame) error {
 // applyTable finds a table's row (by rolling, from a given result, or by
 // id) and runs it. Rows listed in reroll are rolled again.
 func (r *runner) applyTable(t *dsl.TableInfo, args callArgs, using any, rowID string, reroll []string, caller *frame) (control, error) {
-	defer r.activate(t.ID)()
+	r.activate(t.ID)
+	defer r.deactivate()
 	ctl, err := r.applyTableOnce(t, args, using, rowID, reroll, caller)
 	if isStopOf(err, t.ID) {
 		return next, nil
@@ -825,7 +829,7 @@ func (r *runner) chooseRow(t *dsl.TableInfo, f *frame) (*dsl.RowInfo, error) {
 		}
 		req.Key = choiceKey(kv)
 	}
-	req.render = func() string { return r.renderPrompt(f, ch.Prompt) }
+	req.prompt, req.run, req.frame = ch.Prompt, r, f
 	v, err := r.ask(f, req, ch.Pos, where)
 	if err != nil {
 		return nil, err
@@ -916,7 +920,7 @@ func (r *runner) tableModifier(t *dsl.TableInfo, f *frame) (int, []Modifier, err
 		}
 		own = n
 	}
-	return r.modifiers(t.ID, f, own, "roll")
+	return r.modifiers(r.p.effectsOn(t.ID), f, own, "roll")
 }
 
 // rollTable rolls a table's dice with its standing modifier and any
@@ -931,13 +935,14 @@ func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, *Event, err
 	if d.Symbolic() && mod != 0 {
 		return nil, "", nil, r.errorAt(f, diag.CodeRunEffect, tableHead(t), fmt.Errorf("table %s rolls %s, whose faces cannot be modified by a number", t.ID, d.Title))
 	}
-	res, err := r.rollKeeping(d, t.ID, t.ID, f)
+	fx := r.p.effectsOn(t.ID)
+	res, err := r.rollKeeping(d, fx, t.ID, f)
 	if err != nil {
 		return nil, "", nil, r.errorAt(f, diag.CodeRunDice, tableHead(t), err)
 	}
 	value := r.rollValue(d, res, mod)
 	f.natural[t.ID], f.rolled[t.ID] = res.natural, res.dice // for a re-roll's when
-	ef, err := r.wantsReroll(t.ID, f, t.ID, value)
+	ef, err := r.wantsReroll(fx, f, t.ID, value)
 	if err == nil && ef == nil && r.anyRerollPossible() {
 		seen := rollSeen(t.ID, f, d, res, value)
 		seen.In = t.ID
@@ -949,7 +954,7 @@ func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, *Event, err
 		if err := r.logRoll(f, t.Decl.Pos, t.ID, d, res, mod, mods, "re-rolled by "+ef.owner); err != nil {
 			return nil, "", nil, err
 		}
-		if res, err = r.rollKeeping(d, t.ID, t.ID, f); err != nil {
+		if res, err = r.rollKeeping(d, fx, t.ID, f); err != nil {
 			return nil, "", nil, r.errorAt(f, diag.CodeRunDice, tableHead(t), err)
 		}
 		value = r.rollValue(d, res, mod)

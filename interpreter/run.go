@@ -158,7 +158,10 @@ type runner struct {
 	// the arguments of the calls under way, by parameter (callargs.go)
 	argVals  []any
 	argGiven []bool
-	gangs    any // st.Gangs, boxed once: every frame sees it
+	// stacks is where the stacks above came from, and go back when the
+	// run is done.
+	stacks *runStacks
+	gangs  any // st.Gangs, boxed once: every frame sees it
 	// the statement running, and its frame, for errors that arise away
 	// from it (the event limit, nesting too deep)
 	cur      syntax.Stmt
@@ -178,7 +181,14 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 	if opts.Choices == nil {
 		opts.Choices = Defaults{}
 	}
-	r := &runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), running: map[*effect]bool{}, gangs: st.Gangs}
+	r := &runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), gangs: st.Gangs}
+	rs := stacksPool.Get().(*runStacks)
+	r.stacks = rs
+	r.argVals, r.argGiven, r.stack, r.active, r.frames = rs.vals, rs.given, rs.stack, rs.active, rs.frames
+	r.running, r.values = rs.running, rs.values
+	if r.running == nil {
+		r.running = map[*effect]bool{}
+	}
 	if opts.Checkpoint != nil {
 		r.ck = &checkpoints{hook: opts.Checkpoint}
 	}
@@ -198,24 +208,62 @@ var framePool = sync.Pool{New: func() any {
 // done gives the run's frames back to the pool. Nothing refers to them
 // once the run has returned.
 func (r *runner) done() {
-	for _, f := range r.frames {
-		framePool.Put(f)
+	rs := r.stacks
+	if rs == nil {
+		for _, f := range r.frames {
+			framePool.Put(f)
+		}
+		r.frames = nil
+		return
 	}
-	r.frames = nil
+	clear(r.argVals[:cap(r.argVals)])
+	clear(r.stack[:cap(r.stack)])
+	clear(r.active[:cap(r.active)])
+	clear(r.running)
+	if r.values != nil {
+		clear(r.values.asking)
+	}
+	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
+		running: r.running, values: r.values}
+	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks = nil, nil, nil, nil, nil, nil
+	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
+	stacksPool.Put(rs)
 }
+
+// runStacks are what a run grows as it goes and leaves empty when it
+// ends: the stacks of call arguments (callargs.go), of rules and of the
+// constructs running, the released frames (each reset), the effects
+// running and the values being answered (holds.go). They are
+// kept between runs, a sample of odds making many: growing them again was
+// a run's largest garbage after its frames.
+type runStacks struct {
+	vals          []any
+	given         []bool
+	stack, active []string
+	frames        []*frame
+	running       map[*effect]bool
+	values        *valueState
+}
+
+var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}
 
 // newFrame starts a frame, reusing a released one: a run makes a frame for
 // every procedure call and table roll.
 func (r *runner) newFrame(rule, source, proc string) *frame {
-	var f *frame
-	if n := len(r.frames); n > 0 {
-		f, r.frames = r.frames[n-1], r.frames[:n-1]
-	} else {
-		f = framePool.Get().(*frame)
-	}
+	f := r.emptyFrame()
 	f.rule, f.source, f.proc = rule, source, proc
 	f.fillGlobals(r.st, r.gangs)
 	return f
+}
+
+// emptyFrame is a released frame, or a new one.
+func (r *runner) emptyFrame() *frame {
+	if n := len(r.frames); n > 0 {
+		f := r.frames[n-1]
+		r.frames = r.frames[:n-1]
+		return f
+	}
+	return framePool.Get().(*frame)
 }
 
 // release gives a frame back for reuse once nothing refers to it.

@@ -22,7 +22,11 @@ const (
 )
 
 // concatOp is the function string + string compiles to.
-const concatOp = "_concat"
+const concatOp = ConcatFunction
+
+// ConcatFunction is the name of the function string + string compiles
+// to, which fails on a text longer than MaxStringBytes.
+const ConcatFunction = "_concat"
 
 // Internal tells whether name is a function munda compiles operators to
 // (string +): rules may not declare one of that name, which would change

@@ -105,6 +105,10 @@ func (c *compiler) builtin(n *ast.BuiltinNode) (eval, error) {
 		return c.predicate(n)
 	case "sortBy":
 		return c.sortBy(n)
+	case "concat":
+		if len(n.Arguments) > 0 {
+			return c.concatLists(n)
+		}
 	}
 	id, ok := builtin.Index[n.Name]
 	if !ok {
@@ -180,4 +184,45 @@ func callSafe(f func(...any) (any, uint, error), args []eval) eval {
 		}
 		return out, nil
 	}
+}
+
+// concatLists is expr's concat(a, b, …) of lists, as its built-in makes
+// it (the items of each in turn, nil for no items at all, counted against
+// the memory budget), with the list made once at its final length and
+// the common lists read without reflection. Anything but a list is the
+// VM's error.
+func (c *compiler) concatLists(n *ast.BuiltinNode) (eval, error) {
+	lists := make([]listEval, len(n.Arguments))
+	for i, a := range n.Arguments {
+		var err error
+		if lists[i], err = c.listOperand(a); err != nil {
+			return nil, err
+		}
+	}
+	return func(fr *frame) (any, error) {
+		var parts [4]items
+		all := parts[:0]
+		size := 0
+		for _, l := range lists {
+			it, err := l(fr)
+			if err != nil {
+				return nil, err // errFailed for a value that is not a list: the VM says so
+			}
+			all = append(all, it)
+			size += it.len
+		}
+		var arr []any
+		if size > 0 {
+			arr = make([]any, 0, size)
+			for i := range all {
+				for j := 0; j < all[i].len; j++ {
+					arr = append(arr, all[i].at(j))
+				}
+			}
+		}
+		if err := fr.grow(size); err != nil {
+			return nil, err
+		}
+		return arr, nil
+	}, nil
 }

@@ -2,6 +2,7 @@ package fastexpr
 
 import (
 	"errors"
+	"math"
 	"reflect"
 	"testing"
 
@@ -49,6 +50,9 @@ func testEnv() map[string]any {
 		"list":    []int{1, 2, 3},
 		"natural": map[string]int{"ROLL": 4},
 		"anyv":    any(3),
+		"mixed":   []any{"x", 1, nil, 2.5, []string{"Bo"}},
+		"nanm":    &testModel{Name: "NaN", Speed: math.NaN()}, // not equal to itself, as DeepEqual says
+		"twin":    &testModel{Name: "Bo", Wounds: 1, Speed: 1.5, Broken: true, Skills: []string{"nerves", "Bo"}, Stats: testStats{WS: 4}, Gang: g},
 	}
 }
 
@@ -56,7 +60,28 @@ var testFunctions = []expr.Option{
 	expr.Function("twice", func(args ...any) (any, error) { return 2 * args[0].(int), nil }, new(func(int) int)),
 	expr.Function("boom", func(args ...any) (any, error) { return nil, errors.New("boom") }, new(func() int)),
 	expr.Function("named", func(args ...any) (any, error) { return args[0].(*testModel).Name, nil }, new(func(*testModel) string)),
+	// team and nobody give slices of pointers, as friends(m) does: nobody
+	// a nil one, and untyped a []*testModel where the checker saw any.
+	expr.Function("team", func(args ...any) (any, error) { return args[0].(*testModel).Gang.Models, nil }, new(func(*testModel) []*testModel)),
+	expr.Function("nobody", func(args ...any) (any, error) { return []*testModel(nil), nil }, new(func() []*testModel)),
+	// _cat is string + string, bounded as stdlib's: past 12 bytes it fails.
+	expr.Function("_cat", func(args ...any) (any, error) {
+		a, _ := args[0].(string)
+		b, _ := args[1].(string)
+		if len(a)+len(b) > 12 {
+			return nil, errors.New("too long")
+		}
+		return a + b, nil
+	}, new(func(string, string) string)),
+	expr.Operator("+", "_cat"),
+	// strptr and strany give a string where the checker sees any: behind
+	// a pointer (the VM dereferences it) and not.
+	expr.Function("strptr", func(args ...any) (any, error) { s := "Bo"; return &s, nil }, new(func() any)),
+	expr.Function("strany", func(args ...any) (any, error) { return "Bo", nil }, new(func() any)),
+	expr.Function("untyped", func(args ...any) (any, error) { return args[0].(*testModel).Gang.Models, nil }, new(func(*testModel) any)),
 }
+
+func init() { SetConcat("_cat", 12) }
 
 // compileBoth compiles text as dsl.Compiler does and as closures.
 func compileBoth(t *testing.T, text string) (*vm.Program, Func, error) {
@@ -120,6 +145,37 @@ func TestNodeKinds(t *testing.T) {
 		{text: `filter(ms, .wounds > 5)[0]`, wantFail: true}, {text: `count(ms, .wounds > 0) >= 2`}, {text: `filter(ms, .broken) | map(.name)`},
 		{text: `any(ms, any(#.skills, # == "Cy"))`}, {text: `any(ms, #.gang.name == g.name)`}, {text: `any(list, # > 2)`},
 		{text: `any(ms, n > 5 ? true : 1)`, wantFail: true}, {text: `map(ms, #.stats.ws * 2)`},
+		// == between pointers to structs: nil settled, different pointers by DeepEqual, the same one as the VM
+		{text: `nil == m`}, {text: `m != ms[0]`}, {text: `z != m`}, {text: `z == z`}, {text: `nil != z`}, {text: `any(ms, # == m)`},
+		{text: `filter(ms, # != m)`}, {text: `m.gang == g`}, {text: `nanm == nanm`}, {text: `nanm != nanm`}, {text: `m == twin`},
+		{text: `twin != m`}, {text: `ms[0] == twin`}, {text: `m == nanm`},
+		// a string field of the item against a name or a string, the name read once
+		{text: `find(ms, .name == s)`}, {text: `filter(ms, .name != s)`}, {text: `any(ms, s == .name)`}, {text: `find(ms, #.name == "Cy")`},
+		{text: `findIndex(ms, .name == "Cy")`}, {text: `count(ms, .name != "Cy")`}, {text: `let k = strany(); find(ms, .name == k)`},
+		{text: `let k = strptr(); any(ms, .name == k)`}, {text: `let k = untyped(m); none(ms, .name == k)`}, {text: `let k = untyped(m); all(ms, .name != k)`},
+		{text: `filter(concat(ms, [z]), .name == s)`, wantFail: true}, {text: `find(nobody(), .name == s)`}, {text: `one(map(ms, #), .name == s)`},
+		{text: `find(ms, .stats.ws == n + 2)`},
+		// concat of lists, made at its length: nil for nothing at all
+		{text: `concat(ms, ms)`}, {text: `concat([], [])`}, {text: `concat(ms)`}, {text: `concat(map(ms, .name), ["x"])`},
+		{text: `concat(nobody(), ms)`}, {text: `concat(untyped(m), ["x"])`}, {text: `concat(list, 1..3, mixed)`},
+		{text: `len(concat(1..600000, 1..600000))`, wantFail: true}, {text: `concat(z.gang.models, ms)`, wantFail: true},
+		// a string against a value the checker did not type
+		{text: `m.name == strany()`}, {text: `strany() == m.name`}, {text: `strany() != s`}, {text: `m.name == strptr()`},
+		{text: `strptr() == "Bo"`}, {text: `find(ms, .name == strany()).wounds`},
+		{text: `z.name == strany()`, wantFail: true}, {text: `strany() == z.name`, wantFail: true}, {text: `"x" == untyped(m)`},
+		// (a + b) in a []string field, without making a + b; past the bound the VM fails
+		{text: `("ner" + "ves") in m.skills`}, {text: `("B" + s[1:]) in m.skills`}, {text: `("" + s) in m.skills`},
+		{text: `(s + "") in m.skills`}, {text: `(m.name + "x") in m.skills`}, {text: `(s + s) in m.skills`},
+		{text: `("nerves" + "ABCDEFG") in m.skills`, wantFail: true}, {text: `(s + "") in z.skills`, wantFail: true},
+		{text: `(z.name + "") in m.skills`, wantFail: true}, {text: `s + "!" == "Bo!"`},
+		// s in a []any: string items compared, others never equal
+		{text: `s in [n, "Bo"]`}, {text: `s in [n, nil]`}, {text: `"Bo" in map(ms, .name)`}, {text: `"x" in mixed`},
+		{text: `s in mixed`}, {text: `m.name in map(ms, .name)`}, {text: `z.name in mixed`, wantFail: true},
+		// lists of pointers looped over without reflection: fields, results, nil
+		{text: `any(g.models, .broken)`}, {text: `filter(m.gang.models, .wounds > 0)`}, {text: `map(g.models, # == m)`},
+		{text: `count(z.gang.models, true)`, wantFail: true}, {text: `find(team(m), .name == "Cy")`}, {text: `map(team(m), .stats.ws)`},
+		{text: `len(filter(nobody(), true))`}, {text: `all(nobody(), false)`}, {text: `map(untyped(m), .name)`},
+		{text: `any(team(m), any(#.gang.models, #.broken))`}, {text: `filter(ms, true)`}, {text: `none(ms, # == nil)`},
 		// let, sequences, list and map literals, built-ins, functions
 		{text: `let x = n * 2; x + 1`}, {text: `let x = 1; let y = x + 1; x + y`}, {text: `[1, n, "s"]`}, {text: `{"a": n}`},
 		{text: `sortBy(ms, .wounds, "desc")`}, {text: `sortBy(ms, .name)`}, {text: `sortBy(list, -#)`},
@@ -195,5 +251,35 @@ func BenchmarkClosureAny(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// selfEqualPlan finds the floats held by value, and gives up on what
+// DeepEqual of a struct with itself cannot be told without reflection.
+func TestSelfEqualPlan(t *testing.T) {
+	type inner struct {
+		F float32
+		N int
+	}
+	for _, c := range []struct {
+		typ    reflect.Type
+		floats int
+		ok     bool
+	}{
+		{reflect.TypeFor[testModel](), 1, true},
+		{reflect.TypeFor[testGang](), 0, true},
+		{reflect.TypeFor[struct {
+			A [2]inner
+			B float64
+			P *float64
+		}](), 3, true},
+		{reflect.TypeFor[struct{ X any }](), 0, false},
+		{reflect.TypeFor[struct{ F func() }](), 0, false},
+		{reflect.TypeFor[struct{ C complex128 }](), 0, false},
+	} {
+		floats, ok := selfEqualPlan(c.typ, 0)
+		if len(floats) != c.floats || ok != c.ok {
+			t.Errorf("%s: %d floats, %v; want %d, %v", c.typ, len(floats), ok, c.floats, c.ok)
+		}
 	}
 }

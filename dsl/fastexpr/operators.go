@@ -155,6 +155,13 @@ func (c *compiler) binary(n *ast.BinaryNode) (eval, error) {
 	if n.Operator == "in" && isKind(n.Left, reflect.String) {
 		return c.stringIn(n)
 	}
+	if (n.Operator == "==" || n.Operator == "!=") && (isKind(n.Left, reflect.String) && isKind(n.Right, reflect.Interface) ||
+		isKind(n.Left, reflect.Interface) && isKind(n.Right, reflect.String)) {
+		return c.stringAnyEquality(n)
+	}
+	if (n.Operator == "==" || n.Operator == "!=") && structPointers(n.Left, n.Right) {
+		return c.pointerEquality(n)
+	}
 	l, err := c.operand(n.Left)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package fastexpr
 
 import (
 	"reflect"
+	"unsafe"
 
 	"github.com/expr-lang/expr/vm/runtime"
 
@@ -20,7 +21,7 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 	if n.Threshold != nil && n.Name != "count" {
 		return nil, unsupported("%s with a threshold", n.Name)
 	}
-	list, err := c.operand(n.Arguments[0])
+	list, err := c.listOperand(n.Arguments[0])
 	if err != nil {
 		return nil, err
 	}
@@ -32,9 +33,13 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 	defer func() { c.depth-- }()
 	at := c.depth - 1
 	var body, mapped eval
+	var match *keyMatch
 	if len(n.Arguments) == 2 {
 		if body, err = c.compile(n.Arguments[1]); err != nil {
 			return nil, err
+		}
+		if n.Name != "map" && n.Name != "sum" {
+			match = c.keyMatchOf(n.Arguments[1])
 		}
 	} else {
 		body = func(fr *frame) (any, error) { return fr.items[at], nil } // count(list): the items are the bools
@@ -49,26 +54,30 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 		threshold = *n.Threshold
 	}
 	return func(fr *frame) (any, error) {
-		lv, err := list(fr)
-		if err != nil {
-			return nil, err
-		}
-		items, err := itemsOf(lv)
+		items, err := list(fr)
 		if err != nil {
 			return nil, err
 		}
 		var out []any
 		count := 0
 		var acc any = 0
+		key := keyState{match: match}
 		for i := 0; i < items.len; i++ {
 			item := items.at(i)
 			fr.items[at] = item
-			v, err := body(fr)
-			if err != nil {
+			var v any
+			if b, ok, err := key.test(fr, item); err != nil {
+				return nil, err
+			} else if ok {
+				v = b
+			} else if v, err = body(fr); err != nil {
 				return nil, err
 			}
 			switch name {
 			case "map":
+				if out == nil {
+					out = make([]any, 0, items.len) // one list, of its final length
+				}
 				out = append(out, v)
 				continue
 			case "sum":
@@ -116,6 +125,11 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 				}
 			case "filter":
 				if b {
+					if out == nil {
+						// Room for a few at once: growing one by one
+						// was most of a run's lists.
+						out = make([]any, 0, min(items.len-i, 8))
+					}
 					count++
 					if mapped != nil {
 						m, err := mapped(fr)
@@ -159,16 +173,29 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 }
 
 // items is a list the VM can loop over (its OpBegin): the common slices
-// directly, any other slice or array by reflection.
+// directly, a slice of pointers (the state's lists of models, weapons,
+// gangs; features()) by the address of its elements, any other slice or
+// array by reflection.
 type items struct {
 	len  int
 	anys []any
+	// ptrs is the first element of a slice of pointers, elem the type
+	// word of its elements: item i is an interface made of the two, as
+	// reflect.Value.Interface makes it, without reflection.
+	ptrs unsafe.Pointer
+	elem unsafe.Pointer
 	refl reflect.Value
 }
 
 func (it *items) at(i int) any {
 	if it.anys != nil {
 		return it.anys[i]
+	}
+	if it.elem != nil {
+		var v any
+		e := (*eface)(unsafe.Pointer(&v))
+		e.typ, e.data = it.elem, *(*unsafe.Pointer)(unsafe.Add(it.ptrs, uintptr(i)*unsafe.Sizeof(uintptr(0))))
+		return v
 	}
 	return it.refl.Index(i).Interface()
 }
@@ -182,4 +209,171 @@ func itemsOf(v any) (items, error) {
 		return items{}, errFailed // nil or a map: the VM decides
 	}
 	return items{len: rv.Len(), refl: rv}, nil
+}
+
+// listEval gives the items of a predicate's list.
+type listEval func(fr *frame) (items, error)
+
+// listOperand compiles a predicate's list. Where the checker typed it a
+// slice of pointers, a value of exactly that type is looped over by its
+// elements' addresses: a field of the state (gang.models) read at its
+// offset, not boxed; a function's result (friends(m), features("action"))
+// read from its interface. Anything else is the operand, by itemsOf.
+func (c *compiler) listOperand(n ast.Node) (listEval, error) {
+	t := n.Type()
+	if t != nil && t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Pointer && !needsDeref(n) {
+		elem := typeWord(t.Elem())
+		if m, ok := n.(*ast.MemberNode); ok {
+			if root, addr, ft, ok := fieldAddress(m); ok && ft == t {
+				base, err := c.compile(root)
+				if err != nil {
+					return nil, err
+				}
+				return func(fr *frame) (items, error) {
+					v, err := base(fr)
+					if err != nil {
+						return items{}, err
+					}
+					p := addr(v)
+					if p == nil {
+						return items{}, errFailed // as the field's getter: the VM decides
+					}
+					return pointerItems(p, elem), nil
+				}, nil
+			}
+		}
+		f, err := c.compile(n)
+		if err != nil {
+			return nil, err
+		}
+		want := typeWord(t)
+		return func(fr *frame) (items, error) {
+			v, err := f(fr)
+			if err != nil {
+				return items{}, err
+			}
+			if e := (*eface)(unsafe.Pointer(&v)); e.typ == want && e.data != nil {
+				return pointerItems(e.data, elem), nil
+			}
+			return itemsOf(v)
+		}, nil
+	}
+	f, err := c.operand(n)
+	if err != nil {
+		return nil, err
+	}
+	return func(fr *frame) (items, error) {
+		v, err := f(fr)
+		if err != nil {
+			return items{}, err
+		}
+		return itemsOf(v)
+	}, nil
+}
+
+// pointerItems are the items of the slice of pointers whose header is at
+// p, elem the type word of its elements.
+func pointerItems(p unsafe.Pointer, elem unsafe.Pointer) items {
+	s := *(*[]unsafe.Pointer)(p)
+	if len(s) == 0 {
+		return items{}
+	}
+	return items{len: len(s), ptrs: unsafe.Pointer(unsafe.SliceData(s)), elem: elem}
+}
+
+// keyMatch is a predicate whose body is `.f == x` or `.f != x` (either
+// way round): a string field of the item against a name (a parameter, a
+// let) or a string, as `find(features("action"), .id == id)` looks an
+// action up. The name is read once per run of the predicate, not once per
+// item (reading a name has no effect and cannot fail), and the field is
+// read at its offset in each item of the checked type; any other item
+// runs the body.
+type keyMatch struct {
+	elem   unsafe.Pointer // the type word of the items read directly
+	offset uintptr        // of the string field in them
+	key    eval           // the name or string
+	typed  bool           // key is checked a string (else the VM derefs it)
+	negate bool
+}
+
+// keyState is a keyMatch during one run of its predicate: the key, read
+// at the first item.
+type keyState struct {
+	match *keyMatch
+	read  bool
+	s     string
+	isStr bool // the key's value is a string (else nothing equals it)
+}
+
+// test is the body's value for item: ok is false where the body must run.
+func (k *keyState) test(fr *frame, item any) (b bool, ok bool, err error) {
+	m := k.match
+	if m == nil {
+		return false, false, nil
+	}
+	e := (*eface)(unsafe.Pointer(&item))
+	if e.typ != m.elem || e.data == nil {
+		return false, false, nil // not the checked type, or nil: the body says (or fails)
+	}
+	if !k.read {
+		v, err := m.key(fr)
+		if err != nil {
+			return false, false, err
+		}
+		k.read = true
+		k.s, k.isStr = v.(string)
+		if !k.isStr && m.typed {
+			return false, false, errFailed // as stringOperand: the VM asserts a string
+		}
+		if !k.isStr {
+			// As stringAnyEquality: the VM dereferences the untyped side.
+			d, err := derefValue(v)
+			if err != nil {
+				return false, false, err
+			}
+			k.s, k.isStr = d.(string)
+		}
+	}
+	field := *(*string)(unsafe.Add(e.data, m.offset))
+	return (k.isStr && field == k.s) != m.negate, true, nil
+}
+
+// keyMatchOf recognises a keyMatch body, nil for any other.
+func (c *compiler) keyMatchOf(body ast.Node) *keyMatch {
+	if p, ok := body.(*ast.PredicateNode); ok {
+		body = p.Node
+	}
+	bin, ok := body.(*ast.BinaryNode)
+	if !ok || (bin.Operator != "==" && bin.Operator != "!=") {
+		return nil
+	}
+	for _, sides := range [2][2]ast.Node{{bin.Left, bin.Right}, {bin.Right, bin.Left}} {
+		member, ok := sides[0].(*ast.MemberNode)
+		if !ok {
+			continue
+		}
+		if p, ok := member.Node.(*ast.PointerNode); !ok || p.Name != "" {
+			continue
+		}
+		_, ptr, offset, ft, ok := fieldPath(member)
+		if !ok || ft != reflect.TypeFor[string]() || !isKind(member, reflect.String) {
+			continue
+		}
+		other := sides[1]
+		switch other.(type) {
+		case *ast.IdentifierNode, *ast.StringNode:
+		default:
+			continue
+		}
+		typed := isKind(other, reflect.String)
+		if !typed && !isKind(other, reflect.Interface) {
+			continue
+		}
+		key, err := c.compile(other)
+		if err != nil {
+			return nil
+		}
+		return &keyMatch{elem: typeWord(ptr), offset: offset, key: key, typed: typed, negate: bin.Operator == "!="}
+	}
+	return nil
 }

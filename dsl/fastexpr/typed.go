@@ -2,6 +2,9 @@ package fastexpr
 
 import (
 	"reflect"
+	"slices"
+	"time"
+	"unsafe"
 
 	"github.com/expr-lang/expr/vm/runtime"
 
@@ -81,6 +84,57 @@ func (c *compiler) stringEquality(n *ast.BinaryNode) (eval, error) {
 	}, nil
 }
 
+// stringAnyEquality is == or != between a string and a value the checker
+// could not type (a parameter of an inlined function: .id == id). The VM
+// dereferences the untyped side and runs runtime.Equal, which is true
+// only for a string equal to the other (DeepEqual of other types is
+// false); the string side is read here without boxing it.
+func (c *compiler) stringAnyEquality(n *ast.BinaryNode) (eval, error) {
+	stringLeft := isKind(n.Left, reflect.String)
+	strNode, anyNode := n.Left, n.Right
+	if !stringLeft {
+		strNode, anyNode = n.Right, n.Left
+	}
+	str, err := c.stringOperand(strNode)
+	if err != nil {
+		return nil, err
+	}
+	other, err := c.compile(anyNode)
+	if err != nil {
+		return nil, err
+	}
+	negate := n.Operator == "!="
+	return func(fr *frame) (any, error) {
+		var s string
+		var v any
+		var err error
+		if stringLeft { // the VM's order: left, then right
+			if s, err = str(fr); err != nil {
+				return nil, err
+			}
+			if v, err = other(fr); err != nil {
+				return nil, err
+			}
+		} else {
+			if v, err = other(fr); err != nil {
+				return nil, err
+			}
+			if s, err = str(fr); err != nil {
+				return nil, err
+			}
+		}
+		vs, ok := v.(string)
+		if !ok {
+			d, err := derefValue(v)
+			if err != nil {
+				return nil, err
+			}
+			vs, ok = d.(string)
+		}
+		return (ok && vs == s) != negate, nil
+	}, nil
+}
+
 // stringIn is s in list, s in a map's keys (as the optimizer turns a
 // literal list into a set): for []string and map[string]struct{} without
 // boxing each item as runtime.In does; anything else through runtime.In.
@@ -88,6 +142,33 @@ func (c *compiler) stringIn(n *ast.BinaryNode) (eval, error) {
 	l, err := c.stringOperand(n.Left)
 	if err != nil {
 		return nil, err
+	}
+	if m, ok := n.Right.(*ast.MemberNode); ok {
+		if root, addr, ft, ok := fieldAddress(m); ok && ft == reflect.TypeFor[[]string]() {
+			if head, tail, ok := c.concatParts(n.Left); ok {
+				return c.concatIn(head, tail, root, addr)
+			}
+			// s in m.conditions: the list is read at its offset, not boxed.
+			base, err := c.compile(root)
+			if err != nil {
+				return nil, err
+			}
+			return func(fr *frame) (any, error) {
+				s, err := l(fr)
+				if err != nil {
+					return nil, err
+				}
+				v, err := base(fr)
+				if err != nil {
+					return nil, err
+				}
+				p := addr(v)
+				if p == nil {
+					return nil, errFailed // as the field's getter: the VM decides
+				}
+				return slices.Contains(*(*[]string)(p), s), nil
+			}, nil
+		}
 	}
 	r, err := c.operand(n.Right)
 	if err != nil {
@@ -113,7 +194,230 @@ func (c *compiler) stringIn(n *ast.BinaryNode) (eval, error) {
 		case map[string]struct{}:
 			_, ok := list[s]
 			return ok, nil
+		case []any:
+			// runtime.In's Equal of each item and s: true only for a
+			// string item equal to s (DeepEqual of other types is false).
+			for _, item := range list {
+				if is, ok := item.(string); ok && is == s {
+					return true, nil
+				}
+			}
+			return false, nil
 		}
 		return runtime.In(s, v), nil
 	}, nil
+}
+
+// structPointers is whether == between a and b compares two pointers to
+// structs of one type (m == target), or one with nil (target == nil).
+func structPointers(a, b ast.Node) bool {
+	ta, tb := a.Type(), b.Type()
+	isStructPtr := func(t reflect.Type) bool {
+		return t != nil && t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct && t.Elem() != reflect.TypeFor[time.Time]()
+	}
+	switch {
+	case a.Nature().Nil:
+		return isStructPtr(tb)
+	case b.Nature().Nil:
+		return isStructPtr(ta)
+	}
+	return isStructPtr(ta) && ta == tb
+}
+
+// pointerEquality is == or != where structPointers holds. expr compares
+// what the pointers point to (OpDeref, then runtime.Equal: DeepEqual of
+// two copies of the structs, a model copied for every m == target); here
+// nil is settled without a copy and two different pointers are compared
+// by DeepEqual of the pointers, which for different addresses is DeepEqual
+// of what they point to. The same pointer on both sides, or a value not
+// of the checked type, goes the VM's way (a struct holding NaN is not
+// equal to itself).
+func (c *compiler) pointerEquality(n *ast.BinaryNode) (eval, error) {
+	t := n.Left.Type()
+	if n.Left.Nature().Nil {
+		t = n.Right.Type()
+	}
+	want := typeWord(t)
+	l, err := c.compile(n.Left)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.compile(n.Right)
+	if err != nil {
+		return nil, err
+	}
+	negate := n.Operator == "!="
+	floats, reflexive := selfEqualPlan(t.Elem(), 0)
+	// pointer is v's pointer, if v is nil or a pointer of the checked type.
+	pointer := func(v any) (unsafe.Pointer, bool) {
+		e := (*eface)(unsafe.Pointer(&v))
+		if e.typ == nil {
+			return nil, true
+		}
+		return e.data, e.typ == want
+	}
+	return func(fr *frame) (any, error) {
+		a, err := l(fr)
+		if err != nil {
+			return nil, err
+		}
+		b, err := r(fr)
+		if err != nil {
+			return nil, err
+		}
+		pa, okA := pointer(a)
+		pb, okB := pointer(b)
+		var eq bool
+		switch {
+		case okA && okB && pa == pb && pa != nil && reflexive:
+			eq = !anyNaN(pa, floats) // DeepEqual of a struct with itself
+		case !okA || !okB || (pa == pb && pa != nil):
+			da, err := derefValue(a)
+			if err != nil {
+				return nil, err
+			}
+			db, err := derefValue(b)
+			if err != nil {
+				return nil, err
+			}
+			eq = runtime.Equal(da, db)
+		case pa == nil || pb == nil:
+			eq = pa == nil && pb == nil // nil and nil are equal, nil and a struct not
+		default:
+			eq = reflect.DeepEqual(a, b)
+		}
+		return eq != negate, nil
+	}, nil
+}
+
+// concatenation is the function string + string compiles to (the
+// checker's bounded one, SetConcat) and the longest text it may make.
+var concatenation struct {
+	name string
+	max  int
+}
+
+// SetConcat names the function string + string compiles to and the most
+// bytes it may return (it fails past them), so that ("spent:" + w.id) in
+// m.marks is asked without making the text. Call it from an init
+// function, before any expression is compiled.
+func SetConcat(name string, maxBytes int) {
+	concatenation.name, concatenation.max = name, maxBytes
+}
+
+// concatParts are the two strings of a + b compiled to the concatenation.
+func (c *compiler) concatParts(n ast.Node) (head, tail stringEval, ok bool) {
+	call, isCall := n.(*ast.CallNode)
+	if !isCall || concatenation.name == "" || len(call.Arguments) != 2 {
+		return nil, nil, false
+	}
+	if id, isIdent := call.Callee.(*ast.IdentifierNode); !isIdent || id.Value != concatenation.name {
+		return nil, nil, false
+	}
+	if !isKind(call.Arguments[0], reflect.String) || !isKind(call.Arguments[1], reflect.String) {
+		return nil, nil, false
+	}
+	head, err := c.stringOperand(call.Arguments[0])
+	if err != nil {
+		return nil, nil, false
+	}
+	tail, err = c.stringOperand(call.Arguments[1])
+	if err != nil {
+		return nil, nil, false
+	}
+	return head, tail, true
+}
+
+// concatIn is (head + tail) in a []string field: an item equal to the
+// concatenation is one of its length that starts with head and ends with
+// tail. Past the concatenation's bound the VM runs (and fails as it
+// does).
+func (c *compiler) concatIn(head, tail stringEval, root ast.Node, addr func(any) unsafe.Pointer) (eval, error) {
+	base, err := c.compile(root)
+	if err != nil {
+		return nil, err
+	}
+	limit := concatenation.max
+	return func(fr *frame) (any, error) {
+		a, err := head(fr)
+		if err != nil {
+			return nil, err
+		}
+		b, err := tail(fr)
+		if err != nil {
+			return nil, err
+		}
+		if len(a)+len(b) > limit {
+			return nil, errFailed
+		}
+		v, err := base(fr)
+		if err != nil {
+			return nil, err
+		}
+		p := addr(v)
+		if p == nil {
+			return nil, errFailed // as the field's getter: the VM decides
+		}
+		for _, item := range *(*[]string)(p) {
+			if len(item) == len(a)+len(b) && item[:len(a)] == a && item[len(a):] == b {
+				return true, nil
+			}
+		}
+		return false, nil
+	}, nil
+}
+
+// floatField is a float held by value in a struct, at offset from it.
+type floatField struct {
+	offset uintptr
+	bits32 bool
+}
+
+// selfEqualPlan says when DeepEqual finds a struct of type t equal to
+// itself: always, but for a NaN among the floats it holds by value
+// (pointers, slices and maps are the same ones, which DeepEqual takes as
+// equal). ok is false where it cannot say without reflection: a complex
+// number, a func or an interface held by value.
+func selfEqualPlan(t reflect.Type, base uintptr) (floats []floatField, ok bool) {
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return []floatField{{offset: base, bits32: t.Kind() == reflect.Float32}}, true
+	case reflect.Complex64, reflect.Complex128, reflect.Func, reflect.Interface:
+		return nil, false
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			more, ok := selfEqualPlan(f.Type, base+f.Offset)
+			if !ok {
+				return nil, false
+			}
+			floats = append(floats, more...)
+		}
+		return floats, true
+	case reflect.Array:
+		for i := 0; i < t.Len(); i++ {
+			more, ok := selfEqualPlan(t.Elem(), base+uintptr(i)*t.Elem().Size())
+			if !ok {
+				return nil, false
+			}
+			floats = append(floats, more...)
+		}
+		return floats, true
+	}
+	return nil, true
+}
+
+// anyNaN is whether a float of the plan is NaN in the struct at p.
+func anyNaN(p unsafe.Pointer, floats []floatField) bool {
+	for _, f := range floats {
+		at := unsafe.Add(p, f.offset)
+		if f.bits32 {
+			if x := *(*float32)(at); x != x {
+				return true
+			}
+		} else if x := *(*float64)(at); x != x {
+			return true
+		}
+	}
+	return false
 }

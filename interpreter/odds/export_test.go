@@ -1,6 +1,9 @@
 package odds
 
-import "context"
+import (
+	"context"
+	"runtime"
+)
 
 // ExactReplay is the first exact engine (a whole run per branch), the
 // reference Exact is tested against.
@@ -11,4 +14,22 @@ var ExactReplay = exactReplay
 // taking every configuration by running the paused run again.
 func ExactWith(ctx context.Context, q Question, maxConfigs, workers int, snapshots, runAgain bool) (*Result, error) {
 	return exact(ctx, q, maxConfigs, exactOptions{workers: workers, noSnapshots: !snapshots, runAgain: runAgain})
+}
+
+// ExactByScope is Exact merging by every variable in scope, read later
+// or not (as before liveness): the reference for the live hash.
+func ExactByScope(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: runtime.GOMAXPROCS(0), scopeHash: true})
+}
+
+// ExactCheckingLive is Exact checking every merge the live hash makes
+// that the hash of every variable in scope would not (see exactOptions).
+func ExactCheckingLive(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkLive: true})
+}
+
+// ExactWholeState is Exact leaving out the variables nothing later reads
+// but no field of the state.
+func ExactWholeState(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, wholeState: true})
 }

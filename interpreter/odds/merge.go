@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"math/big"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -21,7 +23,9 @@ import (
 // A configuration is a run paused at a checkpoint (the start of a
 // statement; see interpreter.Checkpoint): its position, a hash of all the
 // run depends on from there (the state, the variables of the blocks
-// running, the rules running), a snapshot of the run there
+// running, the rules running; less the variables, and the fields of
+// models, that neither the rest of the run nor the question reads:
+// interpreter/liveness.go), a snapshot of the run there
 // (interpreter.Snapshot) and its probability. Configurations wait in a
 // queue ordered by position; the first is taken, and every branch of the
 // dice after it is followed from a copy of its snapshot up to the next
@@ -67,6 +71,17 @@ type exactOptions struct {
 	// runAgain: take every configuration by running the paused run
 	// again to its checkpoint, none as the run passes it.
 	runAgain bool
+	// scopeHash: merge by every variable in scope, read later or not
+	// (interpreter.Checkpoint.ScopeHash), as before liveness.
+	scopeHash bool
+	// wholeState: leave out variables nothing later reads, but hash the
+	// whole state (no field of a model left out).
+	wholeState bool
+	// checkLive: check that merging by the live hash is sound. Where a
+	// run merges into a configuration whose hash of every variable in
+	// scope differs, both are continued, and their next steps must give
+	// the same configurations and outcomes with the same chances.
+	checkLive bool
 }
 
 // batchSize bounds how many configurations are expanded at once (and so
@@ -80,7 +95,20 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 		maxConfigs = DefaultMaxPaths
 	}
 	e := &merger{q: &q, max: maxConfigs, pending: map[string]*config{}, acc: newAccumulator(),
-		counters: q.Limits != (interpreter.Limits{}), covered: new(big.Rat), noSnapshots: opts.noSnapshots, runAgain: opts.runAgain}
+		counters: q.Limits != (interpreter.Limits{}), covered: new(big.Rat), noSnapshots: opts.noSnapshots, runAgain: opts.runAgain,
+		scopeHash: opts.scopeHash, checkLive: opts.checkLive}
+	if !opts.scopeHash && !opts.wholeState {
+		// What the question reads of the final state: the fields of
+		// models it does not, nor the rest of a run, are left out of
+		// the configurations (a summary reads all but the details, of
+		// the focus models when there are some).
+		switch {
+		case q.Of != nil:
+			e.reads = q.Program.QueryReads(q.Of)
+		case q.Table == "":
+			e.reads = q.Program.SummaryReads(q.Focus)
+		}
+	}
 	root := &config{p: big.NewRat(1, 1)}
 	if err := e.merge(e.expand(ctx, root, new(state.Buffer))); err != nil {
 		return nil, err
@@ -97,6 +125,13 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 		for _, x := range e.expandAll(ctx, batch, opts.workers) {
 			if err := e.merge(x); err != nil {
 				return nil, err
+			}
+		}
+		if e.checkLive {
+			for _, c := range batch {
+				if err := e.checkMerged(ctx, c); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -153,6 +188,10 @@ type config struct {
 	signals signalCounts // the signals so far, when the question asks them
 	p       *big.Rat
 	index   int // in the queue
+	// checkLive: the hash of every variable in scope, and runs merged
+	// into this one whose hash of them differs (see exactOptions).
+	scope uint64
+	alts  []*config
 }
 
 type merger struct {
@@ -169,8 +208,12 @@ type merger struct {
 	merged   int // paused runs merged into a configuration
 	// noSnapshots: configurations are reached by replay (tests)
 	noSnapshots bool
-	runAgain    bool          // see exactOptions
-	buf         *state.Buffer // the state buffer of a single worker
+	runAgain    bool // see exactOptions
+	scopeHash   bool // see exactOptions
+	checkLive   bool // see exactOptions
+	// reads: what the question reads of the final state (nil: all)
+	reads *interpreter.Reads
+	buf   *state.Buffer // the state buffer of a single worker
 }
 
 // expansion is what following the branches from one configuration gave:
@@ -310,7 +353,14 @@ func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made map[
 	for _, v := range cp.Identity(nil) {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
-	b = binary.LittleEndian.AppendUint64(b, cp.Hash(e.counters))
+	if e.scopeHash {
+		b = binary.LittleEndian.AppendUint64(b, cp.ScopeHash(e.counters))
+	} else {
+		b = binary.LittleEndian.AppendUint64(b, cp.HashFor(e.counters, e.reads))
+	}
+	if e.checkLive {
+		child.scope = cp.ScopeHash(e.counters)
+	}
 	if signals != nil {
 		b = signals.appendKey(b)
 	}
@@ -402,6 +452,10 @@ type pickPause struct{}
 func (e *merger) add(c *config) error {
 	if have, ok := e.pending[c.key]; ok {
 		e.merged++
+		if e.checkLive && len(have.alts) < maxAlts && have.scope != c.scope &&
+			!slices.ContainsFunc(have.alts, func(a *config) bool { return a.scope == c.scope }) {
+			have.alts = append(have.alts, c)
+		}
 		have.p.Add(have.p, c.p)
 		return nil
 	}
@@ -444,4 +498,57 @@ func (q *configQueue) Pop() any {
 	c := old[len(old)-1]
 	*q = old[:len(old)-1]
 	return c
+}
+
+// checkMerged continues a configuration and the runs merged into it that
+// differ in a variable the live hash leaves out (exactOptions checkLive;
+// up to maxAlts of them), each from a probability of 1, and fails unless
+// all give the same configurations and outcomes with the same chances:
+// what merging them assumed.
+func (e *merger) checkMerged(ctx context.Context, c *config) error {
+	if len(c.alts) == 0 {
+		return nil
+	}
+	one := func(x *config) *config {
+		return &config{pos: x.pos, key: x.key, snap: x.snap, path: x.path, signals: x.signals, p: big.NewRat(1, 1)}
+	}
+	buf := new(state.Buffer)
+	a := e.expand(ctx, one(c), buf)
+	if a.err != nil {
+		return fmt.Errorf("checking a merge: %w", a.err)
+	}
+	want := a.chances()
+	for _, alt := range c.alts {
+		b := e.expand(ctx, one(alt), buf)
+		if b.err != nil {
+			return fmt.Errorf("checking a merge: %w", b.err)
+		}
+		if got := b.chances(); !maps.EqualFunc(got, want, func(x, y *big.Rat) bool { return x.Cmp(y) == 0 }) {
+			return fmt.Errorf("internal: runs merged by their live hash go on differently (%s, and %s):\n%v\n%v",
+				(&walker{path: c.path, pos: len(c.path)}).describe(), (&walker{path: alt.path, pos: len(alt.path)}).describe(), want, got)
+		}
+	}
+	return nil
+}
+
+// maxAlts bounds the runs checkMerged continues beside a configuration.
+const maxAlts = 8
+
+// chances are an expansion's next configurations and outcomes (by key,
+// "end " before an outcome's) with the probability of reaching each.
+func (x expansion) chances() map[string]*big.Rat {
+	out := map[string]*big.Rat{}
+	add := func(k string, p *big.Rat) {
+		if out[k] == nil {
+			out[k] = new(big.Rat)
+		}
+		out[k].Add(out[k], p)
+	}
+	for _, c := range x.paused {
+		add(fmt.Sprintf("%x", c.key), c.p)
+	}
+	for _, end := range x.ends {
+		add("end "+end.key, end.p)
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/munda-rules/munda/stdlib/state"
 )
@@ -52,41 +53,101 @@ func Summary(before, after *state.State, focus ...string) string {
 // name), except lists of gangs, models and weapons, which are compared by
 // their own ids, and back-links.
 func diffStruct(parts *[]string, prefix string, a, b reflect.Value) {
-	t := a.Type()
+	for _, f := range summaryFieldsOf(a.Type()) {
+		fa, fb := a.Field(f.index), b.Field(f.index)
+		switch f.kind {
+		case summaryStruct:
+			diffStruct(parts, prefix+"."+f.name, fa, fb)
+		case summaryStrings:
+			la, lb := fa.Interface().([]string), fb.Interface().([]string)
+			if slices.Equal(la, lb) {
+				continue
+			}
+			if s := listChange(la, lb); s != "" {
+				*parts = append(*parts, prefix+"."+f.name+": "+s)
+			}
+		case summaryWhole: // battle.recorded, markers, armour: only as a whole
+			if !reflect.DeepEqual(fa.Interface(), fb.Interface()) {
+				*parts = append(*parts, prefix+"."+f.name+": changed")
+			}
+		case summaryWeapons:
+			diffWeapons(parts, prefix, fa.Interface().([]*state.Weapon), fb.Interface().([]*state.Weapon))
+		case summaryScalar:
+			if !sameScalar(fa, fb) {
+				*parts = append(*parts, fmt.Sprintf("%s.%s: %v", prefix, f.name, show(fb.Interface())))
+			}
+		}
+	}
+}
+
+// sameScalar compares two fields of one plain kind without boxing them:
+// a summary is made for every end of an exact enumeration.
+func sameScalar(a, b reflect.Value) bool {
+	switch a.Kind() {
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Float32, reflect.Float64:
+		return a.Float() == b.Float()
+	}
+	return a.Interface() == b.Interface()
+}
+
+// A summaryField is a field diffStruct compares, and how.
+type summaryField struct {
+	index int
+	name  string
+	kind  summaryKind
+}
+
+type summaryKind int
+
+const (
+	summaryScalar  summaryKind = iota // compared by value
+	summaryStruct                     // compared field by field
+	summaryStrings                    // a list of ids: what it gained and lost
+	summaryWhole                      // changed or not, as a whole
+	summaryWeapons                    // by weapon id: what was damaged
+)
+
+// summaryFields holds each struct type's fields, found once by their tags.
+var summaryFields sync.Map // reflect.Type → []summaryField
+
+func summaryFieldsOf(t reflect.Type) []summaryField {
+	if v, ok := summaryFields.Load(t); ok {
+		return v.([]summaryField)
+	}
+	var out []summaryField
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name := f.Tag.Get("expr")
 		if name == "" || name == "-" || !f.IsExported() || f.Tag.Get("odds") == "detail" {
 			continue
 		}
-		fa, fb := a.Field(i), b.Field(i)
-		switch {
-		case f.Type.Kind() == reflect.Struct:
-			diffStruct(parts, prefix+"."+name, fa, fb)
-		case f.Type.Kind() == reflect.Pointer:
-			// Back-links (a model's gang) and the like: not part of the change.
-		case f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.String:
-			if s := listChange(fa.Interface().([]string), fb.Interface().([]string)); s != "" {
-				*parts = append(*parts, prefix+"."+name+": "+s)
-			}
-		case f.Type.Kind() == reflect.Map: // battle.recorded
-			if !reflect.DeepEqual(fa.Interface(), fb.Interface()) {
-				*parts = append(*parts, prefix+"."+name+": changed")
-			}
-		case f.Type.Kind() == reflect.Slice && name == "weapons":
-			diffWeapons(parts, prefix, fa.Interface().([]*state.Weapon), fb.Interface().([]*state.Weapon))
-		case f.Type.Kind() == reflect.Slice:
-			// models, markers, armour: models are compared one by one;
-			// markers and armour only when they differ as a whole.
-			if name != "models" && !reflect.DeepEqual(fa.Interface(), fb.Interface()) {
-				*parts = append(*parts, prefix+"."+name+": changed")
-			}
-		default:
-			if fa.Interface() != fb.Interface() {
-				*parts = append(*parts, fmt.Sprintf("%s.%s: %v", prefix, name, show(fb.Interface())))
-			}
+		sf := summaryField{index: i, name: name}
+		switch k := f.Type.Kind(); {
+		case k == reflect.Struct:
+			sf.kind = summaryStruct
+		case k == reflect.Pointer:
+			continue // back-links (a model's gang) and the like: not part of the change
+		case k == reflect.Slice && f.Type.Elem().Kind() == reflect.String:
+			sf.kind = summaryStrings
+		case k == reflect.Map:
+			sf.kind = summaryWhole
+		case k == reflect.Slice && name == "weapons":
+			sf.kind = summaryWeapons
+		case k == reflect.Slice && name == "models":
+			continue // compared one by one, by Summary
+		case k == reflect.Slice:
+			sf.kind = summaryWhole
 		}
+		out = append(out, sf)
 	}
+	summaryFields.Store(t, out)
+	return out
 }
 
 func diffWeapons(parts *[]string, prefix string, a, b []*state.Weapon) {

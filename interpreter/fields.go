@@ -1,0 +1,175 @@
+package interpreter
+
+import (
+	"math/bits"
+	"reflect"
+	"sync"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/stdlib/state"
+)
+
+// This file says which fields of a model a checkpoint's hash may leave
+// out when nothing later reads them (liveness.go): those that only the
+// rules read (through expressions, paths and placeholders, which the
+// liveness sees), and no Go code of the interpreter, the checker or the
+// built-ins does. TestDroppableFieldsOnlyRulesRead keeps the list honest:
+// it fails when Go code outside the state's own loading, saving, copying
+// and hashing names one of them.
+var droppableModelFields = []string{
+	"XP", "Kills", "Advancements", "Improvements", "LastingInjuries", "LastingDamage", "Marks", "Enmities",
+	"CapturedBy", "Captured", "Dead", "Removed", "SuccumbTest", "InRecovery", "Convalescence", "InRepair",
+	"PrimarySets", "SecondarySets", "Joined", "Group", "FleshWounds", "WoundsLost", "HullPointsLost",
+	"Terrain", "Aboard", "Fled", "Absent",
+}
+
+var modelType = reflect.TypeOf(state.Model{})
+
+// modelIDField is the index of Model.ID.
+var modelIDField = func() int {
+	f, _ := modelType.FieldByName("ID")
+	return f.Index[0]
+}()
+
+// droppable is a model field a hash may leave out: its index in Model
+// and its name in the rules.
+type droppable struct {
+	index int
+	name  string
+}
+
+var droppables = sync.OnceValue(func() []droppable {
+	var out []droppable
+	for _, name := range droppableModelFields {
+		f, ok := modelType.FieldByName(name)
+		if !ok {
+			panic("interpreter: no model field " + name)
+		}
+		out = append(out, droppable{index: f.Index[0], name: f.Tag.Get("expr")})
+	}
+	return out
+})
+
+// Reads is what a question reads of a run's final state (see
+// Program.QueryReads and Program.SummaryReads).
+type Reads struct {
+	s nameSet
+	// focus: s is read of these models alone (the others' are not).
+	focus []string
+}
+
+// SummaryReads is what odds.Summary reads of the state: every field the
+// rules see but the details (fields tagged odds:"detail": experience,
+// bookkeeping marks), of the focus models only when there are some.
+func (p *Program) SummaryReads(focus []string) *Reads {
+	r := &Reads{focus: focus}
+	for _, d := range droppables() {
+		if modelType.Field(d.index).Tag.Get("odds") != "detail" {
+			r.s.addField(d.name)
+		}
+	}
+	if len(focus) == 0 {
+		// The battle's and gangs' fields too: none is left out anyway.
+		r.focus = nil
+	}
+	return r
+}
+
+// QueryReads is what the query reads of the state, for
+// Checkpoint.HashFor; nil for no query (see SummaryReads).
+func (p *Program) QueryReads(q *dsl.Query) *Reads {
+	if q == nil {
+		return nil
+	}
+	r := &Reads{}
+	p.liveness().add(&r.s, q.Expr(), false)
+	return r
+}
+
+// fieldPlan is how a checkpoint's hash reads the droppable fields of
+// models: those left out (a bit per entry of droppables), and lists
+// that the rest of the run only asks whether they hold some items (or
+// removes some from), which it hashes as the count of each of those
+// items, by field index. A question that reads the fields of some models
+// only (focus) has them hashed whole for those (focusKeep).
+type fieldPlan struct {
+	drop      uint64
+	counts    map[int][]string
+	focus     []string
+	focusKeep uint64
+}
+
+// planFields is the fieldPlan at a checkpoint whose frames' reads (with
+// what they call) are live, for a question that reads question. With
+// counters (the question's own limits) no field is left out: a write to
+// a field that nothing reads still counts against the limits of text
+// and events as the value it replaces decides. (Under the default
+// limits, configurations leave the counters out already.)
+func (r *runner) planFields(live *nameSet, question *Reads, counters bool) fieldPlan {
+	var plan fieldPlan
+	if question == nil || question.s.allFields || live.allFields || counters {
+		return plan
+	}
+	always := &r.p.liveness().always[mode(r.logging())]
+	for i, d := range droppables() {
+		if live.hasField(d.name) || always.hasField(d.name) {
+			continue
+		}
+		if r.st != nil && durationNames(r.st, d.name) {
+			continue // removed by name when a period ends
+		}
+		asked := question.s.hasField(d.name)
+		if asked && len(question.focus) == 0 {
+			continue
+		}
+		var items slotBits
+		for _, s := range []*nameSet{live, &question.s, always} {
+			items.union(s.members[d.name])
+		}
+		switch {
+		case items.count() == 0:
+			plan.drop |= 1 << i
+		case modelType.Field(d.index).Type == reflect.TypeOf([]string(nil)):
+			if plan.counts == nil {
+				plan.counts = map[int][]string{}
+			}
+			for j, w := range items {
+				for ; w != 0; w &= w - 1 {
+					plan.counts[d.index] = append(plan.counts[d.index], dsl.SlotName(j*64+bits.TrailingZeros64(w)))
+				}
+			}
+		default:
+			continue // asked of something but a list of ids: keep it
+		}
+		if asked {
+			plan.focusKeep |= 1 << i
+		}
+	}
+	if plan.focusKeep != 0 {
+		plan.focus = question.focus
+	}
+	return plan
+}
+
+// durationNames reports whether the battle's durations name field.
+func durationNames(st *state.State, field string) bool {
+	for _, du := range st.Battle.Durations {
+		if du.Field == field {
+			return true
+		}
+	}
+	return false
+}
+
+// droppableBits is, by field index of Model, its bit in a set of
+// droppables (-1 for the fields always hashed).
+var droppableBits = sync.OnceValue(func() []int {
+	bits := make([]int, modelType.NumField())
+	for i := range bits {
+		bits[i] = -1
+	}
+	for b, d := range droppables() {
+		bits[d.index] = b
+	}
+	return bits
+})

@@ -1,0 +1,837 @@
+package interpreter
+
+// This file finds which variables of a frame the rest of a run may still
+// read at a checkpoint (its live names), so that Checkpoint.Hash leaves
+// out those in scope that nothing reads any more (a roll already tested,
+// a parameter already used) and exact odds merges runs that differ only
+// in them.
+//
+// What is read is over-approximated, never under: a statement reads every
+// name its expressions name (expr's identifiers, with the functions the
+// checker inlined), every name in its text's placeholders, every
+// identifier written in it (paths such as `set model.status`, roles,
+// targets: more than is read, never less), and those of the blocks inside
+// it. An effect reads the same of its item (its when, value, body), its
+// role and holder; the effects on a procedure, action or table (hooks,
+// modifiers, overrides, re-rolls of its rolls: they run in its frame) are
+// live everywhere in its frames, and those that run in the frame of
+// whatever roll they meet (re-rolls of any roll) everywhere. Effects that
+// run in frames of their own (on characteristics, events, grants,
+// prevents, values) read nothing of a procedure's frame.
+//
+// The live names of a frame at a checkpoint are then the union, over the
+// blocks of that frame running, of the reads of the rest of each block
+// (the statement running on: for the innermost block, from its next
+// statement; for an enclosing if, step, call, apply or perform, from the
+// statement after it, since these do nothing more in the frame after
+// their block; for an enclosing while or for each, from the loop itself,
+// which runs its body and test again), plus its effects' reads. A name is
+// never read "backwards": once dead it stays dead along the run, so two
+// runs that agree on the live names at a checkpoint read the same values
+// from there on.
+//
+// The same is done for the fields of models in the state (fields.go says
+// which: those that no Go code reads, so that only the rules read them,
+// through expressions, paths and placeholders): a field is live at a
+// checkpoint when some expression of the rest of the run may read it (by
+// name, whatever the object: `m.xp` reads every model's xp; a field read
+// by a name known only at run time, such as get(m, f), reads them all),
+// in any frame, the procedures, tables, actions and functions the rest
+// calls included (a summary of each, by a fixpoint, as they may call one
+// another), with the effects that fire there (on a procedure, action or
+// table: with it; an on handler: at its event's signals; the others:
+// anywhere), what kinds, characteristics and events' parameters read,
+// the fields named by the battle's durations (removed by name when a
+// period ends), and the question's Of. A question without Of (a summary of what
+// changed) reads them all. `set m.xp = m.xp + N` does not read xp, and a
+// list only asked whether it holds some items, or only having some
+// removed, is hashed as the counts of those items (fields.go).
+
+import (
+	"encoding/binary"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/syntax"
+)
+
+// nameSet is what may be read: variable names by their slot (dsl.SlotOf;
+// all stands for every name), natural.X and rolled.X by X (a reader of
+// the whole table, natural or rolled, is a reader of every X), and state
+// fields by their name in the rules (allFields: every field).
+type nameSet struct {
+	all, allFields                 bool
+	names, natural, rolled, fields slotBits
+	// members: fields read only to ask whether they hold an item
+	// ("impressive_scars" in m.lasting_injuries) or to remove one, by
+	// field, with those items.
+	members map[string]slotBits
+}
+
+// slotBits is a set of names by their slot.
+type slotBits []uint64
+
+func (b *slotBits) add(name string) {
+	i := dsl.SlotOf(name)
+	for len(*b) <= i/64 {
+		*b = append(*b, 0)
+	}
+	(*b)[i/64] |= 1 << (i % 64)
+}
+
+func (b *slotBits) union(o slotBits) {
+	for len(*b) < len(o) {
+		*b = append(*b, 0)
+	}
+	for i, w := range o {
+		(*b)[i] |= w
+	}
+}
+
+func (b slotBits) has(name string) bool {
+	i, ok := dsl.SlotLookup(name)
+	return ok && i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0
+}
+
+func (b slotBits) count() int {
+	n := 0
+	for _, w := range b {
+		for ; w != 0; w &= w - 1 {
+			n++
+		}
+	}
+	return n
+}
+
+func (s *nameSet) add(name string) {
+	if !s.all {
+		s.names.add(name)
+	}
+}
+
+func (s *nameSet) addField(name string) {
+	if !s.allFields {
+		s.fields.add(name)
+	}
+}
+
+// addMember notes that field is asked whether it holds item.
+func (s *nameSet) addMember(field, item string) {
+	if s.allFields {
+		return
+	}
+	if s.members == nil {
+		s.members = map[string]slotBits{}
+	}
+	b := s.members[field]
+	b.add(item)
+	s.members[field] = b
+}
+
+// setAll makes the set every name and every field.
+func (s *nameSet) setAll() { *s = nameSet{all: true, allFields: true} }
+
+// setAllFields makes the set every field.
+func (s *nameSet) setAllFields() { s.allFields, s.fields, s.members = true, nil, nil }
+
+func (s *nameSet) union(o *nameSet) {
+	s.unionNames(o)
+	s.unionFields(o)
+}
+
+func (s *nameSet) unionNames(o *nameSet) {
+	switch {
+	case s.all:
+	case o.all:
+		s.all, s.names, s.natural, s.rolled = true, nil, nil, nil
+	default:
+		s.names.union(o.names)
+		s.natural.union(o.natural)
+		s.rolled.union(o.rolled)
+	}
+}
+
+func (s *nameSet) unionFields(o *nameSet) {
+	switch {
+	case s.allFields:
+	case o.allFields:
+		s.setAllFields()
+	default:
+		s.fields.union(o.fields)
+		for f, b := range o.members {
+			if s.members == nil {
+				s.members = map[string]slotBits{}
+			}
+			mine := s.members[f]
+			mine.union(b)
+			s.members[f] = mine
+		}
+	}
+}
+
+// fieldsCount is a measure of the fields part, which only grows.
+func (s *nameSet) fieldsCount() int {
+	n := s.fields.count()
+	for _, b := range s.members {
+		n += b.count() + 1
+	}
+	return n
+}
+
+// has reports whether the set holds name.
+func (s *nameSet) has(name string) bool { return s.all || s.names.has(name) }
+
+// hasNatural reports whether natural.NAME may be read.
+func (s *nameSet) hasNatural(name string) bool {
+	return s.all || s.names.has(dsl.GlobalNatural) || s.natural.has(name)
+}
+
+// hasRolled reports whether rolled.NAME may be read.
+func (s *nameSet) hasRolled(name string) bool {
+	return s.all || s.names.has(dsl.GlobalRolled) || s.rolled.has(name)
+}
+
+// hasField reports whether a state field of that name may be read.
+func (s *nameSet) hasField(name string) bool { return s.allFields || s.fields.has(name) }
+
+func (s *nameSet) clone() nameSet {
+	c := nameSet{all: s.all, allFields: s.allFields, names: slices.Clone(s.names), natural: slices.Clone(s.natural),
+		rolled: slices.Clone(s.rolled), fields: slices.Clone(s.fields)}
+	if s.members != nil {
+		c.members = make(map[string]slotBits, len(s.members))
+		for f, b := range s.members {
+			c.members[f] = slices.Clone(b)
+		}
+	}
+	return c
+}
+
+// liveness is a program's reads, found once and kept: the effects' by
+// what they act on, what each procedure, table and action reads with what
+// it calls, and each block's suffixes (by whether the run logs, which
+// decides whether emit renders its text).
+type liveness struct {
+	// owner: the reads of the effects on a procedure, action or table,
+	// which run in its frames.
+	owner map[string]*nameSet
+	// anywhere: the reads of effects that run in any frame (re-rolls of
+	// any roll); every: of every effect, for a frame of no known owner.
+	anywhere, every nameSet
+	// always: the fields read wherever a run is (effects that may fire
+	// anywhere, kinds' warnings), by mode (logs).
+	always [2]nameSet
+	// called: the fields each procedure ("p:id"), table ("t:id"), action
+	// ("a:id"), function ("f:id") and event's handlers ("e:id") read,
+	// with all they call, by mode.
+	called [2]map[string]*nameSet
+	// tables: a table row's body, to the table whose frame runs it.
+	tables map[*syntax.Block]string
+	blocks [2]sync.Map // *syntax.Block → []nameSet, without and with logging
+	// ats: what is live at each place a run pauses (liveAt), by the
+	// blocks running, their statements and whether the run logs.
+	ats sync.Map
+}
+
+// liveAt is what the rest of a run may read at a checkpoint: of each
+// frame running, and the fields, in all of them.
+type liveAt struct {
+	frames []nameSet
+	fields nameSet
+}
+
+// at is what is live at a checkpoint with these levels, found once per
+// place: it depends on the blocks running and their statements alone.
+func (lv *liveness) at(levels []ckLevel, logging bool) *liveAt {
+	key := make([]byte, 0, 16*len(levels)+1)
+	if logging {
+		key = append(key, 1)
+	}
+	for j, l := range levels {
+		key = binary.AppendUvarint(key, uint64(reflect.ValueOf(l.block).Pointer()))
+		key = binary.AppendUvarint(key, uint64(l.stmt))
+		if j == 0 || l.f != levels[j-1].f {
+			// A frame of its own, and whose (its effects are live in it).
+			key = append(key, 1)
+			key = binary.AppendUvarint(key, uint64(len(l.f.proc)))
+			key = append(key, l.f.proc...)
+		} else {
+			key = append(key, 0)
+		}
+	}
+	if v, ok := lv.ats.Load(string(key)); ok {
+		return v.(*liveAt)
+	}
+	at := &liveAt{}
+	for i := 0; i < len(levels); {
+		j := i
+		for j < len(levels) && levels[j].f == levels[i].f {
+			j++
+		}
+		s := lv.frameLive(levels[i:j], j == len(levels), logging)
+		at.frames = append(at.frames, s)
+		at.fields.unionFields(&s)
+		i = j
+	}
+	v, _ := lv.ats.LoadOrStore(string(key), at)
+	return v.(*liveAt)
+}
+
+// liveness is the program's, made on first use.
+func (p *Program) liveness() *liveness {
+	p.liveOnce.Do(func() { p.live = newLiveness(p) })
+	return p.live
+}
+
+func newLiveness(p *Program) *liveness {
+	lv := &liveness{owner: map[string]*nameSet{}, tables: map[*syntax.Block]string{}}
+	owners := map[string]bool{}
+	for id := range p.idx.Procedures {
+		owners[id] = true
+	}
+	for id := range p.idx.Actions {
+		owners[id] = true
+	}
+	for id, t := range p.idx.Tables {
+		owners[id] = true
+		for _, row := range t.Rows {
+			if row.Row != nil && row.Row.Body != nil {
+				lv.tables[row.Row.Body] = id
+			}
+		}
+	}
+	lv.summarise(p, false)
+	lv.summarise(p, true)
+	for _, e := range p.idx.Effects {
+		var reads nameSet
+		// An effect's text is rendered whether or not the run logs in
+		// a few places (a hook's emit only when it does): count it.
+		lv.add(&reads, e.Item, true)
+		if e.Role != "" && e.Role != dsl.RoleAny {
+			reads.add(e.Role) // effectApplies reads the holder in the role
+		}
+		reads.add("holder")
+		lv.every.union(&reads)
+		target, _, _ := strings.Cut(e.Target, ".")
+		switch {
+		case owners[target] && e.Target != dsl.AnyRoll:
+			if lv.owner[target] == nil {
+				lv.owner[target] = &nameSet{}
+			}
+			lv.owner[target].union(&reads)
+		case e.TargetKind == "characteristic" || e.TargetKind == "event" || e.TargetKind == "value":
+			// Run in a frame of their own (charFrame, an on handler's,
+			// a value's): they read none of a procedure's names.
+		default:
+			switch e.Item.(type) {
+			case *syntax.Grant, *syntax.Prevent:
+				// Asked in a frame of their own (holds.go).
+			default:
+				lv.anywhere.union(&reads)
+			}
+		}
+	}
+	return lv
+}
+
+// summarise finds the fields each procedure, table and action reads with
+// what it calls (a fixpoint: they may call one another), and those read
+// wherever a run is.
+func (lv *liveness) summarise(p *Program, logging bool) {
+	idx := p.idx
+	direct := map[string]*nameSet{}
+	calls := map[string][]string{}
+	collect := func(key string, nodes ...any) {
+		s := &nameSet{}
+		for _, n := range nodes {
+			calls[key] = append(calls[key], readsOf(n, logging, s)...)
+		}
+		direct[key] = s
+	}
+	for id, proc := range idx.Procedures {
+		collect("p:"+id, proc.Decl)
+	}
+	for id, t := range idx.Tables {
+		collect("t:"+id, t.Decl)
+	}
+	for id, fn := range idx.Functions {
+		if fn.Function != nil {
+			collect("f:"+id, fn.Function)
+		} else if fn.Table != nil {
+			collect("f:"+id, fn.Table.Decl)
+		}
+	}
+	var actions []string
+	for id, a := range idx.Actions {
+		nodes := []any{a.Body, a.Available, a.Unavailable}
+		for _, prm := range a.Params {
+			nodes = append(nodes, prm.Default)
+		}
+		collect("a:"+id, nodes...)
+		actions = append(actions, "a:"+id)
+	}
+	// An effect reads where it fires: one on a procedure, an action or a
+	// table (its rolls, lets, steps, hooks) as that runs, so with its
+	// summary; an `on` handler at a signal of its event; the others
+	// (on characteristics' tests, values, grants, prevents, any roll)
+	// anywhere.
+	for _, e := range idx.Effects {
+		es := &nameSet{}
+		cs := readsOf(e.Item, logging, es)
+		for _, k := range effectKeys(idx, e) {
+			if direct[k] == nil {
+				direct[k] = &nameSet{}
+			}
+			direct[k].union(es)
+			calls[k] = append(calls[k], cs...)
+		}
+	}
+	for k, cs := range calls {
+		// A perform of an action named at run time may be any.
+		if i := slices.Index(cs, allActions); i >= 0 {
+			calls[k] = append(slices.Delete(cs, i, i+1), actions...)
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for k, s := range direct {
+			before, all := s.fieldsCount(), s.allFields
+			for _, c := range calls[k] {
+				if o := direct[c]; o != nil {
+					s.unionFields(o)
+				}
+			}
+			changed = changed || s.allFields != all || s.fieldsCount() != before
+		}
+	}
+	m := mode(logging)
+	lv.called[m] = direct
+	if o := direct[anywhere]; o != nil {
+		lv.always[m].unionFields(o)
+	}
+
+	// What else is read wherever a run is: kinds, characteristics and
+	// events (their parameters' defaults). Features and house rules hold
+	// nothing but effects (above), metadata and actions (performed).
+	var decls []any
+	for _, k := range idx.Kinds {
+		decls = append(decls, k.Decl)
+		for _, w := range k.Warns {
+			decls = append(decls, w.Decl, w.Parts)
+		}
+	}
+	for _, c := range idx.Characteristics {
+		decls = append(decls, c.Decl)
+	}
+	for _, ev := range idx.Events {
+		decls = append(decls, ev.Params)
+	}
+	for _, d := range decls {
+		lv.add(&lv.always[m], d, logging)
+	}
+}
+
+// anywhere is the summary key of what effects that may fire anywhere
+// read.
+const anywhere = "*"
+
+// effectKeys are the summaries an effect's reads belong to: see
+// summarise.
+func effectKeys(idx *dsl.Index, e *dsl.EffectInfo) []string {
+	switch e.Item.(type) {
+	case *syntax.Grant, *syntax.Prevent:
+		return []string{anywhere}
+	}
+	if e.Target == dsl.AnyRoll || e.TargetKind == "characteristic" || e.TargetKind == "value" {
+		return []string{anywhere}
+	}
+	if e.TargetKind == "event" {
+		return []string{"e:" + e.Target}
+	}
+	target, _, _ := strings.Cut(e.Target, ".")
+	var keys []string
+	if idx.Procedures[target] != nil {
+		keys = append(keys, "p:"+target)
+	}
+	if idx.Actions[target] != nil {
+		keys = append(keys, "a:"+target)
+	}
+	if idx.Tables[target] != nil {
+		keys = append(keys, "t:"+target)
+	}
+	if idx.Functions[target] != nil {
+		keys = append(keys, "f:"+target) // a lookup table
+	}
+	if len(keys) == 0 {
+		return []string{anywhere}
+	}
+	return keys
+}
+
+// allActions stands for every action among what a statement calls.
+const allActions = "a:*"
+
+// add adds what node reads to s, the fields of what it calls included.
+func (lv *liveness) add(s *nameSet, node any, logging bool) {
+	for _, c := range readsOf(node, logging, s) {
+		if c == allActions {
+			for k, o := range lv.called[mode(logging)] {
+				if strings.HasPrefix(k, "a:") {
+					s.unionFields(o)
+				}
+			}
+		} else if o := lv.called[mode(logging)][c]; o != nil {
+			s.unionFields(o)
+		}
+	}
+}
+
+// mode indexes what depends on whether the run logs (emit renders its
+// text only then).
+func mode(logging bool) int {
+	if logging {
+		return 1
+	}
+	return 0
+}
+
+// suffixes are the reads of each block's statements from i on (the last
+// is empty: the block's end), the fields read by what they call included.
+func (lv *liveness) suffixes(b *syntax.Block, logging bool) []nameSet {
+	m := mode(logging)
+	if v, ok := lv.blocks[m].Load(b); ok {
+		return v.([]nameSet)
+	}
+	out := make([]nameSet, len(b.Stmts)+1)
+	for i := len(b.Stmts) - 1; i >= 0; i-- {
+		out[i] = out[i+1].clone()
+		lv.add(&out[i], b.Stmts[i], logging)
+	}
+	v, _ := lv.blocks[m].LoadOrStore(b, out)
+	return v.([]nameSet)
+}
+
+// frameLive is what the rest of the run may read of one frame, at a
+// checkpoint whose blocks running in that frame are levels (outermost
+// first), with the fields that rest reads; innermost says the last of
+// them is the checkpoint's own block (else it runs a call, an apply or a
+// perform into another frame).
+func (lv *liveness) frameLive(levels []ckLevel, innermost, logging bool) nameSet {
+	var s nameSet
+	first := levels[0]
+	switch owner := first.f.proc; {
+	case owner != "":
+		if o := lv.owner[owner]; o != nil {
+			s.union(o)
+		}
+	case lv.tables[first.block] != "":
+		if o := lv.owner[lv.tables[first.block]]; o != nil {
+			s.union(o)
+		}
+	default:
+		s.union(&lv.every) // a frame of no known owner
+	}
+	s.union(&lv.anywhere)
+	for k, l := range levels {
+		from := l.stmt
+		if !innermost || k < len(levels)-1 {
+			switch l.block.Stmts[l.stmt].(type) {
+			case *syntax.If, *syntax.Step, *syntax.Call, *syntax.Apply, *syntax.Perform:
+				from++ // done in this frame once its block ends
+			}
+		}
+		suf := lv.suffixes(l.block, logging)
+		s.union(&suf[from])
+		if s.all && s.allFields {
+			break
+		}
+	}
+	return s
+}
+
+// readsOf adds to s the names and fields node may read (see the file's
+// comment) and returns what it calls ("p:id", "t:id", "a:id", allActions).
+// Without logging, emit renders nothing, so it reads nothing.
+func readsOf(node any, logging bool, s *nameSet) []string {
+	var calls []string
+	// The field a set, add or remove writes: its new value depends on
+	// the old one only for an add or remove of the field itself (and for
+	// the run's counters of text and events, which are a configuration's
+	// only when the question has limits of its own: then no field is left
+	// out, see droppedFields).
+	written := map[*syntax.Ident]bool{}
+	target := func(p *syntax.Path) {
+		if p != nil && len(p.Parts) > 1 {
+			written[p.Parts[len(p.Parts)-1]] = true
+		}
+	}
+	handled := map[*syntax.Expr]bool{}
+	syntax.Inspect(node, func(n any) bool {
+		switch x := n.(type) {
+		case *syntax.Emit:
+			return logging
+		case *syntax.Expr:
+			if !handled[x] {
+				exprReads(x, s, &calls)
+			}
+		case *syntax.Set:
+			target(x.Target)
+			if by := increment(x); by != nil {
+				// set m.xp = m.xp + N: the old value only makes the new
+				// one, read only if the field is read later.
+				handled[x.Value] = true
+				nodeReads(by, s, &calls)
+			}
+		case *syntax.Add:
+			target(x.To)
+		case *syntax.Remove:
+			target(x.From)
+			if x.From != nil && len(x.From.Parts) > 1 && x.Item != nil {
+				// Whether it removes one depends on the item's count.
+				s.addMember(x.From.Parts[len(x.From.Parts)-1].Name, x.Item.Name)
+			}
+		case *syntax.Path:
+			// set model.stats.cl reads the fields on its way (the one
+			// written aside).
+			for _, part := range x.Parts[1:] {
+				if !written[part] {
+					s.addField(part.Name)
+				}
+			}
+		case *syntax.Ident:
+			// A path's first name, a role, a name declared: more than is
+			// read, never less.
+			s.add(x.Name)
+		case *syntax.Str:
+			placeholderReads(x.Raw, s)
+		case *syntax.Call:
+			calls = append(calls, "p:"+x.Proc.Name)
+		case *syntax.Signal:
+			calls = append(calls, "e:"+x.Event.Name)
+		case *syntax.Apply:
+			calls = append(calls, "t:"+x.Table.Name)
+		case *syntax.Perform:
+			if x.Action != nil {
+				calls = append(calls, "a:"+x.Action.Name)
+			} else {
+				calls = append(calls, allActions)
+			}
+		}
+		return true
+	})
+	return calls
+}
+
+// exprReads adds what a checked expression reads: its identifiers (a
+// function's body is inlined into it, reading only its parameters and the
+// globals; a function not inlined runs in a frame of its own), natural.X
+// and rolled.X as reads of X's dice alone, and the fields it names. One
+// that reads the whole environment ($env), or one not compiled, reads
+// everything; a field read by a name known only at run time (m[f],
+// get(m, f)) or a value shown whole (string(m), toJSON(m)), every field.
+func exprReads(e *syntax.Expr, s *nameSet, calls *[]string) {
+	if e.Program == nil {
+		s.setAll()
+		return
+	}
+	nodeReads(e.Program.Node(), s, calls)
+}
+
+// nodeReads is exprReads of a tree, adding to calls the functions and
+// lookup tables of the rules it calls ("f:id": those not inlined).
+func nodeReads(root ast.Node, s *nameSet, calls *[]string) {
+	tables := map[ast.Node]bool{} // natural and rolled, read as natural.X
+	// "item" in x.field asks only whether field holds the item.
+	membership := map[ast.Node]bool{}
+	ast.Find(root, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryNode)
+		if !ok || b.Operator != "in" && b.Operator != "not in" {
+			return false
+		}
+		item, isStr := b.Left.(*ast.StringNode)
+		m, isMember := b.Right.(*ast.MemberNode)
+		if !isStr || !isMember || m.Method {
+			return false
+		}
+		if field, ok := m.Property.(*ast.StringNode); ok {
+			s.addMember(field.Value, item.Value)
+			membership[m] = true
+		}
+		return false
+	})
+	ast.Find(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.MemberNode:
+			key, isStr := n.Property.(*ast.StringNode)
+			if !isStr {
+				// A struct's field is fetched by a text: an index that
+				// is a number reads none.
+				if !indexable(n.Node.Type()) && !isNumber(n.Property.Type()) {
+					s.setAllFields()
+				}
+				return false
+			}
+			if !membership[n] {
+				s.addField(key.Value)
+			}
+			if id, ok := n.Node.(*ast.IdentifierNode); ok && !n.Method {
+				switch id.Value {
+				case dsl.GlobalNatural:
+					s.natural.add(key.Value)
+					tables[id] = true
+				case dsl.GlobalRolled:
+					s.rolled.add(key.Value)
+					tables[id] = true
+				}
+			}
+		case *ast.CallNode:
+			if id, ok := n.Callee.(*ast.IdentifierNode); ok {
+				*calls = append(*calls, "f:"+id.Value)
+			}
+		case *ast.BuiltinNode:
+			if n.Map != nil { // folded by the optimizer: Walk skips it
+				nodeReads(n.Map, s, calls)
+			}
+			if !fieldSafeBuiltin(n) {
+				s.setAllFields()
+			}
+		}
+		return false
+	})
+	ast.Find(root, func(n ast.Node) bool {
+		if id, ok := n.(*ast.IdentifierNode); ok && !tables[id] {
+			if strings.HasPrefix(id.Value, "$") {
+				s.setAll()
+			} else {
+				s.add(id.Value)
+			}
+		}
+		return false
+	})
+}
+
+// increment is N of `set a.b.f = a.b.f + N` (or - N), with the object
+// a.b: what it reads but the field f; nil for another set.
+func increment(st *syntax.Set) ast.Node {
+	if st.Target == nil || len(st.Target.Parts) < 2 || st.Value == nil || st.Value.Program == nil {
+		return nil
+	}
+	b, ok := st.Value.Program.Node().(*ast.BinaryNode)
+	if !ok || b.Operator != "+" && b.Operator != "-" {
+		return nil
+	}
+	m, ok := b.Left.(*ast.MemberNode)
+	if !ok || !samePath(m, st.Target.Parts) {
+		return nil
+	}
+	return &ast.SequenceNode{Nodes: []ast.Node{m.Node, b.Right}}
+}
+
+// samePath reports whether n is the member chain parts[0].parts[1]….
+func samePath(n ast.Node, parts []*syntax.Ident) bool {
+	last := len(parts) - 1
+	if last == 0 {
+		id, ok := n.(*ast.IdentifierNode)
+		return ok && id.Value == parts[0].Name
+	}
+	m, ok := n.(*ast.MemberNode)
+	if !ok || m.Method || m.Optional {
+		return false
+	}
+	key, ok := m.Property.(*ast.StringNode)
+	return ok && key.Value == parts[last].Name && samePath(m.Node, parts[:last])
+}
+
+// fieldSafeBuiltin reports whether a call of one of expr's built-ins
+// reads no field but through the expressions it is given: those that
+// could read a struct's fields by a name given at run time, or show a
+// value whole, are safe only on plain values, lists and maps.
+func fieldSafeBuiltin(n *ast.BuiltinNode) bool {
+	switch n.Name {
+	case "string", "toJSON":
+		for _, a := range n.Arguments {
+			if !plainType(a.Type()) {
+				return false
+			}
+		}
+	case "get", "keys", "values", "toPairs":
+		return len(n.Arguments) > 0 && indexable(n.Arguments[0].Type())
+	}
+	return true
+}
+
+// indexable reports whether a value of type t is read by index or key
+// (a list, a map, a text), not by a field's name.
+func indexable(t reflect.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array, reflect.Map, reflect.String:
+		return true
+	}
+	return false
+}
+
+// isNumber reports whether t is a whole or real number.
+func isNumber(t reflect.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+// plainType reports whether values of type t hold no struct: numbers,
+// text, flags, and lists and maps of them.
+func plainType(t reflect.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64, reflect.String:
+		return true
+	case reflect.Slice, reflect.Array:
+		return plainType(t.Elem())
+	case reflect.Map:
+		return plainType(t.Key()) && plainType(t.Elem())
+	}
+	return false
+}
+
+// placeholderReads adds the names and fields of each {placeholder} of a
+// text (a prompt's, a title's: lookupPath reads a.b.c, the frame's a and
+// the fields b and c).
+func placeholderReads(raw string, s *nameSet) {
+	for {
+		i := strings.IndexByte(raw, '{')
+		if i < 0 {
+			return
+		}
+		raw = raw[i+1:]
+		j := strings.IndexByte(raw, '}')
+		if j < 0 {
+			j = len(raw)
+		}
+		for k, part := range strings.Split(strings.TrimSpace(raw[:j]), ".") {
+			part = strings.TrimSpace(part)
+			if part == "" {
+				continue
+			}
+			if k == 0 {
+				s.add(part)
+			} else {
+				s.addField(part)
+			}
+		}
+	}
+}
