@@ -202,7 +202,7 @@ func (c *checker) checkInlinedArgs(e *syntax.Expr) bool {
 		if end <= a.from {
 			end = a.from
 		}
-		c.diags.errorf(diag.CodeTypeError, diag.RangeOf(exprPosition(e, a.from), exprPosition(e, end)),
+		c.diags.errorf(diag.CodeArgument, diag.RangeOf(exprPosition(e, a.from), exprPosition(e, end)),
 			"the argument %s of %s must be %s, but this is %s", a.param, a.fn, TypeName(a.want), TypeName(t))
 		ok = false
 	}
