@@ -450,3 +450,19 @@ func TestSharedTextBound(t *testing.T) {
 		t.Error("a text over the bound was kept in the cache of plain parses")
 	}
 }
+
+// TestSlotNumberingBound: the frame slots' numbering (frameslots.go) is
+// the process's and only grows: every name a check defines keeps a slot
+// for good, and a frame that sets a name numbered late grows to its
+// index. A language server or the playground, checking each edit, numbers
+// every name typed (let d, let da, let dam…) and never forgets one.
+func TestSlotNumberingBound(t *testing.T) {
+	t.Skip("known: the slot numbering is unbounded; bounding it needs a renumbering (generations of checked rules), not a small fix")
+	before := len(*slotNames.names.Load())
+	for i := range 2000 {
+		checkSource(t, fmt.Sprintf("procedure p() \"P\" {\n  let typed%d = 1\n  emit \"{typed%d}\"\n}\n", i, i))
+	}
+	if grown := len(*slotNames.names.Load()) - before; grown > 1000 {
+		t.Errorf("2,000 checks, each with a name of its own, left %d more slots numbered", grown)
+	}
+}
