@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/builtin"
 
 	"github.com/munda-rules/munda/dsl/diag"
@@ -47,10 +46,9 @@ type Index struct {
 	// --choose or a test's choose naming none is caught.
 	Choices map[string]bool
 
-	// ExprOptions compile an expression with every built-in and declared
-	// function available; Compiler is a compiler made with them.
-	ExprOptions []expr.Option
-	Compiler    *Compiler
+	// Compiler compiles an expression with every built-in and declared
+	// function available, as the checker did the rules' own.
+	Compiler *Compiler
 	// Closures counts the expressions compiled to closures and those left
 	// to expr's VM, with why (fastexpr.go).
 	Closures ClosureStats

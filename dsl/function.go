@@ -38,8 +38,6 @@ func (c *checker) checkCallables() {
 	own = append(own, c.actionFunctions()...)
 	c.exprc.With(own...)
 	c.exprc.Prepatch(c.inline, c.statePatch)
-	// For expr.Compile, the same rewrites as expr patches.
-	c.idx.ExprOptions = append(append(builtins, expr.Patch(c.inline), expr.Patch(c.statePatch)), own...)
 	c.programs.forget()
 
 	var list []*callable
@@ -203,7 +201,6 @@ func (c *checker) compileCallable(cl *callable, inForce bool) {
 		st, _ := args[0].(*state.State)
 		return info.eval(st, args[1:])
 	}, sig)
-	c.idx.ExprOptions = append(c.idx.ExprOptions, fn)
 	c.exprc.With(fn)
 	c.programs.forget()
 }
