@@ -205,22 +205,7 @@ func TestLiveFieldsPacks(t *testing.T) {
 			if c.of != "" {
 				q.Of = query(t, prog, c.of)
 			}
-			want, err := odds.ExactByScope(context.Background(), q, 10_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := odds.ExactCheckingLive(context.Background(), q, 10_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameOutcomes(t, got, want)
-			vars, err := odds.ExactWholeState(context.Background(), q, 10_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.fewer != (got.Configs < vars.Configs) {
-				t.Errorf("%d configurations leaving out fields, %d hashing the whole state: want fewer %v", got.Configs, vars.Configs, c.fewer)
-			}
+			want, vars, got := leaveOutFields(t, q, c.fewer)
 			t.Logf("by scope: %d configurations; live variables: %d; and fields: %d", want.Configs, vars.Configs, got.Configs)
 			configs[c.name] = got.Configs
 		})
@@ -286,22 +271,32 @@ rule watch "Watch" {
 			prog := looseProgram(t, "p", fmt.Sprintf(src, c.middle))
 			q := odds.Question{Program: prog, State: decodeState(t, state), Procedure: "p", Args: map[string]string{"m": "m"},
 				Of: query(t, prog, `model("m").kills`)}
-			want, err := odds.ExactByScope(context.Background(), q, 10_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := odds.ExactCheckingLive(context.Background(), q, 10_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameOutcomes(t, got, want)
-			vars, err := odds.ExactWholeState(context.Background(), q, 10_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.fewer != (got.Configs < vars.Configs) {
-				t.Errorf("%d configurations leaving out fields, %d hashing the whole state: want fewer %v", got.Configs, vars.Configs, c.fewer)
-			}
+			leaveOutFields(t, q, c.fewer)
 		})
 	}
+}
+
+// leaveOutFields answers q three ways: hashing all in scope (want), the
+// live variables and the whole state (vars), and leaving out fields too
+// while checking that what merged ends alike (got). got must give want's
+// outcomes, in fewer configurations than vars if and only if fewer.
+func leaveOutFields(t *testing.T, q odds.Question, fewer bool) (want, vars, got *odds.Result) {
+	t.Helper()
+	want, err := odds.ExactByScope(context.Background(), q, 10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = odds.ExactCheckingLive(context.Background(), q, 10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameOutcomes(t, got, want)
+	vars, err = odds.ExactWholeState(context.Background(), q, 10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fewer != (got.Configs < vars.Configs) {
+		t.Errorf("%d configurations leaving out fields, %d hashing the whole state: want fewer %v", got.Configs, vars.Configs, fewer)
+	}
+	return want, vars, got
 }
