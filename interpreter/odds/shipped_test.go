@@ -10,25 +10,51 @@ import (
 	"testing"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/interpreter/odds"
+	"github.com/munda-rules/munda/rulesets"
 	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // TestExactEveryShippedProcedure asks every procedure and action of
-// core-2023 that takes only models, gangs, weapons and parameters with
+// core-2023 (alone, with A&A's and N17's house rules, and with
+// Necrodamus's) that takes only models, gangs, weapons and parameters with
 // defaults what it changes, in each of a few battles (a duel of a
 // shooter with a lasgun against a W2 target in mesh armour, and the test
 // states of the End Phase, of vehicles' actions and of wyrd powers), of
 // the first engine (a whole run per branch of the dice) and of the
 // merging one, checking as it goes that runs merged by the live hash end
 // alike. Where the first engine finishes within its bound, both give the
-// same outcomes with the same fractions. It takes about half a minute:
+// same outcomes with the same fractions. It takes about a minute:
 // only with MUNDA_LONG=1 (.ci/run sets it).
 func TestExactEveryShippedProcedure(t *testing.T) {
 	if os.Getenv("MUNDA_LONG") == "" {
 		t.Skip("every shipped procedure, both engines: MUNDA_LONG=1 runs it")
 	}
-	p := program(t)
+	for _, sel := range []rulesets.Selection{{}, {Houses: []string{"aa", "n17"}}, {Houses: []string{"necrodamus"}}} {
+		name := "core-2023"
+		if len(sel.Houses) > 0 {
+			name += "+" + strings.Join(sel.Houses, "+")
+		}
+		t.Run(name, func(t *testing.T) {
+			p := program(t)
+			if len(sel.Houses) > 0 {
+				sel.SkipTests = true
+				rules, diags := rulesets.Load(sel)
+				if diags.HasErrors() {
+					t.Fatal(diags.Err())
+				}
+				var err error
+				if p, err = interpreter.Compile(rules); err != nil {
+					t.Fatal(err)
+				}
+			}
+			everyProcedure(t, p)
+		})
+	}
+}
+
+func everyProcedure(t *testing.T, p *interpreter.Program) {
 	idx := p.Index()
 	type question struct {
 		id     string
