@@ -12,9 +12,11 @@ package interpreter
 // identifier written in it (paths such as `set model.status`, roles,
 // targets: more than is read, never less), and those of the blocks inside
 // it. An effect reads the same of its item (its when, value, body), its
-// role and holder; the effects on a procedure, action or table (hooks,
-// modifiers, overrides, re-rolls of its rolls: they run in its frame) are
-// live everywhere in its frames, and those that run in the frame of
+// role and holder; the effects on one roll, test, let or step of a
+// procedure or action read at that statement (they fire there alone), the
+// other effects on a procedure, action or table (hooks, a table's roll:
+// they run in its frame) are live everywhere in its frames, and those
+// that run in the frame of
 // whatever roll they meet (re-rolls of any roll) everywhere. Effects that
 // run in frames of their own (on characteristics, events, grants,
 // prevents, values) read nothing of a procedure's frame.
@@ -218,6 +220,11 @@ type liveness struct {
 	// owner: the reads of the effects on a procedure, action or table,
 	// which run in its frames.
 	owner map[string]*nameSet
+	// at: the reads of the effects on one roll, test, let or step of a
+	// procedure or action, by its statement: they fire there and nowhere
+	// else, so once the run is past it (and not in a loop that runs it
+	// again) they read nothing more.
+	firedAt map[syntax.Stmt]*nameSet
 	// anywhere: the reads of effects that run in any frame (re-rolls of
 	// any roll); every: of every effect, for a frame of no known owner.
 	anywhere, every nameSet
@@ -287,7 +294,7 @@ func (p *Program) liveness() *liveness {
 }
 
 func newLiveness(p *Program) *liveness {
-	lv := &liveness{owner: map[string]*nameSet{}, tables: map[*syntax.Block]string{}}
+	lv := &liveness{owner: map[string]*nameSet{}, firedAt: map[syntax.Stmt]*nameSet{}, tables: map[*syntax.Block]string{}}
 	owners := map[string]bool{}
 	for id := range p.idx.Procedures {
 		owners[id] = true
@@ -317,6 +324,13 @@ func newLiveness(p *Program) *liveness {
 		lv.every.union(&reads)
 		target, _, _ := strings.Cut(e.Target, ".")
 		switch {
+		case owners[target] && e.Target != dsl.AnyRoll && siteStmts(p.idx, e) != nil:
+			for _, st := range siteStmts(p.idx, e) {
+				if lv.firedAt[st] == nil {
+					lv.firedAt[st] = &nameSet{}
+				}
+				lv.firedAt[st].union(&reads)
+			}
 		case owners[target] && e.Target != dsl.AnyRoll:
 			if lv.owner[target] == nil {
 				lv.owner[target] = &nameSet{}
@@ -471,6 +485,36 @@ func effectKeys(idx *dsl.Index, e *dsl.EffectInfo) []string {
 	return keys
 }
 
+// siteStmts are the statements an effect on a roll, test, let or step
+// of a procedure or action ("p.x") fires at, or nil when it acts on more
+// than those (a whole procedure, a table) or its site is not found.
+func siteStmts(idx *dsl.Index, e *dsl.EffectInfo) []syntax.Stmt {
+	switch e.TargetKind {
+	case "roll", "test", "let", "step":
+	default:
+		return nil
+	}
+	target, name, ok := strings.Cut(e.Target, ".")
+	if !ok {
+		return nil
+	}
+	proc := idx.Procedures[target]
+	if a := idx.Actions[target]; a != nil {
+		if proc != nil {
+			return nil // one name, two owners: keep it live everywhere
+		}
+		proc = a.Proc // its body's sites (Procedure() has none)
+	}
+	if proc == nil || len(proc.Sites[name]) == 0 {
+		return nil
+	}
+	var out []syntax.Stmt
+	for _, site := range proc.Sites[name] {
+		out = append(out, site.Stmt)
+	}
+	return out
+}
+
 // allActions stands for every action among what a statement calls.
 const allActions = "a:*"
 
@@ -509,9 +553,26 @@ func (lv *liveness) suffixes(b *syntax.Block, logging bool) []nameSet {
 	for i := len(b.Stmts) - 1; i >= 0; i-- {
 		out[i] = out[i+1].clone()
 		lv.add(&out[i], b.Stmts[i], logging)
+		lv.addFiredAt(&out[i], b.Stmts[i])
 	}
 	v, _ := lv.blocks[m].LoadOrStore(b, out)
 	return v.([]nameSet)
+}
+
+// addFiredAt adds the reads of the effects that fire at stmt or at a
+// statement inside it (lv.at).
+func (lv *liveness) addFiredAt(s *nameSet, stmt syntax.Stmt) {
+	if len(lv.firedAt) == 0 {
+		return
+	}
+	syntax.Inspect(stmt, func(n any) bool {
+		if st, ok := n.(syntax.Stmt); ok {
+			if r := lv.firedAt[st]; r != nil {
+				s.union(r)
+			}
+		}
+		return true
+	})
 }
 
 // frameLive is what the rest of the run may read of one frame, at a

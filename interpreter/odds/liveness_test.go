@@ -91,13 +91,14 @@ func TestLiveHashPacks(t *testing.T) {
 	for _, c := range []struct {
 		name, src string
 		fewer     bool // the live hash must make fewer configurations
+		atMost    int  // and at most this many, when not 0
 	}{
 		{"dead roll", `procedure p(gang) "P" {
   roll a = d6
   if a >= 4 { set gang.credits = gang.credits + 1 }
   roll b = d6
   if b >= 4 { set gang.credits = gang.credits + 1 }
-}`, true},
+}`, true, 0},
 		{"read by the next pass", `procedure p(gang) "P" {
   roll first = d6
   for each i in [1, 2] {
@@ -105,7 +106,7 @@ func TestLiveHashPacks(t *testing.T) {
     roll r = d6
     if r == 6 { set gang.credits = gang.credits + 1 }
   }
-}`, false},
+}`, false, 0},
 		{"read by a while's test", `procedure p(gang) "P" {
   roll first = d6
   let n = 0
@@ -114,7 +115,7 @@ func TestLiveHashPacks(t *testing.T) {
     roll r = d6
     if r == 6 { set gang.credits = gang.credits + 1 }
   }
-}`, false},
+}`, false, 0},
 		{"read by an after hook", `procedure p(gang) "P" {
   roll a = d6
   roll b = d6
@@ -124,13 +125,40 @@ rule late "Late" {
   after p {
     if a >= 4 { set gang.credits = gang.credits + 10 }
   }
-}`, false},
+}`, false, 0},
 		{"read as natural", `procedure p(gang) "P" {
   roll a = d6 + 1
   roll b = d6
   if natural.a == 6 { set gang.credits = gang.credits + 10 }
   if b == 6 { set gang.credits = gang.credits + 1 }
-}`, false},
+}`, false, 0},
+		// An effect on a roll reads a only as b is rolled: past it, a is
+		// dead (were the effect's reads live everywhere in p, the six
+		// values of a would stay apart until the end).
+		{"read by an effect on a roll already made", `procedure p(gang) "P" {
+  roll a = d6
+  roll b = d6
+  if b == 6 { set gang.credits = gang.credits + 1 }
+  roll c = d6
+  if c == 6 { set gang.credits = gang.credits + 1 }
+}
+rule early "Early" {
+  modify p.b by -1 when a == 1
+}`, true, 8},
+		// The same effect on a roll inside a loop fires at every pass: a
+		// stays live until the loop ends.
+		{"read by an effect on a roll in a loop", `procedure p(gang) "P" {
+  roll a = d6
+  for each i in [1, 2] {
+    roll b = d6
+    if b == 6 { set gang.credits = gang.credits + 1 }
+  }
+  roll c = d6
+  if c == 6 { set gang.credits = gang.credits + 1 }
+}
+rule early "Early" {
+  modify p.b by -1 when a == 1
+}`, false, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			prog := looseProgram(t, "p", dice+c.src+"\n")
@@ -147,6 +175,9 @@ rule late "Late" {
 			sameOutcomes(t, got, want)
 			if c.fewer && got.Configs >= want.Configs {
 				t.Errorf("%d configurations by the live hash, want fewer than %d by scope", got.Configs, want.Configs)
+			}
+			if c.atMost > 0 && got.Configs > c.atMost {
+				t.Errorf("%d configurations by the live hash, want at most %d", got.Configs, c.atMost)
 			}
 			t.Logf("by scope: %d configurations; live: %d", want.Configs, got.Configs)
 		})
