@@ -259,6 +259,7 @@ func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 	}
 	h.u64(h.plan.drop)
 	h.u64(h.plan.focusKeep)
+	h.u64(h.plan.sorted)
 	for _, i := range slices.Sorted(maps.Keys(h.plan.counts)) {
 		h.u64(uint64(i))
 		for _, it := range h.plan.counts[i] {
@@ -577,7 +578,7 @@ func (h *hasher) reflectValue(v reflect.Value) {
 	case reflect.Struct:
 		var bits []int
 		focus := false
-		if (h.plan.drop != 0 || h.plan.counts != nil) && v.Type() == modelType {
+		if (h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0) && v.Type() == modelType {
 			bits = droppableBits()
 			focus = h.plan.focusKeep != 0 && slices.Contains(h.plan.focus, v.Field(modelIDField).String())
 		}
@@ -590,6 +591,10 @@ func (h *hasher) reflectValue(v reflect.Value) {
 					h.counts(v.Field(i).Interface().([]string), items)
 					continue
 				}
+			}
+			if bits != nil && bits[i] >= 0 && h.plan.sorted&(1<<bits[i]) != 0 {
+				h.multiset(v.Field(i).Interface().([]string))
+				continue
 			}
 			h.reflectValue(v.Field(i))
 		}
@@ -639,6 +644,20 @@ func (h *hasher) reflectValue(v reflect.Value) {
 
 // counts hashes how many times a list holds each of items: all a run
 // that only asks whether it holds them, or removes them, reads of it.
+// multiset hashes a list of ids whatever their order.
+func (h *hasher) multiset(list []string) {
+	h.u64(uint64(len(list)))
+	if slices.IsSorted(list) {
+		for _, s := range list {
+			h.str(s)
+		}
+		return
+	}
+	for _, s := range slices.Sorted(slices.Values(list)) {
+		h.str(s)
+	}
+}
+
 func (h *hasher) counts(list, items []string) {
 	for _, it := range items {
 		n := 0

@@ -56,13 +56,16 @@ type Reads struct {
 	s nameSet
 	// focus: s is read of these models alone (the others' are not).
 	focus []string
+	// orderFree: the lists of ids the question reads are read as
+	// multisets (a summary counts what a list gained and lost).
+	orderFree bool
 }
 
 // SummaryReads is what odds.Summary reads of the state: every field the
 // rules see but the details (fields tagged odds:"detail": experience,
 // bookkeeping marks), of the focus models only when there are some.
 func (p *Program) SummaryReads(focus []string) *Reads {
-	r := &Reads{focus: focus}
+	r := &Reads{focus: focus, orderFree: true}
 	for _, d := range droppables() {
 		if modelType.Field(d.index).Tag.Get("odds") != "detail" {
 			r.s.addField(d.name)
@@ -87,16 +90,20 @@ func (p *Program) QueryReads(q *dsl.Query) *Reads {
 }
 
 // fieldPlan is how a checkpoint's hash reads the droppable fields of
-// models: those left out (a bit per entry of droppables), and lists
-// that the rest of the run only asks whether they hold some items (or
-// removes some from), which it hashes as the count of each of those
-// items, by field index. A question that reads the fields of some models
+// models: those left out (a bit per entry of droppables), lists that
+// the rest of the run only asks whether they hold some items (or removes
+// some from), which it hashes as the count of each of those items, by
+// field index, and lists it keeps but hashes as multisets (sorted). A question that reads the fields of some models
 // only (focus) has them hashed whole for those (focusKeep).
 type fieldPlan struct {
 	drop      uint64
 	counts    map[int][]string
 	focus     []string
 	focusKeep uint64
+	// sorted: lists of ids hashed in sorted order, as multisets, where
+	// they are kept: nothing later reads their order (no read but asking
+	// whether they hold an item) and the question reads them as multisets.
+	sorted uint64
 }
 
 // planFields is the fieldPlan at a checkpoint whose frames' reads (with
@@ -119,6 +126,9 @@ func (r *runner) planFields(live *nameSet, question *Reads, counters bool) field
 			continue // removed by name when a period ends
 		}
 		asked := question.s.hasField(d.name)
+		if asked && question.orderFree && modelType.Field(d.index).Type == reflect.TypeOf([]string(nil)) {
+			plan.sorted |= 1 << i
+		}
 		if asked && len(question.focus) == 0 {
 			continue
 		}

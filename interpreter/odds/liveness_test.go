@@ -331,3 +331,44 @@ func leaveOutFields(t *testing.T, q odds.Question, fewer bool) (want, vars, got 
 	}
 	return want, vars, got
 }
+
+// A list of ids that nothing later reads in order, under a summary
+// (which counts what a list gained and lost), is hashed as a multiset:
+// runs that add the same two enmities in either order merge, as if they
+// added them in one order, and are one outcome.
+func TestLiveListsAsMultisets(t *testing.T) {
+	const src = "dice d6 \"D6\" { faces 1, 2, 3, 4, 5, 6 }\n" + `procedure p(m: model) "P" {
+  roll c = d6
+  if c >= 4 {
+    add g to m.enmities
+    add h to m.enmities
+  } else {
+    add %s to m.enmities
+    add %s to m.enmities
+  }
+  roll d = d6
+  if d == 6 and "g" in m.enmities { set m.wounds_lost = 1 }
+}
+`
+	const state = "gangs:\n  - {id: g, name: G, models: [{id: m, name: M, kind: fighter, status: standing, x: 0, y: 0, base: 25}]}\n" +
+		"  - {id: h, name: H, models: []}\n"
+	configs := func(first, second string) *odds.Result {
+		prog := looseProgram(t, "p", fmt.Sprintf(src, first, second))
+		q := odds.Question{Program: prog, State: decodeState(t, state), Procedure: "p", Args: map[string]string{"m": "m"}}
+		want, err := odds.ExactByScope(context.Background(), q, 10_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := odds.ExactCheckingLive(context.Background(), q, 10_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameOutcomes(t, got, want)
+		return got
+	}
+	same, swapped := configs("g", "h"), configs("h", "g")
+	if swapped.Configs != same.Configs || len(swapped.Outcomes) != len(same.Outcomes) {
+		t.Errorf("in either order: %d configurations and %d outcomes, want %d and %d as in one order",
+			swapped.Configs, len(swapped.Outcomes), same.Configs, len(same.Outcomes))
+	}
+}

@@ -340,6 +340,27 @@ func TestSummaryOutcomes(t *testing.T) {
 	}
 }
 
+// A summary says what a list of ids gained and lost whatever its order:
+// gains then losses, each alphabetical, repeats counted.
+func TestSummaryListsInAnyOrder(t *testing.T) {
+	before := decodeState(t, "gangs:\n  - {id: g, name: G, models: [{id: m, name: M, kind: fighter, status: standing, x: 0, y: 0, base: 25, lasting_injuries: [old, gone]}]}\n")
+	for _, c := range []struct {
+		after []string
+		want  string
+	}{
+		{[]string{"old", "gone", "b", "a"}, "m.lasting_injuries: +a +b"},
+		{[]string{"a", "old", "b", "gone"}, "m.lasting_injuries: +a +b"},
+		{[]string{"old", "z", "z"}, "m.lasting_injuries: +z +z -gone"},
+		{[]string{"gone", "old"}, "no change"},
+	} {
+		after := before.Clone()
+		after.Model("m").LastingInjuries = c.after
+		if got := odds.Summary(before, after); got != c.want {
+			t.Errorf("%v: %q, want %q", c.after, got, c.want)
+		}
+	}
+}
+
 // Benchmarks: exact odds of the End Phase of a 10-model gang, and Monte
 // Carlo End Phases, beside the Go baseline End Phase of
 // interpreter/baseline_test.go (BenchmarkEndPhaseNative) for the ratio.

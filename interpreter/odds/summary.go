@@ -2,6 +2,7 @@ package odds
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -160,7 +161,11 @@ func diffWeapons(parts *[]string, prefix string, a, b []*state.Weapon) {
 	}
 }
 
-// listChange is "+x -y" for what a list gained and lost, counting repeats.
+// listChange is "+x -y" for what a list gained and lost, counting repeats,
+// gains then losses, each in alphabetical order: a list's order is not
+// part of an outcome (two Lasting Injuries rolled in either order are
+// one outcome), and exact odds merge runs whose lists differ only in
+// order when nothing reads it (see Reads.orderFree).
 func listChange(a, b []string) string {
 	count := map[string]int{}
 	for _, s := range a {
@@ -169,21 +174,16 @@ func listChange(a, b []string) string {
 	for _, s := range b {
 		count[s]++
 	}
-	var out []string
-	seen := map[string]bool{}
-	for _, s := range append(append([]string(nil), b...), a...) {
-		if seen[s] {
-			continue
-		}
-		seen[s] = true
+	var gained, lost []string
+	for _, s := range slices.Sorted(maps.Keys(count)) {
 		for n := count[s]; n > 0; n-- {
-			out = append(out, "+"+s)
+			gained = append(gained, "+"+s)
 		}
 		for n := count[s]; n < 0; n++ {
-			out = append(out, "-"+s)
+			lost = append(lost, "-"+s)
 		}
 	}
-	return strings.Join(out, " ")
+	return strings.Join(append(gained, lost...), " ")
 }
 
 func show(v any) string {
