@@ -45,15 +45,7 @@ func TestLiveHashAgreesWithScopeHash(t *testing.T) {
 			if c.of != "" {
 				q.Of = query(t, p, c.of)
 			}
-			want, err := odds.ExactByScope(context.Background(), q, 1_000_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := odds.ExactCheckingLive(context.Background(), q, 1_000_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameOutcomes(t, got, want)
+			want, got := liveAgainstScope(t, q, 1_000_000)
 			if got.Configs > want.Configs {
 				t.Errorf("%d configurations by the live hash, more than %d by scope", got.Configs, want.Configs)
 			}
@@ -164,15 +156,7 @@ rule early "Early" {
 			prog := looseProgram(t, "p", dice+c.src+"\n")
 			q := odds.Question{Program: prog, State: decodeState(t, "gangs:\n  - {id: g, name: G, models: []}\n"),
 				Procedure: "p", Args: map[string]string{"gang": "g"}, Of: query(t, prog, `gang("g").credits`)}
-			want, err := odds.ExactByScope(context.Background(), q, 10_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := odds.ExactCheckingLive(context.Background(), q, 10_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameOutcomes(t, got, want)
+			want, got := liveAgainstScope(t, q, 10_000)
 			if c.fewer && got.Configs >= want.Configs {
 				t.Errorf("%d configurations by the live hash, want fewer than %d by scope", got.Configs, want.Configs)
 			}
@@ -313,16 +297,8 @@ rule watch "Watch" {
 // outcomes, in fewer configurations than vars if and only if fewer.
 func leaveOutFields(t *testing.T, q odds.Question, fewer bool) (want, vars, got *odds.Result) {
 	t.Helper()
-	want, err := odds.ExactByScope(context.Background(), q, 10_000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err = odds.ExactCheckingLive(context.Background(), q, 10_000)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameOutcomes(t, got, want)
-	vars, err = odds.ExactWholeState(context.Background(), q, 10_000)
+	want, got = liveAgainstScope(t, q, 10_000)
+	vars, err := odds.ExactWholeState(context.Background(), q, 10_000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,15 +331,7 @@ func TestLiveListsAsMultisets(t *testing.T) {
 	configs := func(first, second string) *odds.Result {
 		prog := looseProgram(t, "p", fmt.Sprintf(src, first, second))
 		q := odds.Question{Program: prog, State: decodeState(t, state), Procedure: "p", Args: map[string]string{"m": "m"}}
-		want, err := odds.ExactByScope(context.Background(), q, 10_000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := odds.ExactCheckingLive(context.Background(), q, 10_000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sameOutcomes(t, got, want)
+		_, got := liveAgainstScope(t, q, 10_000)
 		return got
 	}
 	same, swapped := configs("g", "h"), configs("h", "g")
@@ -371,4 +339,21 @@ func TestLiveListsAsMultisets(t *testing.T) {
 		t.Errorf("in either order: %d configurations and %d outcomes, want %d and %d as in one order",
 			swapped.Configs, len(swapped.Outcomes), same.Configs, len(same.Outcomes))
 	}
+}
+
+// liveAgainstScope answers q merging by every variable in scope and the
+// whole state (want) and by the live hash, checking as it goes that runs
+// merged end alike (got); both must give the same outcomes.
+func liveAgainstScope(t *testing.T, q odds.Question, maxConfigs int) (want, got *odds.Result) {
+	t.Helper()
+	want, err := odds.ExactByScope(context.Background(), q, maxConfigs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err = odds.ExactCheckingLive(context.Background(), q, maxConfigs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameOutcomes(t, got, want)
+	return want, got
 }
