@@ -323,9 +323,10 @@ func newLiveness(p *Program) *liveness {
 		reads.add("holder")
 		lv.every.union(&reads)
 		target, _, _ := strings.Cut(e.Target, ".")
+		sites := siteStmts(p.idx, e)
 		switch {
-		case owners[target] && e.Target != dsl.AnyRoll && siteStmts(p.idx, e) != nil:
-			for _, st := range siteStmts(p.idx, e) {
+		case owners[target] && e.Target != dsl.AnyRoll && sites != nil:
+			for _, st := range sites {
 				if lv.firedAt[st] == nil {
 					lv.firedAt[st] = &nameSet{}
 				}

@@ -76,17 +76,7 @@ func TestExactMatchesReplay(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := exact(t, q)
-			if len(got.Outcomes) != len(want.Outcomes) {
-				t.Fatalf("%d outcomes, want %d:\n%v\n%v", len(got.Outcomes), len(want.Outcomes), keys(got), keys(want))
-			}
-			for _, o := range want.Outcomes {
-				if g := prob(got, o.Key); g.Cmp(o.P) != 0 {
-					t.Errorf("P(%s) = %s, want %s", o.Key, g.RatString(), o.P.RatString())
-				}
-			}
-			if (want.Mean == nil) != (got.Mean == nil) || want.Mean != nil && want.Mean.Cmp(got.Mean) != 0 {
-				t.Errorf("mean %v, want %v", got.Mean, want.Mean)
-			}
+			sameOutcomes(t, got, want)
 			t.Logf("%d branches in the first engine; %d runs, %d configurations, %d ends", want.Paths, got.Runs, got.Configs, got.Paths)
 		})
 	}
