@@ -145,7 +145,7 @@ func (r *runner) planFields(live *nameSet, question *Reads, counters bool) field
 			}
 			for j, w := range items {
 				for ; w != 0; w &= w - 1 {
-					plan.counts[d.index] = append(plan.counts[d.index], dsl.SlotName(j*64+bits.TrailingZeros64(w)))
+					plan.counts[d.index] = append(plan.counts[d.index], r.p.idx.Slots.Name(j*64+bits.TrailingZeros64(w)))
 				}
 			}
 		default:
