@@ -65,7 +65,7 @@ type Reads struct {
 // rules see but the details (fields tagged odds:"detail": experience,
 // bookkeeping marks), of the focus models only when there are some.
 func (p *Program) SummaryReads(focus []string) *Reads {
-	r := &Reads{focus: focus, orderFree: true}
+	r := &Reads{s: nameSet{slots: p.idx.Slots}, focus: focus, orderFree: true}
 	for _, d := range droppables() {
 		if modelType.Field(d.index).Tag.Get("odds") != "detail" {
 			r.s.addField(d.name)
@@ -84,7 +84,7 @@ func (p *Program) QueryReads(q *dsl.Query) *Reads {
 	if q == nil {
 		return nil
 	}
-	r := &Reads{}
+	r := &Reads{s: nameSet{slots: p.idx.Slots}}
 	p.liveness().add(&r.s, q.Expr(), false)
 	return r
 }

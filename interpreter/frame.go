@@ -20,8 +20,8 @@ import (
 type frame struct {
 	slots   *dsl.Slots // the numbering of the rules running
 	vals    []any      // by slot; past the end, unset
-	state   []uint8 // by slot: slotUnused, slotSet or slotUnset
-	used    []int   // the slots ever set since reset, each once
+	state   []uint8    // by slot: slotUnused, slotSet or slotUnset
+	used    []int      // the slots ever set since reset, each once
 	natural map[string]int
 	rolled  map[string][]int
 	rule    string // for events and errors

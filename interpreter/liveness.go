@@ -174,14 +174,19 @@ func (s *nameSet) setAll() { *s = nameSet{slots: s.slots, all: true, allFields: 
 func (s *nameSet) setAllFields() { s.allFields, s.fields, s.members = true, nil, nil }
 
 func (s *nameSet) union(o *nameSet) {
-	if s.slots == nil {
-		s.slots = o.slots
-	}
 	s.unionNames(o)
 	s.unionFields(o)
 }
 
+// adopt takes o's numbering where s has none yet (both are the rules').
+func (s *nameSet) adopt(o *nameSet) {
+	if s.slots == nil {
+		s.slots = o.slots
+	}
+}
+
 func (s *nameSet) unionNames(o *nameSet) {
+	s.adopt(o)
 	switch {
 	case s.all:
 	case o.all:
@@ -194,6 +199,7 @@ func (s *nameSet) unionNames(o *nameSet) {
 }
 
 func (s *nameSet) unionFields(o *nameSet) {
+	s.adopt(o)
 	switch {
 	case s.allFields:
 	case o.allFields:
