@@ -46,6 +46,9 @@ type Index struct {
 	// --choose or a test's choose naming none is caught.
 	Choices map[string]bool
 
+	// Slots numbers the names of the rules' frames: their runs read and
+	// set variables by these slots (frameslots.go).
+	Slots *Slots
 	// Compiler compiles an expression with every built-in and declared
 	// function available, as the checker did the rules' own.
 	Compiler *Compiler
@@ -136,7 +139,7 @@ func Check(rules *Rules) diag.Diagnostics {
 	c.checkUnused()
 	c.idx.Compiler = c.exprc
 	c.idx.compileQuery = c.queryCompiler()
-	publishSlots() // the names of the rules' frames, for runs to find without a lock
+	c.exprc.slots.publish() // the names of the rules' frames, for runs to find without a lock
 	rules.Index = c.idx
 	c.diags.list.Sort()
 	setContexts(c.diags.list, rules.Files())
@@ -223,7 +226,7 @@ type checker struct {
 }
 
 func newChecker(rules *Rules) *checker {
-	return &checker{
+	c := &checker{
 		rules: rules,
 		idx: &Index{
 			Dice:            map[string]*DiceInfo{},
@@ -257,6 +260,9 @@ func newChecker(rules *Rules) *checker {
 		exprc:       NewCompiler(),
 		inline:      &inliner{bodies: map[string]*inlineBody{}},
 	}
+	c.idx.Slots = c.exprc.slots
+	c.globals.slots = c.exprc.slots
+	return c
 }
 
 func identRange(id *syntax.Ident) *diag.Range { return diag.RangeOf(id.Pos, id.EndPos) }

@@ -33,15 +33,21 @@ type Compiler struct {
 	// in the arguments of a patched call (stat(modle, "cl")) went
 	// unreported.
 	prepatches []ast.Visitor
+	// slots numbers the names of frames for the closures it compiles
+	// (frameslots.go): the numbering current when it was made.
+	slots *Slots
 }
 
 // NewCompiler makes a compiler with the given options.
 func NewCompiler(opts ...expr.Option) *Compiler {
-	c := &Compiler{config: conf.CreateNew()}
+	c := &Compiler{config: conf.CreateNew(), slots: slotsForCheck()}
 	c.With(opts...)
 	c.config.MaxNodes = MaxExprNodes
 	return c
 }
+
+// Slots is the numbering of frame slots the expressions it compiles read.
+func (c *Compiler) Slots() *Slots { return c.slots }
 
 // With adds options (functions, patches) for the expressions compiled from
 // now on.

@@ -12,7 +12,7 @@ func (c *checker) checkEvents() {
 		if !ok {
 			continue
 		}
-		c.eventParams[ev] = c.params(ev.Params, newScope(nil))
+		c.eventParams[ev] = c.params(ev.Params, c.rootScope())
 		if c.lookup(nsCore, ev.ID.Name) == ev {
 			c.idx.Events[ev.ID.Name] = ev
 		}

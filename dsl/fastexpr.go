@@ -61,7 +61,8 @@ func (c *checker) compileClosure(e *syntax.Expr) (why string) {
 	}
 	e.Fast = f
 	// The same for a frame's slots; it compiles wherever the map form does.
-	e.Slotted, _ = fastexpr.CompileSlots(e.Program.Node(), c.exprc.Functions(), slotOfName)
+	slots := c.exprc.slots
+	e.Slotted, _ = fastexpr.CompileSlots(e.Program.Node(), c.exprc.Functions(), func(name string) (int, bool) { return slots.Of(name), true })
 	c.countClosure(true, "")
 	return ""
 }
@@ -80,6 +81,3 @@ func (c *checker) countClosure(compiled bool, why string) {
 	}
 	st.Why[why]++
 }
-
-// slotOfName numbers every name a slot-compiled expression reads.
-func slotOfName(name string) (int, bool) { return SlotOf(name), true }

@@ -314,7 +314,7 @@ func compareWithVM(t *testing.T, seed int64) (runs, declined, failed int) {
 		if se.expr.Slotted == nil {
 			t.Errorf("%s %q: a closure, but no slot closure", se.expr.Pos, se.expr.Text)
 		} else {
-			sgot, serr := se.expr.Slotted(slotsOf(env))
+			sgot, serr := se.expr.Slotted(slotsOf(se.idx.Slots, env))
 			switch {
 			case werr != nil && serr == nil:
 				t.Errorf("seed %d, %s %q: the VM fails (%v) but the slot closure gives %#v", seed, se.expr.Pos, se.expr.Text, werr, sgot)
@@ -340,15 +340,15 @@ func compareWithVM(t *testing.T, seed int64) (runs, declined, failed int) {
 	return runs, declined, failed
 }
 
-// slotsOf is env as a frame's slots (dsl.SlotOf numbers them).
-func slotsOf(env map[string]any) []any {
+// slotsOf is env as a frame's slots, in the numbering of the rules.
+func slotsOf(slots *dsl.Slots, env map[string]any) []any {
 	n := 0
 	for name := range env {
-		n = max(n, dsl.SlotOf(name)+1)
+		n = max(n, slots.Of(name)+1)
 	}
 	vals := make([]any, n)
 	for name, v := range env {
-		vals[dsl.SlotOf(name)] = v
+		vals[slots.Of(name)] = v
 	}
 	return vals
 }

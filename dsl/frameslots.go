@@ -10,101 +10,141 @@ import (
 
 // This file numbers the names an interpreter frame holds, so that a
 // frame is a slice of slots and a checked expression reads a name by its
-// index (Expr.Slotted) instead of hashing it in a map. The numbering is
-// the process's, not one check's: the parser's cache shares syntax trees
-// between checks, and an expression compiled by one check must read the
-// same slots as one compiled by another. The globals come first, in the
-// order fillGlobals fills them.
+// index (Expr.Slotted) instead of hashing it in a map. A numbering is
+// shared by the checks of a process, not one check's own: compiled
+// expressions are shared between checks (sharedprograms.go), and one
+// compiled by a check must read the same slots as the same compiled by
+// another. The globals come first, in the order fillGlobals fills them.
+//
+// A numbering only grows, so a process that checks edit after edit (the
+// language server, the playground) would number every name ever typed
+// and keep frames as long as the highest slot. So it is bounded by
+// generations: a check that starts when the current numbering holds more
+// than maxSlotNames names starts a new one. Checked rules keep the
+// numbering they were checked with (Index.Slots, Compiler), and so do
+// the runs of them and what the shared caches keep for them; an old
+// numbering is garbage once no checked rules use it.
 
-// slotNames is the numbering. Reads take no lock: fast is a snapshot
+// maxSlotNames is how many names a numbering holds before the next check
+// starts a new one: the shipped rules under every selection number about
+// 700.
+var maxSlotNames = 1 << 13
+
+// Slots is one numbering. Reads take no lock: fast is a snapshot
 // replaced whole (copied on write), and names numbered since are in
 // recent, under mu, until the next snapshot: one when recent has grown to
 // half the snapshot (so numbering n names copies O(n) in all) and one at
 // the end of each check (so runs find every name in fast).
-var slotNames struct {
+type Slots struct {
 	mu     sync.Mutex
 	fast   atomic.Pointer[map[string]int]
 	recent map[string]int
 	names  atomic.Pointer[[]string]
 }
 
-func init() {
+// NewSlots is a numbering of the globals alone.
+func NewSlots() *Slots {
+	s := &Slots{recent: map[string]int{}}
 	ids := map[string]int{}
 	names := []string{}
 	for i, n := range globalSlots {
 		ids[n] = i
 		names = append(names, n)
 	}
-	slotNames.fast.Store(&ids)
-	slotNames.names.Store(&names)
-	slotNames.recent = map[string]int{}
+	s.fast.Store(&ids)
+	s.names.Store(&names)
+	return s
 }
 
-// SlotOf is the slot of a name in every frame, numbering it if it has
-// none yet. The globals are slots 0 to GlobalSlots-1.
-func SlotOf(name string) int {
-	if i, ok := (*slotNames.fast.Load())[name]; ok {
+// currentSlots is the numbering new checks use.
+var currentSlots atomic.Pointer[Slots]
+
+func init() { currentSlots.Store(NewSlots()) }
+
+// slotsForCheck is the numbering a new check uses: the current one, or a
+// new one once the current holds more than maxSlotNames names.
+func slotsForCheck() *Slots {
+	for {
+		s := currentSlots.Load()
+		if s.Len() <= maxSlotNames || currentSlots.CompareAndSwap(s, NewSlots()) {
+			return currentSlots.Load()
+		}
+	}
+}
+
+// RenumberSlots makes the checks from now on number frame slots afresh,
+// as one does by itself once the numbering holds more than maxSlotNames
+// names; rules checked before keep theirs. For tests.
+func RenumberSlots() { currentSlots.Store(NewSlots()) }
+
+// Len is how many names are numbered.
+func (s *Slots) Len() int { return len(*s.names.Load()) }
+
+// Of is the slot of a name in every frame, numbering it if it has none
+// yet. The globals are slots 0 to GlobalSlots-1.
+func (s *Slots) Of(name string) int {
+	if i, ok := (*s.fast.Load())[name]; ok {
 		return i
 	}
-	slotNames.mu.Lock()
-	defer slotNames.mu.Unlock()
-	if i, ok := slotLookupLocked(name); ok {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i, ok := s.lookupLocked(name); ok {
 		return i
 	}
 	// Readers hold a shorter slice and never read past its end, so the
 	// append may write in place.
-	names := append(*slotNames.names.Load(), name)
+	names := append(*s.names.Load(), name)
 	i := len(names) - 1
-	slotNames.names.Store(&names)
-	slotNames.recent[name] = i
-	if fast := *slotNames.fast.Load(); len(slotNames.recent) > 64 && 2*len(slotNames.recent) > len(fast) {
-		publishSlotsLocked()
+	s.names.Store(&names)
+	s.recent[name] = i
+	if fast := *s.fast.Load(); len(s.recent) > 64 && 2*len(s.recent) > len(fast) {
+		s.publishLocked()
 	}
 	return i
 }
 
-// SlotLookup is the slot of a name, if it has one.
-func SlotLookup(name string) (int, bool) {
-	if i, ok := (*slotNames.fast.Load())[name]; ok {
+// Lookup is the slot of a name, if it has one.
+func (s *Slots) Lookup(name string) (int, bool) {
+	if i, ok := (*s.fast.Load())[name]; ok {
 		return i, true
 	}
-	slotNames.mu.Lock()
-	defer slotNames.mu.Unlock()
-	return slotLookupLocked(name)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lookupLocked(name)
 }
 
-func slotLookupLocked(name string) (int, bool) {
-	if i, ok := slotNames.recent[name]; ok {
+func (s *Slots) lookupLocked(name string) (int, bool) {
+	if i, ok := s.recent[name]; ok {
 		return i, true
 	}
-	i, ok := (*slotNames.fast.Load())[name] // published since the caller looked
+	i, ok := (*s.fast.Load())[name] // published since the caller looked
 	return i, ok
 }
 
-// publishSlots makes a snapshot of every name numbered so far.
-func publishSlots() {
-	slotNames.mu.Lock()
-	defer slotNames.mu.Unlock()
-	if len(slotNames.recent) > 0 {
-		publishSlotsLocked()
+// publish makes a snapshot of every name numbered so far.
+func (s *Slots) publish() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.recent) > 0 {
+		s.publishLocked()
 	}
 }
 
-func publishSlotsLocked() {
-	old := *slotNames.fast.Load()
-	ids := make(map[string]int, len(old)+len(slotNames.recent))
+func (s *Slots) publishLocked() {
+	old := *s.fast.Load()
+	ids := make(map[string]int, len(old)+len(s.recent))
 	for k, v := range old {
 		ids[k] = v
 	}
-	for k, v := range slotNames.recent {
+	for k, v := range s.recent {
 		ids[k] = v
 	}
-	slotNames.fast.Store(&ids)
-	slotNames.recent = map[string]int{}
+	s.fast.Store(&ids)
+	s.recent = map[string]int{}
 }
 
-// SlotName is the name of slot i.
-func SlotName(i int) string { return (*slotNames.names.Load())[i] }
+// Name is the name of slot i.
+func (s *Slots) Name(i int) string { return (*s.names.Load())[i] }
 
 // GlobalSlots is how many slots the globals take, at the start.
 const GlobalSlots = len(globalSlots)

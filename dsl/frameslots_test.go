@@ -11,6 +11,7 @@ import (
 // sees the same, and SlotName gives the name back. Run it with -race.
 func TestSlotOfConcurrent(t *testing.T) {
 	const workers, names = 4, 500
+	s := NewSlots()
 	got := make([][]int, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -19,32 +20,32 @@ func TestSlotOfConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := range names {
 				name := fmt.Sprintf("slot_test_%d", (i*7+w*13)%names)
-				got[w] = append(got[w], SlotOf(name))
-				if j, ok := SlotLookup(name); !ok || j != got[w][len(got[w])-1] {
-					t.Errorf("SlotLookup(%s) = %d, %v after SlotOf gave %d", name, j, ok, got[w][len(got[w])-1])
+				got[w] = append(got[w], s.Of(name))
+				if j, ok := s.Lookup(name); !ok || j != got[w][len(got[w])-1] {
+					t.Errorf("s.Lookup(%s) = %d, %v after SlotOf gave %d", name, j, ok, got[w][len(got[w])-1])
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	publishSlots()
+	s.publish()
 	for w := range workers {
 		for i, slot := range got[w] {
 			name := fmt.Sprintf("slot_test_%d", (i*7+w*13)%names)
-			if again := SlotOf(name); again != slot {
+			if again := s.Of(name); again != slot {
 				t.Errorf("%s: slot %d, then %d", name, slot, again)
 			}
-			if SlotName(slot) != name {
-				t.Errorf("slot %d is %s, want %s", slot, SlotName(slot), name)
+			if s.Name(slot) != name {
+				t.Errorf("slot %d is %s, want %s", slot, s.Name(slot), name)
 			}
 		}
 	}
-	if _, ok := SlotLookup("slot_test_never_numbered"); ok {
+	if _, ok := s.Lookup("slot_test_never_numbered"); ok {
 		t.Error("SlotLookup numbered a name")
 	}
 	for i, g := range globalSlots {
-		if SlotOf(g) != i {
-			t.Errorf("global %s is slot %d, want %d", g, SlotOf(g), i)
+		if s.Of(g) != i {
+			t.Errorf("global %s is slot %d, want %d", g, s.Of(g), i)
 		}
 	}
 }

@@ -35,6 +35,7 @@ type cachedProgram struct {
 	slotted  fastexpr.SlotFunc
 	calls    string // what the functions it calls mean (calleeKey)
 	why      string // why fastexpr could not compile it, if it could not
+	slots    *Slots // the numbering slotted reads
 	typ      reflect.Type
 }
 

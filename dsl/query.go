@@ -148,6 +148,7 @@ func (c *checker) queryCompiler() func(e *syntax.Expr) diag.Diagnostics {
 		saved := c.diags
 		c.diags = diagnostics{}
 		sc := globalScope()
+		sc.slots = c.exprc.slots
 		sc.define(&symbol{name: QuerySignalled, kind: symGlobal, typ: querySignalledType, used: true})
 		c.compile(e, sc, nil, "")
 		out := c.diags.list

@@ -141,10 +141,15 @@ type scope struct {
 	syms   map[string]*symbol
 	order  []*symbol
 	env    types.Map // cached expr environment; nil when stale
+	slots  *Slots    // the check's numbering of frame slots; nil: number at run time
 }
 
 func newScope(parent *scope) *scope {
-	return &scope{parent: parent, syms: map[string]*symbol{}}
+	s := &scope{parent: parent, syms: map[string]*symbol{}}
+	if parent != nil {
+		s.slots = parent.slots
+	}
+	return s
 }
 
 func (s *scope) lookup(name string) *symbol {
@@ -159,10 +164,19 @@ func (s *scope) lookup(name string) *symbol {
 func (s *scope) define(sym *symbol) {
 	// Every name a frame may hold gets its slot now, so that runs find
 	// it in the published numbering (frameslots.go) without a lock.
-	SlotOf(sym.name)
+	if s.slots != nil {
+		s.slots.Of(sym.name)
+	}
 	s.syms[sym.name] = sym
 	s.order = append(s.order, sym)
 	s.env = nil
+}
+
+// rootScope is a scope of its own, numbering names in the check's slots.
+func (c *checker) rootScope() *scope {
+	s := newScope(nil)
+	s.slots = c.exprc.slots
+	return s
 }
 
 // names lists every visible name, for did-you-mean.

@@ -32,6 +32,7 @@ import (
 //     call) closes over that check's declarations: an expression whose
 //     compiled form calls one is kept for its own check only
 //     (programcache.go), never here;
+//   - the numbering of frame slots its closures read (frameslots.go);
 //   - the configuration, which is the same for every check once the
 //     built-ins are in (before checkCallables, expressions compile
 //     without them, and none is shared).
@@ -77,14 +78,14 @@ func newProgramStore(max int) *programStore {
 }
 
 // lookup finds a compilation of text under the same key.
-func (s *programStore) lookup(text string, names []string, bindings []types.Type, calls string) *cachedProgram {
+func (s *programStore) lookup(text string, names []string, bindings []types.Type, calls string, slots *Slots) *cachedProgram {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if cp := findProgram(s.young[text], names, bindings, calls); cp != nil {
+	if cp := findProgram(s.young[text], names, bindings, calls, slots); cp != nil {
 		s.hits++
 		return cp
 	}
-	cp := findProgram(s.old[text], names, bindings, calls)
+	cp := findProgram(s.old[text], names, bindings, calls, slots)
 	if cp != nil {
 		s.addLocked(text, cp)
 		s.hits++
@@ -94,9 +95,9 @@ func (s *programStore) lookup(text string, names []string, bindings []types.Type
 	return cp
 }
 
-func findProgram(list []*cachedProgram, names []string, bindings []types.Type, calls string) *cachedProgram {
+func findProgram(list []*cachedProgram, names []string, bindings []types.Type, calls string, slots *Slots) *cachedProgram {
 	for _, cp := range list {
-		if cp.calls == calls && slices.Equal(cp.names, names) && equalBindings(cp.bindings, bindings) {
+		if cp.calls == calls && cp.slots == slots && slices.Equal(cp.names, names) && equalBindings(cp.bindings, bindings) {
 			return cp
 		}
 	}
@@ -110,7 +111,7 @@ func (s *programStore) store(text string, cp *cachedProgram) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if findProgram(s.young[text], cp.names, cp.bindings, cp.calls) == nil {
+	if findProgram(s.young[text], cp.names, cp.bindings, cp.calls, cp.slots) == nil {
 		s.addLocked(text, cp)
 	}
 }
@@ -206,7 +207,7 @@ func (c *checker) findProgram(text string, tree ast.Node, env types.Map) (*cache
 	if !k.shared {
 		return nil, k
 	}
-	if cp := sharedPrograms.lookup(text, names, bindings, k.calls); cp != nil {
+	if cp := sharedPrograms.lookup(text, names, bindings, k.calls, c.exprc.slots); cp != nil {
 		c.programs.store(text, cp)
 		return cp, nil
 	}
@@ -219,7 +220,7 @@ func (c *checker) keepProgram(k *programKey, cp *cachedProgram) {
 	if k == nil {
 		return
 	}
-	cp.names, cp.bindings, cp.calls = k.names, k.bindings, k.calls
+	cp.names, cp.bindings, cp.calls, cp.slots = k.names, k.bindings, k.calls, c.exprc.slots
 	c.programs.store(k.text, cp)
 	if k.shared && c.callsOnlyBuiltins(cp.program) {
 		sharedPrograms.store(k.text, cp)

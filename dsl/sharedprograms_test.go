@@ -177,14 +177,14 @@ func TestProgramStoreBound(t *testing.T) {
 		if n := s.len(); n > 8 {
 			t.Fatalf("after %d stores the store holds %d, over its bound of 8", i+2, n)
 		}
-		if i%3 == 0 && s.lookup("kept", nil, nil, "k") != kept {
+		if i%3 == 0 && s.lookup("kept", nil, nil, "k", nil) != kept {
 			t.Fatalf("after %d stores the program in use was dropped", i+2)
 		}
 	}
-	if s.lookup("text 0", nil, nil, "") != nil {
+	if s.lookup("text 0", nil, nil, "", nil) != nil {
 		t.Error("the first program stored is still there after 100 more")
 	}
-	if s.lookup("text 99", nil, nil, "") == nil {
+	if s.lookup("text 99", nil, nil, "", nil) == nil {
 		t.Error("the last program stored is not there")
 	}
 }

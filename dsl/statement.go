@@ -58,6 +58,7 @@ func (c *checker) site(b *bodyCtx, name string, s *Site, sc *scope) {
 // block do not leak into an effect checked against this point.
 func (s *scope) snapshot() *scope {
 	out := newScope(nil)
+	out.slots = s.slots
 	var chain []*scope
 	for sc := s; sc != nil; sc = sc.parent {
 		chain = append(chain, sc)

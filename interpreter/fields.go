@@ -65,7 +65,7 @@ type Reads struct {
 // rules see but the details (fields tagged odds:"detail": experience,
 // bookkeeping marks), of the focus models only when there are some.
 func (p *Program) SummaryReads(focus []string) *Reads {
-	r := &Reads{focus: focus, orderFree: true}
+	r := &Reads{s: nameSet{slots: p.idx.Slots}, focus: focus, orderFree: true}
 	for _, d := range droppables() {
 		if modelType.Field(d.index).Tag.Get("odds") != "detail" {
 			r.s.addField(d.name)
@@ -84,7 +84,7 @@ func (p *Program) QueryReads(q *dsl.Query) *Reads {
 	if q == nil {
 		return nil
 	}
-	r := &Reads{}
+	r := &Reads{s: nameSet{slots: p.idx.Slots}}
 	p.liveness().add(&r.s, q.Expr(), false)
 	return r
 }
@@ -145,7 +145,7 @@ func (r *runner) planFields(live *nameSet, question *Reads, counters bool) field
 			}
 			for j, w := range items {
 				for ; w != 0; w &= w - 1 {
-					plan.counts[d.index] = append(plan.counts[d.index], dsl.SlotName(j*64+bits.TrailingZeros64(w)))
+					plan.counts[d.index] = append(plan.counts[d.index], r.p.idx.Slots.Name(j*64+bits.TrailingZeros64(w)))
 				}
 			}
 		default:

@@ -8,8 +8,8 @@ import (
 )
 
 // frame is the variables of one procedure call, table application or
-// effect body. A variable is a slot, numbered by dsl.SlotOf (the same
-// numbers the checked expressions read, Expr.Slotted): the globals first,
+// effect body. A variable is a slot, numbered by the rules' dsl.Slots (the
+// same numbers their checked expressions read, Expr.Slotted): the globals first,
 // then the names the frame sets. A name is set in the frame or not (as a
 // key of a map is), which is what a block hiding an outer name asks.
 //
@@ -18,9 +18,10 @@ import (
 // placeholders), fillGlobals and reset; a snapshot copies a frame with
 // them (copyFor, resume.go).
 type frame struct {
-	vals    []any   // by slot; past the end, unset
-	state   []uint8 // by slot: slotUnused, slotSet or slotUnset
-	used    []int   // the slots ever set since reset, each once
+	slots   *dsl.Slots // the numbering of the rules running
+	vals    []any      // by slot; past the end, unset
+	state   []uint8    // by slot: slotUnused, slotSet or slotUnset
+	used    []int      // the slots ever set since reset, each once
 	natural map[string]int
 	rolled  map[string][]int
 	rule    string // for events and errors
@@ -37,7 +38,7 @@ const (
 
 // get is a name's value and whether the frame holds it.
 func (f *frame) get(name string) (any, bool) {
-	i, ok := slotLookup(name)
+	i, ok := slotLookup(f.slots, name)
 	if !ok {
 		return nil, false // no frame has ever held it
 	}
@@ -58,7 +59,7 @@ func (f *frame) value(name string) any {
 }
 
 // set binds a name in the frame.
-func (f *frame) set(name string, v any) { f.setSlot(slotOf(name), v) }
+func (f *frame) set(name string, v any) { f.setSlot(slotOf(f.slots, name), v) }
 
 func (f *frame) setSlot(i int, v any) {
 	if i >= len(f.vals) {
@@ -86,7 +87,7 @@ func (f *frame) grow(n int) {
 
 // unset takes a name out of the frame.
 func (f *frame) unset(name string) {
-	i, ok := slotLookup(name)
+	i, ok := slotLookup(f.slots, name)
 	if ok && i < len(f.state) && f.state[i] == slotSet {
 		f.state[i], f.vals[i] = slotUnset, nil
 	}
@@ -97,7 +98,7 @@ func (f *frame) unset(name string) {
 func (f *frame) each(fn func(name string, v any)) {
 	for _, i := range f.used {
 		if f.state[i] == slotSet {
-			fn(dsl.SlotName(i), f.vals[i])
+			fn(f.slots.Name(i), f.vals[i])
 		}
 	}
 }
@@ -147,13 +148,14 @@ func (f *frame) reset() {
 // and slotLookup remember their slots in a table indexed by a hash of
 // their text (names are short), which costs a few nanoseconds where
 // dsl's map, safe for concurrent numbering, cost a twentieth of a run. An entry
-// is compared by its text, so a collision is merely a miss. Slots never
-// change once numbered, so an entry stays true.
+// is compared by its numbering and text, so a collision is merely a miss.
+// Slots never change once numbered, so an entry stays true.
 var slotCache [4096]atomic.Pointer[slotEntry]
 
 type slotEntry struct {
-	name string
-	slot int
+	slots *dsl.Slots
+	name  string
+	slot  int
 }
 
 // slotCacheAt is where a name's entry may be: one of two neighbours (two
@@ -169,19 +171,19 @@ func slotCacheAt(name string) (a, b *atomic.Pointer[slotEntry]) {
 }
 
 // remembered is the slot of name if either entry has it.
-func remembered(name string, a, b *atomic.Pointer[slotEntry]) (int, bool) {
-	if e := a.Load(); e != nil && e.name == name {
+func remembered(slots *dsl.Slots, name string, a, b *atomic.Pointer[slotEntry]) (int, bool) {
+	if e := a.Load(); e != nil && e.slots == slots && e.name == name {
 		return e.slot, true
 	}
-	if e := b.Load(); e != nil && e.name == name {
+	if e := b.Load(); e != nil && e.slots == slots && e.name == name {
 		return e.slot, true
 	}
 	return 0, false
 }
 
 // remember keeps name's slot in an empty entry, or else in place of a.
-func remember(name string, slot int, a, b *atomic.Pointer[slotEntry]) {
-	e := &slotEntry{name: name, slot: slot}
+func remember(slots *dsl.Slots, name string, slot int, a, b *atomic.Pointer[slotEntry]) {
+	e := &slotEntry{slots: slots, name: name, slot: slot}
 	if a.Load() != nil && b.Load() == nil {
 		b.Store(e)
 		return
@@ -189,26 +191,26 @@ func remember(name string, slot int, a, b *atomic.Pointer[slotEntry]) {
 	a.Store(e)
 }
 
-// slotOf is dsl.SlotOf, remembered.
-func slotOf(name string) int {
+// slotOf is slots.Of, remembered.
+func slotOf(slots *dsl.Slots, name string) int {
 	a, b := slotCacheAt(name)
-	if i, ok := remembered(name, a, b); ok {
+	if i, ok := remembered(slots, name, a, b); ok {
 		return i
 	}
-	i := dsl.SlotOf(name)
-	remember(name, i, a, b)
+	i := slots.Of(name)
+	remember(slots, name, i, a, b)
 	return i
 }
 
-// slotLookup is dsl.SlotLookup, remembered where the name has a slot.
-func slotLookup(name string) (int, bool) {
+// slotLookup is slots.Lookup, remembered where the name has a slot.
+func slotLookup(slots *dsl.Slots, name string) (int, bool) {
 	a, b := slotCacheAt(name)
-	if i, ok := remembered(name, a, b); ok {
+	if i, ok := remembered(slots, name, a, b); ok {
 		return i, true
 	}
-	i, ok := dsl.SlotLookup(name)
+	i, ok := slots.Lookup(name)
 	if ok {
-		remember(name, i, a, b)
+		remember(slots, name, i, a, b)
 	}
 	return i, ok
 }

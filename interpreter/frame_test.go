@@ -3,12 +3,15 @@ package interpreter
 import (
 	"reflect"
 	"testing"
+
+	"github.com/munda-rules/munda/dsl"
 )
 
 // TestFrame checks the frame's API against a map, which is what frames
 // were: set, unset, get, each, Env and reset.
 func TestFrame(t *testing.T) {
 	f := framePool.Get().(*frame)
+	f.slots = dsl.NewSlots()
 	f.fillGlobals(nil, nil)
 	f.set("x", 1)
 	f.set("frame_test_name_never_seen", "a")

@@ -61,11 +61,15 @@ import (
 	"github.com/munda-rules/munda/dsl/syntax"
 )
 
-// nameSet is what may be read: variable names by their slot (dsl.SlotOf;
-// all stands for every name), natural.X and rolled.X by X (a reader of
-// the whole table, natural or rolled, is a reader of every X), and state
-// fields by their name in the rules (allFields: every field).
+// nameSet is what may be read: variable names by their slot (in the
+// numbering of the rules' frames, slots; all stands for every name),
+// natural.X and rolled.X by X (a reader of the whole table, natural or
+// rolled, is a reader of every X), and state fields by their name in the
+// rules (allFields: every field). A set without a numbering (never added
+// to by liveness.add, nor unioned with one that was) stands for every
+// name and field it is given.
 type nameSet struct {
+	slots                          *dsl.Slots
 	all, allFields                 bool
 	names, natural, rolled, fields slotBits
 	// members: fields read only to ask whether they hold an item
@@ -77,8 +81,8 @@ type nameSet struct {
 // slotBits is a set of names by their slot.
 type slotBits []uint64
 
-func (b *slotBits) add(name string) {
-	i := dsl.SlotOf(name)
+func (b *slotBits) add(slots *dsl.Slots, name string) {
+	i := slots.Of(name)
 	for len(*b) <= i/64 {
 		*b = append(*b, 0)
 	}
@@ -94,8 +98,11 @@ func (b *slotBits) union(o slotBits) {
 	}
 }
 
-func (b slotBits) has(name string) bool {
-	i, ok := dsl.SlotLookup(name)
+func (b slotBits) has(slots *dsl.Slots, name string) bool {
+	if slots == nil {
+		return false
+	}
+	i, ok := slots.Lookup(name)
 	return ok && i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0
 }
 
@@ -110,14 +117,36 @@ func (b slotBits) count() int {
 }
 
 func (s *nameSet) add(name string) {
-	if !s.all {
-		s.names.add(name)
+	switch {
+	case s.all:
+	case s.slots == nil:
+		s.all, s.names, s.natural, s.rolled = true, nil, nil, nil
+	default:
+		s.names.add(s.slots, name)
+	}
+}
+
+// addNatural and addRolled note a read of natural.X or rolled.X.
+func (s *nameSet) addNatural(x string) { s.addTo(&s.natural, x) }
+func (s *nameSet) addRolled(x string)  { s.addTo(&s.rolled, x) }
+
+func (s *nameSet) addTo(b *slotBits, x string) {
+	switch {
+	case s.all:
+	case s.slots == nil:
+		s.all, s.names, s.natural, s.rolled = true, nil, nil, nil
+	default:
+		b.add(s.slots, x)
 	}
 }
 
 func (s *nameSet) addField(name string) {
-	if !s.allFields {
-		s.fields.add(name)
+	switch {
+	case s.allFields:
+	case s.slots == nil:
+		s.setAllFields()
+	default:
+		s.fields.add(s.slots, name)
 	}
 }
 
@@ -126,16 +155,20 @@ func (s *nameSet) addMember(field, item string) {
 	if s.allFields {
 		return
 	}
+	if s.slots == nil {
+		s.setAllFields()
+		return
+	}
 	if s.members == nil {
 		s.members = map[string]slotBits{}
 	}
 	b := s.members[field]
-	b.add(item)
+	b.add(s.slots, item)
 	s.members[field] = b
 }
 
 // setAll makes the set every name and every field.
-func (s *nameSet) setAll() { *s = nameSet{all: true, allFields: true} }
+func (s *nameSet) setAll() { *s = nameSet{slots: s.slots, all: true, allFields: true} }
 
 // setAllFields makes the set every field.
 func (s *nameSet) setAllFields() { s.allFields, s.fields, s.members = true, nil, nil }
@@ -145,7 +178,15 @@ func (s *nameSet) union(o *nameSet) {
 	s.unionFields(o)
 }
 
+// adopt takes o's numbering where s has none yet (both are the rules').
+func (s *nameSet) adopt(o *nameSet) {
+	if s.slots == nil {
+		s.slots = o.slots
+	}
+}
+
 func (s *nameSet) unionNames(o *nameSet) {
+	s.adopt(o)
 	switch {
 	case s.all:
 	case o.all:
@@ -158,6 +199,7 @@ func (s *nameSet) unionNames(o *nameSet) {
 }
 
 func (s *nameSet) unionFields(o *nameSet) {
+	s.adopt(o)
 	switch {
 	case s.allFields:
 	case o.allFields:
@@ -185,23 +227,25 @@ func (s *nameSet) fieldsCount() int {
 }
 
 // has reports whether the set holds name.
-func (s *nameSet) has(name string) bool { return s.all || s.names.has(name) }
+func (s *nameSet) has(name string) bool { return s.all || s.names.has(s.slots, name) }
 
 // hasNatural reports whether natural.NAME may be read.
 func (s *nameSet) hasNatural(name string) bool {
-	return s.all || s.names.has(dsl.GlobalNatural) || s.natural.has(name)
+	return s.all || s.names.has(s.slots, dsl.GlobalNatural) || s.natural.has(s.slots, name)
 }
 
 // hasRolled reports whether rolled.NAME may be read.
 func (s *nameSet) hasRolled(name string) bool {
-	return s.all || s.names.has(dsl.GlobalRolled) || s.rolled.has(name)
+	return s.all || s.names.has(s.slots, dsl.GlobalRolled) || s.rolled.has(s.slots, name)
 }
 
 // hasField reports whether a state field of that name may be read.
-func (s *nameSet) hasField(name string) bool { return s.allFields || s.fields.has(name) }
+func (s *nameSet) hasField(name string) bool {
+	return s.allFields || s.fields.has(s.slots, name)
+}
 
 func (s *nameSet) clone() nameSet {
-	c := nameSet{all: s.all, allFields: s.allFields, names: slices.Clone(s.names), natural: slices.Clone(s.natural),
+	c := nameSet{slots: s.slots, all: s.all, allFields: s.allFields, names: slices.Clone(s.names), natural: slices.Clone(s.natural),
 		rolled: slices.Clone(s.rolled), fields: slices.Clone(s.fields)}
 	if s.members != nil {
 		c.members = make(map[string]slotBits, len(s.members))
@@ -217,6 +261,7 @@ func (s *nameSet) clone() nameSet {
 // it calls, and each block's suffixes (by whether the run logs, which
 // decides whether emit renders its text).
 type liveness struct {
+	slots *dsl.Slots // the rules' numbering, which the sets' bits use
 	// owner: the reads of the effects on a procedure, action or table,
 	// which run in its frames.
 	owner map[string]*nameSet
@@ -294,7 +339,7 @@ func (p *Program) liveness() *liveness {
 }
 
 func newLiveness(p *Program) *liveness {
-	lv := &liveness{owner: map[string]*nameSet{}, firedAt: map[syntax.Stmt]*nameSet{}, tables: map[*syntax.Block]string{}}
+	lv := &liveness{slots: p.idx.Slots, owner: map[string]*nameSet{}, firedAt: map[syntax.Stmt]*nameSet{}, tables: map[*syntax.Block]string{}}
 	owners := map[string]bool{}
 	for id := range p.idx.Procedures {
 		owners[id] = true
@@ -313,7 +358,7 @@ func newLiveness(p *Program) *liveness {
 	lv.summarise(p, false)
 	lv.summarise(p, true)
 	for _, e := range p.idx.Effects {
-		var reads nameSet
+		reads := nameSet{slots: lv.slots}
 		// An effect's text is rendered whether or not the run logs in
 		// a few places (a hook's emit only when it does): count it.
 		lv.add(&reads, e.Item, true)
@@ -328,13 +373,13 @@ func newLiveness(p *Program) *liveness {
 		case owners[target] && e.Target != dsl.AnyRoll && sites != nil:
 			for _, st := range sites {
 				if lv.firedAt[st] == nil {
-					lv.firedAt[st] = &nameSet{}
+					lv.firedAt[st] = &nameSet{slots: lv.slots}
 				}
 				lv.firedAt[st].union(&reads)
 			}
 		case owners[target] && e.Target != dsl.AnyRoll:
 			if lv.owner[target] == nil {
-				lv.owner[target] = &nameSet{}
+				lv.owner[target] = &nameSet{slots: lv.slots}
 			}
 			lv.owner[target].union(&reads)
 		case e.TargetKind == "characteristic" || e.TargetKind == "event" || e.TargetKind == "value":
@@ -360,7 +405,7 @@ func (lv *liveness) summarise(p *Program, logging bool) {
 	direct := map[string]*nameSet{}
 	calls := map[string][]string{}
 	collect := func(key string, nodes ...any) {
-		s := &nameSet{}
+		s := &nameSet{slots: lv.slots}
 		for _, n := range nodes {
 			calls[key] = append(calls[key], readsOf(n, logging, s)...)
 		}
@@ -394,11 +439,11 @@ func (lv *liveness) summarise(p *Program, logging bool) {
 	// (on characteristics' tests, values, grants, prevents, any roll)
 	// anywhere.
 	for _, e := range idx.Effects {
-		es := &nameSet{}
+		es := &nameSet{slots: lv.slots}
 		cs := readsOf(e.Item, logging, es)
 		for _, k := range effectKeys(idx, e) {
 			if direct[k] == nil {
-				direct[k] = &nameSet{}
+				direct[k] = &nameSet{slots: lv.slots}
 			}
 			direct[k].union(es)
 			calls[k] = append(calls[k], cs...)
@@ -521,6 +566,9 @@ const allActions = "a:*"
 
 // add adds what node reads to s, the fields of what it calls included.
 func (lv *liveness) add(s *nameSet, node any, logging bool) {
+	if s.slots == nil {
+		s.slots = lv.slots
+	}
 	for _, c := range readsOf(node, logging, s) {
 		if c == allActions {
 			for k, o := range lv.called[mode(logging)] {
@@ -582,7 +630,7 @@ func (lv *liveness) addFiredAt(s *nameSet, stmt syntax.Stmt) {
 // them is the checkpoint's own block (else it runs a call, an apply or a
 // perform into another frame).
 func (lv *liveness) frameLive(levels []ckLevel, innermost, logging bool) nameSet {
-	var s nameSet
+	s := nameSet{slots: lv.slots}
 	first := levels[0]
 	switch owner := first.f.proc; {
 	case owner != "":
@@ -742,10 +790,10 @@ func nodeReads(root ast.Node, s *nameSet, calls *[]string) {
 			if id, ok := n.Node.(*ast.IdentifierNode); ok && !n.Method {
 				switch id.Value {
 				case dsl.GlobalNatural:
-					s.natural.add(key.Value)
+					s.addNatural(key.Value)
 					tables[id] = true
 				case dsl.GlobalRolled:
-					s.rolled.add(key.Value)
+					s.addRolled(key.Value)
 					tables[id] = true
 				}
 			}

@@ -287,7 +287,7 @@ func newFrameMaps() *frame {
 // copy of its state m makes. (The one place that knows a frame's layout
 // for snapshots.)
 func (f *frame) copyFor(m *remap, c *frame) *frame {
-	c.rule, c.source, c.proc = f.rule, f.source, f.proc
+	c.slots, c.rule, c.source, c.proc = f.slots, f.rule, f.source, f.proc
 	// Slot by slot, into slots made once at the size the highest needs:
 	// a copy per branch of every decision, so no names looked up and no
 	// growing by doubling (slots are numbered per process, so a frame is

@@ -256,14 +256,18 @@ func (r *runner) newFrame(rule, source, proc string) *frame {
 	return f
 }
 
-// emptyFrame is a released frame, or a new one.
+// emptyFrame is a released frame, or a new one, numbered as the rules
+// running (released frames may have run other rules: stacks are pooled).
 func (r *runner) emptyFrame() *frame {
+	var f *frame
 	if n := len(r.frames); n > 0 {
-		f := r.frames[n-1]
+		f = r.frames[n-1]
 		r.frames = r.frames[:n-1]
-		return f
+	} else {
+		f = framePool.Get().(*frame)
 	}
-	return framePool.Get().(*frame)
+	f.slots = r.p.idx.Slots
+	return f
 }
 
 // release gives a frame back for reuse once nothing refers to it.
