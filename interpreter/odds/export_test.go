@@ -38,7 +38,7 @@ func ExactWholeState(ctx context.Context, q Question, maxConfigs int) (*Result, 
 // ExactEveryFace is Exact following every face of every roll, read later
 // or not (as before UnreadRoll).
 func ExactEveryFace(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
-	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, noUnread: true})
+	return exact(ctx, q, maxConfigs, exactOptions{workers: runtime.GOMAXPROCS(0), noUnread: true})
 }
 
 // ExactCheckingUnread is Exact checking, where it follows a roll on one
