@@ -78,6 +78,9 @@ func pathError(w *walker, err error) error {
 type branch struct {
 	pick, n int
 	label   string // for errors: the roll and the face taken
+	// forced: one face stands for all, with a chance of 1 (a roll
+	// nothing later reads: walker.force).
+	forced bool
 }
 
 // walker is a dice source that follows a path of picks and extends it: the
@@ -94,6 +97,10 @@ type walker struct {
 	// onPick, if set, is told of each pick past base before it is taken
 	// (it may pause the run there).
 	onPick func(i int)
+	// force: the picks past base are of a roll whose result nothing
+	// later reads (interpreter.Checkpoint.UnreadRoll): each takes its
+	// first way alone, with a chance of 1, while it is set.
+	force bool
 }
 
 func (w *walker) start() {
@@ -104,7 +111,7 @@ func (w *walker) start() {
 // weigh multiplies the path's probability by the chance of pick i, unless
 // it is part of the replayed prefix.
 func (w *walker) weigh(i int, num, den int64) {
-	if i >= w.base {
+	if i >= w.base && !w.path[i].forced {
 		w.p.Mul(w.p, big.NewRat(num, den))
 	}
 }
@@ -119,7 +126,10 @@ func (w *walker) take(n int, label string) int {
 		w.pos++
 		return b.pick
 	}
-	w.path = append(w.path, branch{pick: 0, n: n, label: label})
+	if w.force && w.pos >= w.base {
+		n = 1
+	}
+	w.path = append(w.path, branch{pick: 0, n: n, label: label, forced: n == 1 && w.force})
 	w.pos++
 	return 0
 }

@@ -23,13 +23,26 @@ func ExactByScope(ctx context.Context, q Question, maxConfigs int) (*Result, err
 }
 
 // ExactCheckingLive is Exact checking every merge the live hash makes
-// that the hash of every variable in scope would not (see exactOptions).
+// that the hash of every variable in scope would not, and every roll it
+// follows on one face because nothing later reads it (see exactOptions).
 func ExactCheckingLive(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
-	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkLive: true})
+	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkLive: true, checkUnread: true})
 }
 
 // ExactWholeState is Exact leaving out the variables nothing later reads
 // but no field of the state.
 func ExactWholeState(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
 	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, wholeState: true})
+}
+
+// ExactEveryFace is Exact following every face of every roll, read later
+// or not (as before UnreadRoll).
+func ExactEveryFace(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: runtime.GOMAXPROCS(0), noUnread: true})
+}
+
+// ExactCheckingUnread is Exact checking, where it follows a roll on one
+// face, that every face gives the same next configurations and outcomes.
+func ExactCheckingUnread(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkUnread: true})
 }

@@ -82,6 +82,13 @@ type exactOptions struct {
 	// scope differs, both are continued, and their next steps must give
 	// the same configurations and outcomes with the same chances.
 	checkLive bool
+	// noUnread: follow every face of a roll nothing later reads (see
+	// interpreter.Checkpoint.UnreadRoll), as before.
+	noUnread bool
+	// checkUnread: where a configuration's roll is followed on one face
+	// alone, follow every face too, and fail unless both give the same
+	// configurations and outcomes with the same chances.
+	checkUnread bool
 }
 
 // batchSize bounds how many configurations are expanded at once (and so
@@ -96,7 +103,7 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 	}
 	e := &merger{q: &q, max: maxConfigs, pending: map[string]*config{}, acc: newAccumulator(),
 		counters: q.Limits != (interpreter.Limits{}), covered: new(big.Rat), noSnapshots: opts.noSnapshots, runAgain: opts.runAgain,
-		scopeHash: opts.scopeHash, checkLive: opts.checkLive}
+		scopeHash: opts.scopeHash, checkLive: opts.checkLive, noUnread: opts.noUnread}
 	if !opts.scopeHash && !opts.wholeState {
 		// What the question reads of the final state: the fields of
 		// models it does not, nor the rest of a run, are left out of
@@ -122,7 +129,13 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 			delete(e.pending, c.key)
 			batch = append(batch, c)
 		}
-		for _, x := range e.expandAll(ctx, batch, opts.workers) {
+		xs := e.expandAll(ctx, batch, opts.workers)
+		if opts.checkUnread {
+			if err := e.checkUnread(ctx, batch, xs); err != nil {
+				return nil, err
+			}
+		}
+		for _, x := range xs {
 			if err := e.merge(x); err != nil {
 				return nil, err
 			}
@@ -211,6 +224,7 @@ type merger struct {
 	runAgain    bool // see exactOptions
 	scopeHash   bool // see exactOptions
 	checkLive   bool // see exactOptions
+	noUnread    bool // see exactOptions
 	// reads: what the question reads of the final state (nil: all)
 	reads *interpreter.Reads
 	buf   *state.Buffer // the state buffer of a single worker
@@ -224,6 +238,9 @@ type expansion struct {
 	ends   []ending
 	runs   int
 	err    error
+	// forced: the configuration's roll was followed on one face alone
+	// (nothing later reads it: walker.force).
+	forced bool
 }
 
 type ending struct {
@@ -257,10 +274,22 @@ func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x ex
 		taken   *config
 		takenAt int // the checkpoint taken was taken at (0: none)
 		signals signalCounts
+		unread  = -1 // whether c is at a roll nothing later reads (-1: not known yet)
 	)
 	made := map[string]bool{} // keys of the configurations made here
 	hook := func(cp interpreter.Checkpoint) bool {
 		ord++
+		// The configuration's own checkpoint comes first: a roll there
+		// that nothing later reads is followed on one face, up to the
+		// next checkpoint (the statement after it).
+		if ord == 1 && unread < 0 {
+			unread = 0
+			if c.snap != nil && !e.noUnread && cp.UnreadRoll(e.counters, e.reads) {
+				unread = 1
+			}
+		}
+		w.force = ord == 1 && unread == 1
+		x.forced = x.forced || w.force
 		if w.pos <= w.base || cp.Plain() {
 			// Replaying, or no decision taken yet; or a plain statement,
 			// after which there is a checkpoint before any decision (the
@@ -526,6 +555,30 @@ func (e *merger) checkMerged(ctx context.Context, c *config) error {
 		if got := b.chances(); !maps.EqualFunc(got, want, func(x, y *big.Rat) bool { return x.Cmp(y) == 0 }) {
 			return fmt.Errorf("internal: runs merged by their live hash go on differently (%s, and %s):\n%v\n%v",
 				(&walker{path: c.path, pos: len(c.path)}).describe(), (&walker{path: alt.path, pos: len(alt.path)}).describe(), want, got)
+		}
+	}
+	return nil
+}
+
+// checkUnread expands again, following every face, each configuration of
+// the batch whose roll was followed on one face alone (exactOptions
+// checkUnread), and fails unless both expansions give the same
+// configurations and outcomes with the same chances.
+func (e *merger) checkUnread(ctx context.Context, batch []*config, xs []expansion) error {
+	every := *e
+	every.noUnread = true
+	buf := new(state.Buffer)
+	for i, x := range xs {
+		if !x.forced || x.err != nil {
+			continue
+		}
+		y := every.expand(ctx, batch[i], buf)
+		if y.err != nil {
+			return fmt.Errorf("checking a roll nothing reads: %w", y.err)
+		}
+		if got, want := x.chances(), y.chances(); !maps.EqualFunc(got, want, func(a, b *big.Rat) bool { return a.Cmp(b) == 0 }) {
+			return fmt.Errorf("internal: a roll taken as read by nothing later changes what follows (%s):\n%v\n%v",
+				(&walker{path: batch[i].path, pos: len(batch[i].path)}).describe(), want, got)
 		}
 	}
 	return nil
