@@ -26,7 +26,7 @@ func ExactByScope(ctx context.Context, q Question, maxConfigs int) (*Result, err
 // that the hash of every variable in scope would not, and every roll it
 // follows on one face because nothing later reads it (see exactOptions).
 func ExactCheckingLive(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
-	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkLive: true, checkUnread: true})
+	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkLive: true, checkUnread: true, checkDecided: true})
 }
 
 // ExactWholeState is Exact leaving out the variables nothing later reads
@@ -36,13 +36,26 @@ func ExactWholeState(ctx context.Context, q Question, maxConfigs int) (*Result, 
 }
 
 // ExactEveryFace is Exact following every face of every roll, read later
-// or not (as before UnreadRoll).
+// or not (as before UnreadRoll), and every run to its end.
 func ExactEveryFace(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
-	return exact(ctx, q, maxConfigs, exactOptions{workers: runtime.GOMAXPROCS(0), noUnread: true})
+	return exact(ctx, q, maxConfigs, exactOptions{workers: runtime.GOMAXPROCS(0), noUnread: true, noDecided: true})
 }
 
 // ExactCheckingUnread is Exact checking, where it follows a roll on one
-// face, that every face gives the same next configurations and outcomes.
+// face, that every face gives the same next configurations and outcomes;
+// it follows every run to its end (so that the rolls are reached).
 func ExactCheckingUnread(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
-	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkUnread: true})
+	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkUnread: true, noDecided: true})
+}
+
+// ExactToEnd is Exact following every run to its end, even once its
+// answer is decided (as before Checkpoint.Decided).
+func ExactToEnd(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: runtime.GOMAXPROCS(0), noDecided: true})
+}
+
+// ExactCheckingDecided is Exact continuing every run it takes as decided
+// to its end, and failing unless the answer is the one it took.
+func ExactCheckingDecided(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkDecided: true})
 }
