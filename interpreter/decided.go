@@ -45,7 +45,32 @@ func (p *Program) Watch(q *dsl.Query) *Watch {
 	}
 	w := &Watch{fields: nameSet{slots: p.idx.Slots}}
 	ok := true
+	// A struct is read only through its fields: a value that is not
+	// plain must be what a member is read of (or the state, given to a
+	// built-in that finds a gang or a model), since comparing it, or
+	// handing it to a built-in, may read all its fields.
+	bases := map[ast.Node]bool{}
 	ast.Find(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.MemberNode:
+			bases[n.Node] = true
+		case *ast.CallNode:
+			bases[n.Callee] = true // checked below
+			if id, isIdent := n.Callee.(*ast.IdentifierNode); isIdent && structureBuiltins[id.Value] {
+				for _, a := range n.Arguments {
+					bases[a] = true
+				}
+			}
+		}
+		return false
+	})
+	ast.Find(root, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.MemberNode, *ast.CallNode, *ast.IdentifierNode, *ast.PointerNode, *ast.ConditionalNode:
+			if !plainType(n.Type()) && !bases[n] && n != root {
+				ok = false
+			}
+		}
 		switch n := n.(type) {
 		case *ast.MemberNode:
 			if n.Method {

@@ -147,3 +147,38 @@ func TestDecidedShipped(t *testing.T) {
 	t.Logf("to the end: %d configurations, %d ends, %d runs; decided: %d, %d, %d",
 		want.Configs, want.Paths, want.Runs, got.Configs, got.Paths, got.Runs)
 }
+
+// Only a question whose reads of the final state are all known can be
+// decided early: fields by name (and gangs and models found by id), a
+// plain answer.
+func TestDecidedQuestions(t *testing.T) {
+	const src = `dice d6 "D6" { faces 1, 2, 3, 4, 5, 6 }
+event told(m: model) "Told"
+function hurt(m: model) "Hurt" = m.wounds_lost > 0
+procedure p(m: model) "P" {
+  roll a = d6
+}
+`
+	prog := looseProgram(t, "p", src)
+	for _, c := range []struct {
+		of      string
+		watched bool
+	}{
+		{`model("m").kills`, true},
+		{`gang("g").bottled`, true},
+		{`"blessed" in model("m").marks`, true},
+		{`model("m").stats.ws + 1`, true},
+		{`model("m")`, false},               // a model: it points into the state
+		{`model("m") == model("m")`, false}, // compared whole
+		{`model("m").stats == model("m").stats`, false},
+		{`string(model("m"))`, false},       // shown whole
+		{`len(gang("g").models)`, false},    // a list of models handed to a built-in
+		{`hurt(model("m"))`, false},         // a function of the rules
+		{`signalled["told"]`, false},        // what was signalled
+		{`model("m").name`, false},          // a field Go code writes (goWrittenFields)
+	} {
+		if got := prog.Watch(query(t, prog, c.of)) != nil; got != c.watched {
+			t.Errorf("%s: watched %v, want %v", c.of, got, c.watched)
+		}
+	}
+}
