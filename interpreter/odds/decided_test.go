@@ -182,3 +182,25 @@ procedure p(m: model) "P" {
 		}
 	}
 }
+
+// The hit on a W1 fighter asking its status (decided once the rest
+// cannot change it), and followed to its end: the ratio, and the cost of
+// asking at each checkpoint whether the run is decided.
+func BenchmarkExactResolveHitStatus(b *testing.B)      { benchHitStatus(b, odds.Exact) }
+func BenchmarkExactResolveHitStatusToEnd(b *testing.B) { benchHitStatus(b, odds.ExactToEnd) }
+
+func benchHitStatus(b *testing.B, engine func(context.Context, odds.Question, int) (*odds.Result, error)) {
+	p := program(b)
+	q := odds.Question{Program: p, State: decodeState(b, duel(3, 1)), Procedure: "resolve_hit",
+		Args: map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, Of: query(b, p, `model("target").status`)}
+	b.ResetTimer()
+	for range b.N {
+		r, err := engine(context.Background(), q, 1_000_000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.Paths), "ends")
+		b.ReportMetric(float64(r.Configs), "configs")
+		b.ReportMetric(float64(r.Runs), "runs")
+	}
+}
