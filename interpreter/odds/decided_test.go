@@ -171,11 +171,11 @@ procedure p(m: model) "P" {
 		{`model("m")`, false},               // a model: it points into the state
 		{`model("m") == model("m")`, false}, // compared whole
 		{`model("m").stats == model("m").stats`, false},
-		{`string(model("m"))`, false},       // shown whole
-		{`len(gang("g").models)`, false},    // a list of models handed to a built-in
-		{`hurt(model("m"))`, false},         // a function of the rules
-		{`signalled["told"]`, false},        // what was signalled
-		{`model("m").name`, false},          // a field Go code writes (goWrittenFields)
+		{`string(model("m"))`, false},    // shown whole
+		{`len(gang("g").models)`, false}, // a list of models handed to a built-in
+		{`hurt(model("m"))`, false},      // a function of the rules
+		{`signalled["told"]`, false},     // what was signalled
+		{`model("m").name`, false},       // a field Go code writes (goWrittenFields)
 	} {
 		if got := prog.Watch(query(t, prog, c.of)) != nil; got != c.watched {
 			t.Errorf("%s: watched %v, want %v", c.of, got, c.watched)
