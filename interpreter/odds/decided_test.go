@@ -75,7 +75,7 @@ rule watch "Watch" {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := odds.ExactCheckingDecided(context.Background(), q, 100_000)
+			got, _, err := odds.ExactCheckingDecided(context.Background(), q, 100_000)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,11 +136,14 @@ func TestDecidedShipped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := odds.ExactCheckingDecided(context.Background(), q, 1_000_000)
+	got, checked, err := odds.ExactCheckingDecided(context.Background(), q, 1_000_000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sameOutcomes(t, got, want)
+	if checked == 0 {
+		t.Error("no run taken as decided was checked")
+	}
 	if got.Runs*10 > want.Runs {
 		t.Errorf("%d runs, %d following every run to its end: want a tenth or fewer", got.Runs, want.Runs)
 	}

@@ -55,7 +55,9 @@ func ExactToEnd(ctx context.Context, q Question, maxConfigs int) (*Result, error
 }
 
 // ExactCheckingDecided is Exact continuing every run it takes as decided
-// to its end, and failing unless the answer is the one it took.
-func ExactCheckingDecided(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
-	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkDecided: true})
+// to its end, and failing unless the answer is the one it took; checked
+// is how many distinct configurations it so continued.
+func ExactCheckingDecided(ctx context.Context, q Question, maxConfigs int) (res *Result, checked int, err error) {
+	res, err = exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkDecided: true, decidedChecked: &checked})
+	return res, checked, err
 }

@@ -96,6 +96,9 @@ type exactOptions struct {
 	// distinct configuration) to its end, on every branch, and fail
 	// unless every one gives the answer it was taken to have.
 	checkDecided bool
+	// decidedChecked, if set, counts the configurations checkDecided
+	// continued.
+	decidedChecked *int
 }
 
 // batchSize bounds how many configurations are expanded at once (and so
@@ -118,7 +121,7 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 		e.watch = q.Program.Watch(q.Of)
 	}
 	if opts.checkDecided {
-		e.checkDecided, e.checked = true, map[string]bool{}
+		e.checkDecided, e.checked, e.decidedChecked = true, map[string]bool{}, opts.decidedChecked
 	}
 	if !opts.scopeHash && !opts.wholeState {
 		// What the question reads of the final state: the fields of
@@ -268,7 +271,9 @@ type merger struct {
 	watch        *interpreter.Watch
 	checkDecided bool            // see exactOptions
 	checked      map[string]bool // checkDecided: the configurations checked
-	buf          *state.Buffer   // the state buffer of a single worker
+	// decidedChecked: see exactOptions
+	decidedChecked *int
+	buf            *state.Buffer // the state buffer of a single worker
 }
 
 // expansion is what following the branches from one configuration gave:
@@ -701,6 +706,9 @@ func (e *merger) checkDecidedRuns(ctx context.Context, xs []expansion) error {
 				continue
 			}
 			e.checked[d.at.key] = true
+			if e.decidedChecked != nil {
+				*e.decidedChecked++
+			}
 			full := &merger{q: e.q, max: e.max, pending: map[string]*config{}, acc: newAccumulator(),
 				counters: e.counters, covered: new(big.Rat), reads: e.reads}
 			root := &config{pos: d.at.pos, key: d.at.key, snap: d.at.snap, path: d.at.path, p: big.NewRat(1, 1)}
