@@ -191,12 +191,12 @@ func firstLine(err error) string {
 
 // decidable is a question of the battle that a run may answer before its
 // end: whether the first gang has bottled, and the first model's
-// experience.
+// experience (twice its experience, plus one if bottled).
 func decidable(st *state.State) string {
 	g := st.Gangs[0]
-	q := fmt.Sprintf("string(gang(%q).bottled)", g.ID)
+	q := fmt.Sprintf("(gang(%q).bottled ? 1 : 0)", g.ID)
 	if len(g.Models) > 0 {
-		q += fmt.Sprintf(` + " " + string(model(%q).xp)`, g.Models[0].ID)
+		q += fmt.Sprintf(" + 2 * model(%q).xp", g.Models[0].ID)
 	}
 	return q
 }
