@@ -15,7 +15,9 @@ package dsl
 // the chain does. Whenever a conjunct fails to give true or false (an
 // error, or anything the closures leave to the VM), that action's
 // condition is evaluated whole, as before, so that its errors and their
-// messages are the same.
+// messages are the same. (One difference, in the limits only: each
+// conjunct run has the memory budget a whole condition had, so a
+// condition that outgrew it only as a whole now runs.)
 
 import (
 	"fmt"
