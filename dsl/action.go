@@ -241,7 +241,10 @@ func (c *checker) actionFunctions() []expr.Option {
 // `available when` holds with m as that parameter and the others at their
 // defaults (nil where they have none).
 func (idx *Index) AvailableActions(st *state.State, m *state.Model) ([]string, error) {
-	out := []string{}
+	// Collected on the stack, then copied once at their number: appending
+	// to an empty list grew it four times a menu.
+	var found [32]string
+	out := found[:0]
 	// One set of slots for the whole menu, its globals filled once: a menu
 	// is asked at every action of every activation.
 	p := getSlots(firstParamSlot + idx.menuParams())
@@ -278,7 +281,7 @@ func (idx *Index) AvailableActions(st *state.State, m *state.Model) ([]string, e
 			out = append(out, a.ID)
 		}
 	}
-	return out, nil
+	return append([]string{}, out...), nil
 }
 
 // availableChain is availableIn for the menu, its condition asked as a
