@@ -14,14 +14,15 @@ package interpreter
 // test or roll they run inside) are opaque: no checkpoint inside them.
 
 import (
+	"encoding/binary"
 	"hash/maphash"
-	"maps"
 	"math"
 	"reflect"
 	"slices"
 	"sync"
 	"sync/atomic"
 
+	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib/state"
 )
@@ -43,7 +44,6 @@ type checkpoints struct {
 	nextExtra uint64
 	nextVar   string
 	nextLoop  loopAt
-	declared  map[*syntax.Block][]string // see declaredBy
 }
 
 // ckLevel is one block running.
@@ -58,10 +58,10 @@ type ckLevel struct {
 	extra    uint64 // what the construct that entered it keeps (a loop's list)
 	loopVar  string // the variable of the for each that entered it
 	loop     loopAt // and where that for each is (for a snapshot)
-	// base: the names in the frame when its first block began (its
-	// parameters, the globals, a table's result), for the first level of
-	// each frame.
-	base []string
+	// base: the slots of the names in the frame when its first block
+	// began (its parameters, the globals, a table's result), for the
+	// first level of each frame.
+	base []int
 }
 
 // pauseSignal unwinds a run that a checkpoint hook paused.
@@ -111,8 +111,12 @@ func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
 	lv := ckLevel{block: b, f: f, sc: sc, entry: entry, known: c.nextKnown, extra: c.nextExtra, loopVar: c.nextVar, loop: c.nextLoop}
 	c.nextKnown, c.nextExtra, c.nextVar, c.nextLoop = false, 0, "", loopAt{}
 	if n := len(c.levels); n == 0 || c.levels[n-1].f != f {
-		lv.base = make([]string, 0, f.size())
-		f.each(func(k string, _ any) { lv.base = append(lv.base, k) })
+		lv.base = make([]int, 0, f.size())
+		for _, i := range f.used {
+			if f.state[i] == slotSet {
+				lv.base = append(lv.base, i)
+			}
+		}
 	}
 	if !lv.known {
 		c.opaque++
@@ -236,61 +240,59 @@ func (c Checkpoint) ScopeHash(counters bool) uint64 { return c.hash(counters, fa
 
 func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 	r := c.r
-	h := &hasher{}
-	h.h.SetSeed(ckSeed)
+	h := getHasher()
+	defer putHasher(h)
 	// A translation reads placeholders of its own texts: keep every name.
 	liveOnly = liveOnly && r.opts.Translation == nil
 	levels := r.ck.levels
-	// The levels of each frame, and what the rest of the run reads of it.
-	type group struct{ from, to int }
-	var groups []group
-	for i := 0; i < len(levels); {
-		j := i
-		for j < len(levels) && levels[j].f == levels[i].f {
-			j++
-		}
-		groups = append(groups, group{i, j})
-		i = j
-	}
 	var at *liveAt
 	if liveOnly {
-		at = r.p.liveness().at(levels, r.logging())
-		h.plan = r.planFields(&at.fields, question, counters)
+		lv := r.p.liveness()
+		at = lv.at(levels, r.logging())
+		h.plan = at.plan(r, question, counters)
 	}
 	h.u64(h.plan.drop)
 	h.u64(h.plan.focusKeep)
 	h.u64(h.plan.sorted)
-	for _, i := range slices.Sorted(maps.Keys(h.plan.counts)) {
+	for _, i := range h.plan.countKeys {
 		h.u64(uint64(i))
 		for _, it := range h.plan.counts[i] {
 			h.str(it)
 		}
 	}
 	h.state(r.st)
-	for k, g := range groups {
-		// The names in scope in the frame.
-		inScope := map[string]bool{}
-		for _, k := range levels[g.from].base {
-			inScope[k] = true
+	declared := r.p.liveness()
+	// The levels of each frame, and what the rest of the run reads of it.
+	for k, from := 0, 0; from < len(levels); k++ {
+		to := from
+		for to < len(levels) && levels[to].f == levels[from].f {
+			to++
 		}
-		for j := g.from; j < g.to; j++ {
+		// The names in scope in the frame, by slot.
+		inScope := h.inScope[:0]
+		for _, i := range levels[from].base {
+			inScope.addSlot(i)
+		}
+		for j := from; j < to; j++ {
 			lv := &levels[j]
 			h.u64(lv.extra)
 			h.scope(lv.sc)
 			if lv.loopVar != "" {
-				inScope[lv.loopVar] = true
+				inScope.addSlot(slotOf(lv.loopVar))
 			}
-			for _, name := range r.ck.declaredBy(lv.block)[:lv.stmt] {
-				if name != "" {
-					inScope[name] = true
+			for _, i := range declared.declaredBy(lv.block)[:lv.stmt] {
+				if i >= 0 {
+					inScope.addSlot(i)
 				}
 			}
 		}
+		h.inScope = inScope
 		var live *nameSet
 		if at != nil {
 			live = &at.frames[k]
 		}
-		h.frame(levels[g.from].f, inScope, live)
+		h.frame(levels[from].f, inScope, live)
+		from = to
 	}
 	for _, s := range r.stack {
 		h.str(s)
@@ -312,6 +314,21 @@ func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 	return h.h.Sum64()
 }
 
+// hashers keeps hashers between checkpoints: a maphash.Hash is 150 bytes,
+// and a hasher's buffers grow to the run's size once.
+var hashers = sync.Pool{New: func() any { return new(hasher) }}
+
+func getHasher() *hasher {
+	h := hashers.Get().(*hasher)
+	h.h.SetSeed(ckSeed) // also empties it
+	return h
+}
+
+func putHasher(h *hasher) {
+	h.unique, h.st, h.plan = false, nil, fieldPlan{}
+	hashers.Put(h)
+}
+
 // uniqueCount makes hashes of runs that cannot be compared differ.
 var uniqueCount atomic.Uint64
 
@@ -321,8 +338,8 @@ func (r *runner) hashLoop(items []any, name string, old any, hadOld bool) uint64
 	if r.ck == nil {
 		return 0
 	}
-	h := &hasher{}
-	h.h.SetSeed(ckSeed)
+	h := getHasher()
+	defer putHasher(h)
 	h.str(name)
 	h.list(items)
 	if hadOld {
@@ -341,13 +358,13 @@ type hasher struct {
 	st     *state.State
 	plan   fieldPlan // how to hash the droppable fields of models (fields.go)
 	spare  *hasher   // sub's hasher, kept for the next entry (a maphash.Hash is 150 bytes)
+	// inScope: the names in scope in the frame being hashed, by slot
+	inScope slotBits
 }
 
 func (h *hasher) u64(x uint64) {
 	var b [8]byte
-	for i := range b {
-		b[i] = byte(x >> (8 * i))
-	}
+	binary.LittleEndian.PutUint64(b[:], x)
 	_, _ = h.h.Write(b[:])
 }
 
@@ -378,56 +395,61 @@ func (h *hasher) sub(f func(*hasher)) uint64 {
 // sees to that), and one in scope that nothing reads any more is as good
 // as gone, so runs that differ only in them are merged. natural.NAME and
 // rolled.NAME are read as such, or by a reader of the whole table.
-func (h *hasher) frame(f *frame, inScope map[string]bool, live *nameSet) {
+func (h *hasher) frame(f *frame, inScope slotBits, live *nameSet) {
 	h.str(f.rule)
 	h.str(f.proc)
 	var sum uint64
-	f.each(func(k string, v any) {
-		if inScope[k] && (live == nil || live.has(k)) {
-			sum += h.sub(func(s *hasher) { s.str(k); s.value(v) })
+	for _, i := range f.used {
+		if f.state[i] != slotSet || !inScope.hasSlot(i) || (live != nil && !live.hasSlot(i)) {
+			continue
 		}
-	})
+		k, v := dsl.SlotName(i), f.vals[i]
+		sum += h.sub(func(s *hasher) { s.str(k); s.value(v) })
+	}
 	h.u64(sum)
 	sum = 0
 	for k, v := range f.natural {
-		if inScope[k] && (live == nil || live.hasNatural(k)) {
+		if inScope.has(k) && (live == nil || live.hasNatural(k)) {
 			sum += h.sub(func(s *hasher) { s.str(k); s.u64(uint64(v)) })
 		}
 	}
 	h.u64(sum)
 	sum = 0
 	for k, v := range f.rolled {
-		if inScope[k] && (live == nil || live.hasRolled(k)) {
+		if inScope.has(k) && (live == nil || live.hasRolled(k)) {
 			sum += h.sub(func(s *hasher) { s.str(k); s.ints(v) })
 		}
 	}
 	h.u64(sum)
 }
 
-// declaredBy lists the name each statement of a block declares ("" for
-// none), as block's scope declares them.
-func (c *checkpoints) declaredBy(b *syntax.Block) []string {
-	if names, ok := c.declared[b]; ok {
-		return names
+// declaredBy lists the slot of the name each statement of a block
+// declares (-1 for none), as block's scope declares them; found once per
+// block.
+func (lv *liveness) declaredBy(b *syntax.Block) []int {
+	if v, ok := lv.declared.Load(b); ok {
+		return v.([]int)
 	}
-	names := make([]string, len(b.Stmts))
+	slots := make([]int, len(b.Stmts))
 	for i, st := range b.Stmts {
+		name := ""
 		switch s := st.(type) {
 		case *syntax.Let:
-			names[i] = s.Name.Name
+			name = s.Name.Name
 		case *syntax.Roll:
-			names[i] = s.Name.Name
+			name = s.Name.Name
 		case *syntax.TestStmt:
-			names[i] = s.Name.Name
+			name = s.Name.Name
 		case *syntax.Choose:
-			names[i] = s.Name.Name
+			name = s.Name.Name
+		}
+		slots[i] = -1
+		if name != "" {
+			slots[i] = slotOf(name)
 		}
 	}
-	if c.declared == nil {
-		c.declared = map[*syntax.Block][]string{}
-	}
-	c.declared[b] = names
-	return names
+	v, _ := lv.declared.LoadOrStore(b, slots)
+	return v.([]int)
 }
 
 func (h *hasher) scope(sc *blockScope) {

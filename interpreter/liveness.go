@@ -95,8 +95,20 @@ func (b *slotBits) union(o slotBits) {
 }
 
 func (b slotBits) has(name string) bool {
-	i, ok := dsl.SlotLookup(name)
-	return ok && i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0
+	i, ok := slotLookup(name)
+	return ok && b.hasSlot(i)
+}
+
+func (b slotBits) hasSlot(i int) bool {
+	return i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0
+}
+
+// addSlot adds slot i, reusing b's room (clear it with b[:0]).
+func (b *slotBits) addSlot(i int) {
+	for len(*b) <= i/64 {
+		*b = append(*b, 0)
+	}
+	(*b)[i/64] |= 1 << (i % 64)
 }
 
 func (b slotBits) count() int {
@@ -187,6 +199,9 @@ func (s *nameSet) fieldsCount() int {
 // has reports whether the set holds name.
 func (s *nameSet) has(name string) bool { return s.all || s.names.has(name) }
 
+// hasSlot is has by the name's slot.
+func (s *nameSet) hasSlot(i int) bool { return s.all || s.names.hasSlot(i) }
+
 // hasNatural reports whether natural.NAME may be read.
 func (s *nameSet) hasNatural(name string) bool {
 	return s.all || s.names.has(dsl.GlobalNatural) || s.natural.has(name)
@@ -241,6 +256,8 @@ type liveness struct {
 	// ats: what is live at each place a run pauses (liveAt), by the
 	// blocks running, their statements and whether the run logs.
 	ats sync.Map
+	// declared: the slot each statement of a block declares (declaredBy)
+	declared sync.Map
 }
 
 // liveAt is what the rest of a run may read at a checkpoint: of each
@@ -248,6 +265,9 @@ type liveness struct {
 type liveAt struct {
 	frames []nameSet
 	fields nameSet
+	// plans: the fieldPlan for each limits and durations (planKey)
+	// without a question (with one, the question keeps them)
+	plans sync.Map
 }
 
 // at is what is live at a checkpoint with these levels, found once per

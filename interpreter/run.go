@@ -190,7 +190,7 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 		r.running = map[*effect]bool{}
 	}
 	if opts.Checkpoint != nil {
-		r.ck = &checkpoints{hook: opts.Checkpoint}
+		r.ck = &checkpoints{hook: opts.Checkpoint, levels: rs.levels}
 	}
 	if st != nil {
 		// has_skill and its kin and stat read the state through the run.
@@ -223,8 +223,14 @@ func (r *runner) done() {
 	if r.values != nil {
 		clear(r.values.asking)
 	}
+	levels := rs.levels
+	if r.ck != nil && r.ck.levels != nil {
+		levels = r.ck.levels
+		r.ck.levels = nil
+	}
+	clear(levels[:cap(levels)])
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
-		running: r.running, values: r.values}
+		running: r.running, values: r.values, levels: levels[:0]}
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks = nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
 	stacksPool.Put(rs)
@@ -243,6 +249,7 @@ type runStacks struct {
 	frames        []*frame
 	running       map[*effect]bool
 	values        *valueState
+	levels        []ckLevel // checkpoints.levels
 }
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}
