@@ -3,8 +3,8 @@ package interpreter
 import (
 	"maps"
 	"math/bits"
-	"slices"
 	"reflect"
+	"slices"
 	"sync"
 
 	"github.com/munda-rules/munda/dsl"
