@@ -21,6 +21,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -580,8 +581,20 @@ func (h *hasher) where(x any, index func(*state.Model) int) {
 }
 
 // state hashes every field of the state a rule can see, in order (lists
-// as lists: a rule may read their order).
+// as lists: a rule may read their order), by the typed plans of
+// statehash.go.
 func (h *hasher) state(st *state.State) {
+	h.st = st
+	if st == nil {
+		h.u64(0)
+		return
+	}
+	h.at(stateNode(), unsafe.Pointer(st))
+}
+
+// stateReflective is state by reflection, field by field: what the typed
+// plans must write (the tests compare them).
+func (h *hasher) stateReflective(st *state.State) {
 	h.st = st
 	if st == nil {
 		h.u64(0)
