@@ -5,8 +5,10 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/munda-rules/munda/stdlib/state"
 )
@@ -21,7 +23,7 @@ import (
 func Summary(before, after *state.State, focus ...string) string {
 	var parts []string
 	if len(focus) == 0 {
-		diffStruct(&parts, "battle", reflect.ValueOf(before.Battle), reflect.ValueOf(after.Battle))
+		diffStruct(&parts, "battle", battleFields(), unsafe.Pointer(&before.Battle), unsafe.Pointer(&after.Battle))
 	}
 	for _, ga := range after.Gangs {
 		gb := before.Gang(ga.ID)
@@ -30,7 +32,7 @@ func Summary(before, after *state.State, focus ...string) string {
 			continue
 		}
 		if len(focus) == 0 {
-			diffStruct(&parts, ga.ID, reflect.ValueOf(*gb), reflect.ValueOf(*ga))
+			diffStruct(&parts, ga.ID, gangFields(), unsafe.Pointer(gb), unsafe.Pointer(ga))
 		}
 		for _, ma := range ga.Models {
 			if len(focus) > 0 && !slices.Contains(focus, ma.ID) {
@@ -41,7 +43,7 @@ func Summary(before, after *state.State, focus ...string) string {
 				parts = append(parts, ma.ID+": new")
 				continue
 			}
-			diffStruct(&parts, ma.ID, reflect.ValueOf(*mb), reflect.ValueOf(*ma))
+			diffStruct(&parts, ma.ID, modelFields(), unsafe.Pointer(mb), unsafe.Pointer(ma))
 		}
 	}
 	if len(parts) == 0 {
@@ -51,16 +53,20 @@ func Summary(before, after *state.State, focus ...string) string {
 }
 
 // diffStruct compares the fields the rules can see (those with an expr
-// name), except lists of gangs, models and weapons, which are compared by
-// their own ids, and back-links.
-func diffStruct(parts *[]string, prefix string, a, b reflect.Value) {
-	for _, f := range summaryFieldsOf(a.Type()) {
-		fa, fb := a.Field(f.index), b.Field(f.index)
+// name) of two structs of the type fields describes, at a and b, except
+// lists of gangs, models and weapons, which are compared by their own
+// ids, and back-links. A summary is made for every end of an exact
+// enumeration: the fields are found once per type (summaryFieldsOf) and
+// read at their offsets, not through reflection at every call.
+func diffStruct(parts *[]string, prefix string, fields []summaryField, a, b unsafe.Pointer) {
+	for i := range fields {
+		f := &fields[i]
+		fa, fb := unsafe.Add(a, f.offset), unsafe.Add(b, f.offset)
 		switch f.kind {
 		case summaryStruct:
-			diffStruct(parts, prefix+"."+f.name, fa, fb)
+			diffStruct(parts, prefix+"."+f.name, f.fields, fa, fb)
 		case summaryStrings:
-			la, lb := fa.Interface().([]string), fb.Interface().([]string)
+			la, lb := *(*[]string)(fa), *(*[]string)(fb)
 			if slices.Equal(la, lb) {
 				continue
 			}
@@ -68,59 +74,68 @@ func diffStruct(parts *[]string, prefix string, a, b reflect.Value) {
 				*parts = append(*parts, prefix+"."+f.name+": "+s)
 			}
 		case summaryWhole: // battle.recorded, markers, armour: only as a whole
-			if !reflect.DeepEqual(fa.Interface(), fb.Interface()) {
+			if !reflect.DeepEqual(reflect.NewAt(f.typ, fa).Elem().Interface(), reflect.NewAt(f.typ, fb).Elem().Interface()) {
 				*parts = append(*parts, prefix+"."+f.name+": changed")
 			}
 		case summaryWeapons:
-			diffWeapons(parts, prefix, fa.Interface().([]*state.Weapon), fb.Interface().([]*state.Weapon))
+			diffWeapons(parts, prefix, *(*[]*state.Weapon)(fa), *(*[]*state.Weapon)(fb))
+		case summaryString:
+			if *(*string)(fa) != *(*string)(fb) {
+				*parts = append(*parts, prefix+"."+f.name+": "+show(*(*string)(fb)))
+			}
+		case summaryInt:
+			if *(*int)(fa) != *(*int)(fb) {
+				*parts = append(*parts, prefix+"."+f.name+": "+strconv.Itoa(*(*int)(fb)))
+			}
+		case summaryBool:
+			if *(*bool)(fa) != *(*bool)(fb) {
+				*parts = append(*parts, prefix+"."+f.name+": "+strconv.FormatBool(*(*bool)(fb)))
+			}
+		case summaryFloat:
+			if *(*float64)(fa) != *(*float64)(fb) {
+				*parts = append(*parts, fmt.Sprintf("%s.%s: %v", prefix, f.name, *(*float64)(fb)))
+			}
 		case summaryScalar:
-			if !sameScalar(fa, fb) {
-				*parts = append(*parts, fmt.Sprintf("%s.%s: %v", prefix, f.name, show(fb.Interface())))
+			va, vb := reflect.NewAt(f.typ, fa).Elem().Interface(), reflect.NewAt(f.typ, fb).Elem().Interface()
+			if va != vb {
+				*parts = append(*parts, fmt.Sprintf("%s.%s: %v", prefix, f.name, show(vb)))
 			}
 		}
 	}
 }
 
-// sameScalar compares two fields of one plain kind without boxing them:
-// a summary is made for every end of an exact enumeration.
-func sameScalar(a, b reflect.Value) bool {
-	switch a.Kind() {
-	case reflect.String:
-		return a.String() == b.String()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return a.Int() == b.Int()
-	case reflect.Bool:
-		return a.Bool() == b.Bool()
-	case reflect.Float32, reflect.Float64:
-		return a.Float() == b.Float()
-	}
-	return a.Interface() == b.Interface()
-}
-
 // A summaryField is a field diffStruct compares, and how.
 type summaryField struct {
-	index int
-	name  string
-	kind  summaryKind
+	offset uintptr
+	typ    reflect.Type
+	name   string
+	kind   summaryKind
+	fields []summaryField // of a struct
 }
 
 type summaryKind int
 
 const (
-	summaryScalar  summaryKind = iota // compared by value
+	summaryScalar  summaryKind = iota // compared by value, of another kind than below
+	summaryString                     // a string, an int, a bool, a float64: compared as such
+	summaryInt                        //
+	summaryBool                       //
+	summaryFloat                      //
 	summaryStruct                     // compared field by field
 	summaryStrings                    // a list of ids: what it gained and lost
 	summaryWhole                      // changed or not, as a whole
 	summaryWeapons                    // by weapon id: what was damaged
 )
 
-// summaryFields holds each struct type's fields, found once by their tags.
-var summaryFields sync.Map // reflect.Type → []summaryField
+var (
+	battleFields = sync.OnceValue(func() []summaryField { return summaryFieldsOf(reflect.TypeOf(state.Battle{})) })
+	gangFields   = sync.OnceValue(func() []summaryField { return summaryFieldsOf(reflect.TypeOf(state.Gang{})) })
+	modelFields  = sync.OnceValue(func() []summaryField { return summaryFieldsOf(reflect.TypeOf(state.Model{})) })
+)
 
+// summaryFieldsOf is the fields of a struct type a summary compares,
+// found by their tags.
 func summaryFieldsOf(t reflect.Type) []summaryField {
-	if v, ok := summaryFields.Load(t); ok {
-		return v.([]summaryField)
-	}
 	var out []summaryField
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -128,10 +143,10 @@ func summaryFieldsOf(t reflect.Type) []summaryField {
 		if name == "" || name == "-" || !f.IsExported() || f.Tag.Get("odds") == "detail" {
 			continue
 		}
-		sf := summaryField{index: i, name: name}
+		sf := summaryField{offset: f.Offset, typ: f.Type, name: name}
 		switch k := f.Type.Kind(); {
 		case k == reflect.Struct:
-			sf.kind = summaryStruct
+			sf.kind, sf.fields = summaryStruct, summaryFieldsOf(f.Type)
 		case k == reflect.Pointer:
 			continue // back-links (a model's gang) and the like: not part of the change
 		case k == reflect.Slice && f.Type.Elem().Kind() == reflect.String:
@@ -144,10 +159,17 @@ func summaryFieldsOf(t reflect.Type) []summaryField {
 			continue // compared one by one, by Summary
 		case k == reflect.Slice:
 			sf.kind = summaryWhole
+		case f.Type == reflect.TypeOf(""):
+			sf.kind = summaryString
+		case f.Type == reflect.TypeOf(0):
+			sf.kind = summaryInt
+		case f.Type == reflect.TypeOf(false):
+			sf.kind = summaryBool
+		case f.Type == reflect.TypeOf(0.0):
+			sf.kind = summaryFloat
 		}
 		out = append(out, sf)
 	}
-	summaryFields.Store(t, out)
 	return out
 }
 
