@@ -255,7 +255,8 @@ type liveness struct {
 	blocks [2]sync.Map // *syntax.Block → []nameSet, without and with logging
 	// ats: what is live at each place a run pauses (liveAt), by the
 	// blocks running, their statements and whether the run logs.
-	ats sync.Map
+	ats   map[string]*liveAt
+	atsMu sync.RWMutex
 	// declared: the slot each statement of a block declares (declaredBy)
 	declared sync.Map
 }
@@ -273,7 +274,8 @@ type liveAt struct {
 // at is what is live at a checkpoint with these levels, found once per
 // place: it depends on the blocks running and their statements alone.
 func (lv *liveness) at(levels []ckLevel, logging bool) *liveAt {
-	key := make([]byte, 0, 16*len(levels)+1)
+	var buf [256]byte // a key on the stack, for the lookup
+	key := buf[:0]
 	if logging {
 		key = append(key, 1)
 	}
@@ -289,10 +291,13 @@ func (lv *liveness) at(levels []ckLevel, logging bool) *liveAt {
 			key = append(key, 0)
 		}
 	}
-	if v, ok := lv.ats.Load(string(key)); ok {
-		return v.(*liveAt)
+	lv.atsMu.RLock()
+	at, ok := lv.ats[string(key)]
+	lv.atsMu.RUnlock()
+	if ok {
+		return at
 	}
-	at := &liveAt{}
+	at = &liveAt{}
 	for i := 0; i < len(levels); {
 		j := i
 		for j < len(levels) && levels[j].f == levels[i].f {
@@ -303,8 +308,16 @@ func (lv *liveness) at(levels []ckLevel, logging bool) *liveAt {
 		at.fields.unionFields(&s)
 		i = j
 	}
-	v, _ := lv.ats.LoadOrStore(string(key), at)
-	return v.(*liveAt)
+	lv.atsMu.Lock()
+	defer lv.atsMu.Unlock()
+	if have, ok := lv.ats[string(key)]; ok {
+		return have
+	}
+	if lv.ats == nil {
+		lv.ats = map[string]*liveAt{}
+	}
+	lv.ats[string(key)] = at
+	return at
 }
 
 // liveness is the program's, made on first use.

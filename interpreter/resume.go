@@ -97,7 +97,8 @@ func (p *Program) ResumeIn(s *Snapshot, opts Options, buf *state.Buffer) (*state
 	if r.ck == nil {
 		r.ck = &checkpoints{hook: func(Checkpoint) bool { return false }, levels: r.stacks.levels}
 	}
-	levels := m.unpack(s, r.ck.levels[:0], r.emptyFrame)
+	levels, scopes := m.unpack(s, r.ck.levels[:0], r.stacks.scopes[:0], r.emptyFrame)
+	r.stacks.scopes = scopes
 	r.root, r.ck.root, r.ck.levels = s.root, s.blocks, levels
 	r.stack, r.active = slices.Clone(s.stack), slices.Clone(s.active)
 	r.steps, r.seq, r.text, r.topRow = s.steps, s.seq, s.text, s.topRow
@@ -271,16 +272,20 @@ func (m *remap) pack(s *Snapshot, from []ckLevel) {
 	}
 }
 
-// unpack copies the levels of a snapshot into out (emptied, for reuse),
-// each frame once into an empty one from empty.
-func (m *remap) unpack(s *Snapshot, out []ckLevel, empty func() *frame) []ckLevel {
+// unpack copies the levels of a snapshot into out, with their block
+// scopes in scopes (both emptied, for reuse), each frame once into an
+// empty one from empty.
+func (m *remap) unpack(s *Snapshot, out []ckLevel, scopes []blockScope, empty func() *frame) ([]ckLevel, []blockScope) {
 	// Room for the levels the continued run enters, so that they do not
 	// grow the list again on every resume.
 	if cap(out) < len(s.levels)+4 {
 		out = make([]ckLevel, 0, len(s.levels)+4)
 	}
 	out = out[:len(s.levels)]
-	scopes := make([]blockScope, len(s.levels))
+	if cap(scopes) < len(s.levels) {
+		scopes = make([]blockScope, len(s.levels))
+	}
+	scopes = scopes[:len(s.levels)]
 	var f *frame
 	for i, lv := range s.levels {
 		if i == 0 || s.frameOf[i] != s.frameOf[i-1] {
@@ -291,12 +296,12 @@ func (m *remap) unpack(s *Snapshot, out []ckLevel, empty func() *frame) []ckLeve
 		m.loop(&lv)
 		out[i] = lv
 	}
-	return out
+	return out, scopes
 }
 
 // scope copies a block scope into c, for frame f.
 func (m *remap) scope(sc *blockScope, f *frame, c *blockScope) *blockScope {
-	c.f = f
+	c.f, c.hidden = f, nil
 	if sc.hidden != nil {
 		c.hidden = make([]hiddenName, len(sc.hidden))
 		for k, h := range sc.hidden {

@@ -864,8 +864,10 @@ func (r *runner) decideRow(t *dsl.TableInfo, f *frame, reroll []string) (*dsl.Ro
 	if t.Dice.Symbolic() && mod != 0 {
 		return nil, nil // rollTable reports it
 	}
-	req := &RowRequest{Table: t.ID}
-	var rows []*dsl.RowInfo
+	// Room for every row at once: exact odds decide a row at every
+	// branch of every configuration.
+	req := &RowRequest{Table: t.ID, Rows: make([]RowChance, 0, len(t.Rows))}
+	rows := make([]*dsl.RowInfo, 0, len(t.Rows))
 	for _, o := range t.Dice.Outcomes {
 		var value any = o.Value + mod
 		if t.Dice.Symbolic() {

@@ -229,8 +229,9 @@ func (r *runner) done() {
 		r.ck.levels = nil
 	}
 	clear(levels[:cap(levels)])
+	clear(rs.scopes[:cap(rs.scopes)])
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
-		running: r.running, values: r.values, levels: levels[:0]}
+		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0]}
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks = nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
 	stacksPool.Put(rs)
@@ -249,7 +250,8 @@ type runStacks struct {
 	frames        []*frame
 	running       map[*effect]bool
 	values        *valueState
-	levels        []ckLevel // checkpoints.levels
+	levels        []ckLevel    // checkpoints.levels
+	scopes        []blockScope // the scopes of the levels a run resumed in
 }
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}

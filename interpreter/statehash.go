@@ -10,6 +10,7 @@ package interpreter
 // are hashed by reflectValue.
 
 import (
+	"encoding/binary"
 	"math"
 	"reflect"
 	"slices"
@@ -48,6 +49,7 @@ const (
 	hashStruct
 	hashPointer
 	hashSlice
+	hashRaw     // fields of 8-byte numbers next to one another: their bytes as they are
 	hashReflect // any other: by reflectValue
 )
 
@@ -97,6 +99,7 @@ func makeHashNode(t reflect.Type) *hashNode {
 			f := t.Field(i)
 			n.fields = append(n.fields, hashField{index: i, offset: f.Offset, node: makeHashNode(f.Type)})
 		}
+		n.fields = rawRuns(n.fields, n.model)
 	default:
 		n.kind = hashReflect
 	}
@@ -149,9 +152,47 @@ func (h *hasher) at(n *hashNode, p unsafe.Pointer) {
 		for i := range hdr.len {
 			h.at(n.elem, unsafe.Add(hdr.data, uintptr(i)*n.size))
 		}
+	case hashRaw:
+		_, _ = h.h.Write(unsafe.Slice((*byte)(p), n.size))
 	default:
 		h.reflectValue(reflect.NewAt(n.typ, p).Elem())
 	}
+}
+
+// littleEndian: u64 writes a number's bytes as memory holds them.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// rawRuns joins fields that are 8-byte numbers (ints, floats) lying next
+// to one another into one write of their bytes, which is what u64 writes
+// for each on a little-endian machine (a model's characteristics are
+// eighteen of them). The droppable fields of a model stay on their own.
+func rawRuns(fields []hashField, model bool) []hashField {
+	if !littleEndian {
+		return fields
+	}
+	raw := func(f hashField) bool {
+		switch f.node.kind {
+		case hashInt, hashInt64, hashFloat64:
+			return f.node.typ.Size() == 8 && !(model && droppableBits()[f.index] >= 0)
+		}
+		return f.node.kind == hashRaw
+	}
+	var out []hashField
+	for _, f := range fields {
+		if k := len(out) - 1; k >= 0 && raw(f) && raw(out[k]) {
+			prev := &out[k]
+			size := prev.node.size
+			if prev.node.kind != hashRaw {
+				size = prev.node.typ.Size()
+			}
+			if prev.offset+size == f.offset {
+				prev.node = &hashNode{kind: hashRaw, size: size + 8}
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // structAt is reflectValue's struct case: the droppable fields of a model
