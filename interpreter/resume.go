@@ -238,10 +238,14 @@ func newRemap(from *state.State, buf *state.Buffer) *remap {
 // copy), and the dice of its rolls.
 type packedFrame struct {
 	rule, source, proc string
-	slots              []int
-	vals               []any
+	slots              []packedSlot
 	natural            []packedNatural
 	rolled             []packedRolled
+}
+
+type packedSlot struct {
+	slot  int
+	value any
 }
 
 type packedNatural struct {
@@ -331,13 +335,12 @@ func (f *frame) packFor(m *remap) packedFrame {
 			n++
 		}
 	}
-	p.slots, p.vals = make([]int, 0, n), make([]any, 0, n)
+	p.slots = make([]packedSlot, 0, n)
 	for _, i := range f.used {
 		if f.state[i] != slotSet || i < dsl.GlobalSlots {
 			continue
 		}
-		p.slots = append(p.slots, i)
-		p.vals = append(p.vals, m.value(f.vals[i]))
+		p.slots = append(p.slots, packedSlot{i, m.value(f.vals[i])})
 	}
 	if len(f.natural) > 0 {
 		p.natural = make([]packedNatural, 0, len(f.natural))
@@ -363,8 +366,8 @@ func (p *packedFrame) unpackFor(m *remap, c *frame) *frame {
 	// growing by doubling (slots are numbered per process, so a frame is
 	// as long as its highest name's number).
 	top := dsl.GlobalSlots
-	for _, i := range p.slots {
-		top = max(top, i+1)
+	for _, s := range p.slots {
+		top = max(top, s.slot+1)
 	}
 	if len(c.vals) < top {
 		c.vals, c.state = make([]any, top), make([]uint8, top)
@@ -372,8 +375,8 @@ func (p *packedFrame) unpackFor(m *remap, c *frame) *frame {
 	if cap(c.used) < len(p.slots)+dsl.GlobalSlots {
 		c.used = make([]int, 0, len(p.slots)+dsl.GlobalSlots)
 	}
-	for k, i := range p.slots {
-		c.setSlot(i, m.value(p.vals[k]))
+	for _, s := range p.slots {
+		c.setSlot(s.slot, m.value(s.value))
 	}
 	for _, n := range p.natural {
 		c.natural[n.name] = n.n

@@ -864,10 +864,12 @@ func (r *runner) decideRow(t *dsl.TableInfo, f *frame, reroll []string) (*dsl.Ro
 	if t.Dice.Symbolic() && mod != 0 {
 		return nil, nil // rollTable reports it
 	}
-	// Room for every row at once: exact odds decide a row at every
-	// branch of every configuration.
-	req := &RowRequest{Table: t.ID, Rows: make([]RowChance, 0, len(t.Rows))}
-	rows := make([]*dsl.RowInfo, 0, len(t.Rows))
+	// The run's request and list of rows, reused: exact odds decide a
+	// row at every branch of every configuration.
+	req := &r.rowReq
+	req.Table, req.Rows, req.Total = t.ID, req.Rows[:0], 0
+	rows := r.rowBuf[:0]
+	defer func() { clear(rows); r.rowBuf = rows[:0] }()
 	for _, o := range t.Dice.Outcomes {
 		var value any = o.Value + mod
 		if t.Dice.Symbolic() {

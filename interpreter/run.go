@@ -175,6 +175,9 @@ type runner struct {
 	root any
 	// resumeDepth is how many levels a resumed run started inside.
 	resumeDepth int
+	// rowReq and rowBuf: decideRow's request and rows, reused
+	rowReq RowRequest
+	rowBuf []*dsl.RowInfo
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {
