@@ -2,7 +2,6 @@ package odds
 
 import (
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -64,7 +63,7 @@ func diffStruct(parts *[]string, prefix string, fields []summaryField, a, b unsa
 		fa, fb := unsafe.Add(a, f.offset), unsafe.Add(b, f.offset)
 		switch f.kind {
 		case summaryStruct:
-			diffStruct(parts, prefix+"."+f.name, f.fields, fa, fb)
+			diffStruct(parts, prefix, f.fields, fa, fb) // its fields' names are "name.field"
 		case summaryStrings:
 			la, lb := *(*[]string)(fa), *(*[]string)(fb)
 			if slices.Equal(la, lb) {
@@ -147,6 +146,7 @@ func summaryFieldsOf(t reflect.Type) []summaryField {
 		switch k := f.Type.Kind(); {
 		case k == reflect.Struct:
 			sf.kind, sf.fields = summaryStruct, summaryFieldsOf(f.Type)
+			nameWithin(sf.fields, name)
 		case k == reflect.Pointer:
 			continue // back-links (a model's gang) and the like: not part of the change
 		case k == reflect.Slice && f.Type.Elem().Kind() == reflect.String:
@@ -173,6 +173,15 @@ func summaryFieldsOf(t reflect.Type) []summaryField {
 	return out
 }
 
+// nameWithin names the fields of a struct, and theirs, as fields of the
+// field outer: "stats.ws".
+func nameWithin(fields []summaryField, outer string) {
+	for j := range fields {
+		fields[j].name = outer + "." + fields[j].name
+		nameWithin(fields[j].fields, outer)
+	}
+}
+
 func diffWeapons(parts *[]string, prefix string, a, b []*state.Weapon) {
 	for _, wb := range b {
 		for _, wa := range a {
@@ -189,23 +198,40 @@ func diffWeapons(parts *[]string, prefix string, a, b []*state.Weapon) {
 // one outcome), and exact odds merge runs whose lists differ only in
 // order when nothing reads it (see Reads.orderFree).
 func listChange(a, b []string) string {
-	count := map[string]int{}
-	for _, s := range a {
-		count[s]--
-	}
-	for _, s := range b {
-		count[s]++
-	}
-	var gained, lost []string
-	for _, s := range slices.Sorted(maps.Keys(count)) {
-		for n := count[s]; n > 0; n-- {
-			gained = append(gained, "+"+s)
+	// Both sorted, on the stack when short; then a merge of the two
+	// walks what only b has (gained) and what only a has (lost).
+	var bufA, bufB [16]string
+	sa, sb := append(bufA[:0], a...), append(bufB[:0], b...)
+	slices.Sort(sa)
+	slices.Sort(sb)
+	var out strings.Builder
+	write := func(sign byte, s string) {
+		if out.Len() > 0 {
+			out.WriteByte(' ')
 		}
-		for n := count[s]; n < 0; n++ {
-			lost = append(lost, "-"+s)
+		out.WriteByte(sign)
+		out.WriteString(s)
+	}
+	for _, gains := range []bool{true, false} {
+		i, j := 0, 0
+		for i < len(sa) || j < len(sb) {
+			switch {
+			case i < len(sa) && j < len(sb) && sa[i] == sb[j]:
+				i, j = i+1, j+1
+			case j == len(sb) || (i < len(sa) && sa[i] < sb[j]):
+				if !gains {
+					write('-', sa[i])
+				}
+				i++
+			default:
+				if gains {
+					write('+', sb[j])
+				}
+				j++
+			}
 		}
 	}
-	return strings.Join(append(gained, lost...), " ")
+	return out.String()
 }
 
 func show(v any) string {

@@ -2,6 +2,7 @@ package odds
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -186,7 +187,7 @@ func diffReflective(parts *[]string, prefix string, a, b reflect.Value) {
 			if slices.Equal(la, lb) {
 				continue
 			}
-			if s := listChange(la, lb); s != "" {
+			if s := listChangeReference(la, lb); s != "" {
 				*parts = append(*parts, prefix+"."+name+": "+s)
 			}
 		case k == reflect.Slice && name == "weapons":
@@ -200,6 +201,47 @@ func diffReflective(parts *[]string, prefix string, a, b reflect.Value) {
 			if fa.Interface() != fb.Interface() {
 				*parts = append(*parts, fmt.Sprintf("%s.%s: %v", prefix, name, show(fb.Interface())))
 			}
+		}
+	}
+}
+
+// listChangeReference is listChange by counting in a map: the gains
+// then the losses, each alphabetical, repeats counted.
+func listChangeReference(a, b []string) string {
+	count := map[string]int{}
+	for _, s := range a {
+		count[s]--
+	}
+	for _, s := range b {
+		count[s]++
+	}
+	var gained, lost []string
+	for _, s := range slices.Sorted(maps.Keys(count)) {
+		for n := count[s]; n > 0; n-- {
+			gained = append(gained, "+"+s)
+		}
+		for n := count[s]; n < 0; n++ {
+			lost = append(lost, "-"+s)
+		}
+	}
+	return strings.Join(append(gained, lost...), " ")
+}
+
+// TestListChangeMatchesReference compares listChange with counting on
+// random lists with repeats, short and longer than its stack buffers.
+func TestListChangeMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	list := func() []string {
+		out := make([]string, r.IntN(22))
+		for i := range out {
+			out[i] = stateWords[r.IntN(len(stateWords))]
+		}
+		return out
+	}
+	for range 2000 {
+		a, b := list(), list()
+		if got, want := listChange(a, b), listChangeReference(a, b); got != want {
+			t.Fatalf("listChange(%q, %q) = %q, want %q", a, b, got, want)
 		}
 	}
 }
