@@ -264,6 +264,13 @@ func (m *remap) pack(s *Snapshot, from []ckLevel) {
 	s.levels = make([]ckLevel, len(from))
 	s.frameOf = make([]int, len(from))
 	scopes := make([]blockScope, len(from))
+	frames := 0
+	for i := range from {
+		if i == 0 || from[i-1].f != from[i].f {
+			frames++
+		}
+	}
+	s.frames = make([]packedFrame, 0, frames)
 	for i, lv := range from {
 		if i == 0 || from[i-1].f != lv.f {
 			s.frames = append(s.frames, lv.f.packFor(m))

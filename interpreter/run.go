@@ -175,9 +175,7 @@ type runner struct {
 	root any
 	// resumeDepth is how many levels a resumed run started inside.
 	resumeDepth int
-	// rowReq and rowBuf: decideRow's request and rows, reused
-	rowReq RowRequest
-	rowBuf []*dsl.RowInfo
+	rowReq RowRequest // decideRow's, reused
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {
@@ -234,7 +232,8 @@ func (r *runner) done() {
 	clear(levels[:cap(levels)])
 	clear(rs.scopes[:cap(rs.scopes)])
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
-		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0]}
+		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
+		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0]}
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks = nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
 	stacksPool.Put(rs)
@@ -255,6 +254,9 @@ type runStacks struct {
 	values        *valueState
 	levels        []ckLevel    // checkpoints.levels
 	scopes        []blockScope // the scopes of the levels a run resumed in
+	// decideRow's rows (cleared after each use)
+	rowChances []RowChance
+	rowInfos   []*dsl.RowInfo
 }
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}
