@@ -175,7 +175,7 @@ type runner struct {
 	root any
 	// resumeDepth is how many levels a resumed run started inside.
 	resumeDepth int
-	rowReq RowRequest // decideRow's, reused
+	rowReq      RowRequest // decideRow's, reused
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {
