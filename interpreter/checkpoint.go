@@ -312,16 +312,16 @@ func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 		h.u64(uniqueCount.Add(1))
 		h.str("unique")
 	}
-	return h.h.Sum64()
+	return h.sum()
 }
 
-// hashers keeps hashers between checkpoints: a maphash.Hash is 150 bytes,
-// and a hasher's buffers grow to the run's size once.
+// hashers keeps hashers between checkpoints: a hasher's buffers grow to
+// the run's size once.
 var hashers = sync.Pool{New: func() any { return new(hasher) }}
 
 func getHasher() *hasher {
 	h := hashers.Get().(*hasher)
-	h.h.SetSeed(ckSeed) // also empties it
+	h.n = 0
 	return h
 }
 
@@ -349,30 +349,56 @@ func (r *runner) hashLoop(items []any, name string, old any, hadOld bool) uint64
 	if h.unique {
 		return 0 // the level is then left opaque by the caller
 	}
-	return h.h.Sum64() | 1
+	return h.sum() | 1
 }
 
-// hasher writes values into a maphash.
+// hasher writes values into a buffer, hashed at the end (sum) with
+// maphash: a checkpoint writes hundreds of small values, and appending
+// them costs less than a maphash.Hash's Write each.
 type hasher struct {
-	h      maphash.Hash
+	// buf[:n] is what was written. (Writing bytes and moving n, rather
+	// than appending to buf, stores no pointer: no write barrier at every
+	// value while the collector runs, as it often does.)
+	buf    []byte
+	n      int
 	unique bool // a value it could not hash
 	st     *state.State
 	plan   fieldPlan // how to hash the droppable fields of models (fields.go)
-	spare  *hasher   // sub's hasher, kept for the next entry (a maphash.Hash is 150 bytes)
+	spare  *hasher   // sub's hasher, kept for the next entry
 	// inScope: the names in scope in the frame being hashed, by slot
 	inScope slotBits
 }
 
 func (h *hasher) u64(x uint64) {
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], x)
-	_, _ = h.h.Write(b[:])
+	if len(h.buf)-h.n < 8 {
+		h.grow(8)
+	}
+	binary.LittleEndian.PutUint64(h.buf[h.n:], x)
+	h.n += 8
 }
 
 func (h *hasher) str(s string) {
 	h.u64(uint64(len(s)))
-	_, _ = h.h.WriteString(s)
+	h.bytes(s)
 }
+
+// bytes writes b as it is.
+func (h *hasher) bytes(b string) {
+	if len(h.buf)-h.n < len(b) {
+		h.grow(len(b))
+	}
+	h.n += copy(h.buf[h.n:], b)
+}
+
+// grow makes room for k more bytes.
+func (h *hasher) grow(k int) {
+	buf := make([]byte, max(2*len(h.buf), h.n+k, 1024))
+	copy(buf, h.buf[:h.n])
+	h.buf = buf
+}
+
+// sum is the hash of what was written.
+func (h *hasher) sum() uint64 { return maphash.Bytes(ckSeed, h.buf[:h.n]) }
 
 // sub hashes one entry of an unordered collection on its own.
 func (h *hasher) sub(f func(*hasher)) uint64 {
@@ -381,13 +407,12 @@ func (h *hasher) sub(f func(*hasher)) uint64 {
 		s = &hasher{}
 		h.spare = s
 	}
-	s.st, s.unique, s.plan = h.st, false, fieldPlan{}
-	s.h.SetSeed(ckSeed) // also empties it
+	s.st, s.unique, s.plan, s.n = h.st, false, fieldPlan{}, 0
 	f(s)
 	if s.unique {
 		h.unique = true
 	}
-	return s.h.Sum64()
+	return s.sum()
 }
 
 // frame hashes the names of a frame that are in scope and, when live is

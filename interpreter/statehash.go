@@ -153,7 +153,7 @@ func (h *hasher) at(n *hashNode, p unsafe.Pointer) {
 			h.at(n.elem, unsafe.Add(hdr.data, uintptr(i)*n.size))
 		}
 	case hashRaw:
-		_, _ = h.h.Write(unsafe.Slice((*byte)(p), n.size))
+		h.bytes(unsafe.String((*byte)(p), n.size))
 	default:
 		h.reflectValue(reflect.NewAt(n.typ, p).Elem())
 	}
