@@ -20,7 +20,7 @@ import (
 // with focus, only the changes of those models count ("what happens to the
 // target"), so an attacker's gains do not split what befalls it.
 func Summary(before, after *state.State, focus ...string) string {
-	var parts []string
+	parts := make([]string, 0, 8)
 	if len(focus) == 0 {
 		diffStruct(&parts, "battle", battleFields(), unsafe.Pointer(&before.Battle), unsafe.Pointer(&after.Battle))
 	}
@@ -78,6 +78,10 @@ func diffStruct(parts *[]string, prefix string, fields []summaryField, a, b unsa
 			}
 		case summaryWeapons:
 			diffWeapons(parts, prefix, *(*[]*state.Weapon)(fa), *(*[]*state.Weapon)(fb))
+		case summaryArmour: // as a whole, as reflect.DeepEqual compares (a model's, at every end)
+			if !sameArmour(*(*[]*state.Armour)(fa), *(*[]*state.Armour)(fb)) {
+				*parts = append(*parts, prefix+"."+f.name+": changed")
+			}
 		case summaryString:
 			if *(*string)(fa) != *(*string)(fb) {
 				*parts = append(*parts, prefix+"."+f.name+": "+show(*(*string)(fb)))
@@ -124,6 +128,7 @@ const (
 	summaryStrings                    // a list of ids: what it gained and lost
 	summaryWhole                      // changed or not, as a whole
 	summaryWeapons                    // by weapon id: what was damaged
+	summaryArmour                     // a model's armour: changed or not, as a whole
 )
 
 var (
@@ -157,6 +162,8 @@ func summaryFieldsOf(t reflect.Type) []summaryField {
 			sf.kind = summaryWeapons
 		case k == reflect.Slice && name == "models":
 			continue // compared one by one, by Summary
+		case f.Type == reflect.TypeOf([]*state.Armour(nil)):
+			sf.kind = summaryArmour
 		case k == reflect.Slice:
 			sf.kind = summaryWhole
 		case f.Type == reflect.TypeOf(""):
@@ -180,6 +187,20 @@ func nameWithin(fields []summaryField, outer string) {
 		fields[j].name = outer + "." + fields[j].name
 		nameWithin(fields[j].fields, outer)
 	}
+}
+
+// sameArmour is reflect.DeepEqual of two lists of armour: nil differs
+// from empty, and each piece is compared by what it holds.
+func sameArmour(a, b []*state.Armour) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && (a[i] == nil || b[i] == nil || *a[i] != *b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func diffWeapons(parts *[]string, prefix string, a, b []*state.Weapon) {
