@@ -95,7 +95,8 @@ func (p *Program) ResumeIn(s *Snapshot, opts Options, buf *state.Buffer) (*state
 	// The copies of the frames come from those the runner keeps between
 	// runs (resumeBody releases them there again), not new ones each time.
 	if r.ck == nil {
-		r.ck = &checkpoints{hook: func(Checkpoint) bool { return false }, levels: r.stacks.levels}
+		r.ckOwn = checkpoints{hook: func(Checkpoint) bool { return false }, levels: r.stacks.levels}
+		r.ck = &r.ckOwn
 	}
 	levels, scopes := m.unpack(s, r.ck.levels[:0], r.stacks.scopes[:0], r.emptyFrame)
 	r.stacks.scopes = scopes

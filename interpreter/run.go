@@ -167,9 +167,10 @@ type runner struct {
 	cur      syntax.Stmt
 	curFrame *frame
 	values   *valueState  // see holds.go
-	ck       *checkpoints // nil unless Options.Checkpoint is set
-	topRow   string       // the row of the table Program.ApplyRow applies
-	rowOnly  bool         // Program.RollRow: stop once topRow is found
+	ck       *checkpoints // nil unless Options.Checkpoint is set (then &ckOwn)
+	ckOwn    checkpoints
+	topRow   string // the row of the table Program.ApplyRow applies
+	rowOnly  bool   // Program.RollRow: stop once topRow is found
 	// root is what the run runs: a *dsl.ProcInfo, *dsl.ActionInfo or
 	// *dsl.TableInfo (a snapshot resumes it: resume.go).
 	root any
@@ -191,7 +192,8 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 		r.running = map[*effect]bool{}
 	}
 	if opts.Checkpoint != nil {
-		r.ck = &checkpoints{hook: opts.Checkpoint, levels: rs.levels}
+		r.ckOwn = checkpoints{hook: opts.Checkpoint, levels: rs.levels}
+		r.ck = &r.ckOwn
 	}
 	if st != nil {
 		// has_skill and its kin and stat read the state through the run.
