@@ -38,20 +38,19 @@ import (
 // continued down each branch of what comes next, concurrently too.
 type Snapshot struct {
 	st *state.State
-	// levels are the levels running, each with its frame in frames
-	// (frameOf; the level's own f is nil): a snapshot's frames hold only
-	// the names set, not a slot for every name numbered.
-	levels  []ckLevel
-	frameOf []int
-	frames  []packedFrame
-	root    any // what the run runs (runner.root)
-	blocks  int // checkpoints.root
-	stack   []string
-	active  []string
-	steps   int
-	seq     int
-	text    int
-	topRow  string
+	// levels are the levels running, each with its frame in frames (the
+	// level's own f is nil): a snapshot's frames hold only the names set,
+	// not a slot for every name numbered.
+	levels []packedLevel
+	frames []packedFrame
+	root   any // what the run runs (runner.root)
+	blocks int // checkpoints.root
+	stack  []string
+	active []string
+	steps  int
+	seq    int
+	text   int
+	topRow string
 }
 
 // Snapshot copies the run at this checkpoint, or returns nil when
@@ -237,6 +236,14 @@ func newRemap(from *state.State, buf *state.Buffer) *remap {
 // packedFrame is a frame of a snapshot: the names set, by slot in the
 // order first set (globals left out: they are filled again for the
 // copy), and the dice of its rolls.
+// packedLevel is a level of a snapshot: its frame is frames[frame], its
+// scope is scope.
+type packedLevel struct {
+	ckLevel
+	frame int
+	scope blockScope
+}
+
 type packedFrame struct {
 	rule, source, proc string
 	slots              []packedSlot
@@ -262,9 +269,7 @@ type packedRolled struct {
 // pack copies the levels of a paused run into s: their frames (each
 // once), block scopes and loops.
 func (m *remap) pack(s *Snapshot, from []ckLevel) {
-	s.levels = make([]ckLevel, len(from))
-	s.frameOf = make([]int, len(from))
-	scopes := make([]blockScope, len(from))
+	s.levels = make([]packedLevel, len(from))
 	frames := 0
 	for i := range from {
 		if i == 0 || from[i-1].f != from[i].f {
@@ -276,11 +281,12 @@ func (m *remap) pack(s *Snapshot, from []ckLevel) {
 		if i == 0 || from[i-1].f != lv.f {
 			s.frames = append(s.frames, lv.f.packFor(m))
 		}
-		s.frameOf[i] = len(s.frames) - 1
+		p := &s.levels[i]
+		p.frame = len(s.frames) - 1
 		lv.f = nil
-		lv.sc = m.scope(lv.sc, nil, &scopes[i])
+		lv.sc = m.scope(lv.sc, nil, &p.scope)
 		m.loop(&lv)
-		s.levels[i] = lv
+		p.ckLevel = lv
 	}
 }
 
@@ -299,9 +305,10 @@ func (m *remap) unpack(s *Snapshot, out []ckLevel, scopes []blockScope, empty fu
 	}
 	scopes = scopes[:len(s.levels)]
 	var f *frame
-	for i, lv := range s.levels {
-		if i == 0 || s.frameOf[i] != s.frameOf[i-1] {
-			f = s.frames[s.frameOf[i]].unpackFor(m, empty())
+	for i := range s.levels {
+		lv := s.levels[i].ckLevel
+		if i == 0 || s.levels[i].frame != s.levels[i-1].frame {
+			f = s.frames[s.levels[i].frame].unpackFor(m, empty())
 		}
 		lv.f = f
 		lv.sc = m.scope(lv.sc, f, &scopes[i])
