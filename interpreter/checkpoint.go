@@ -407,7 +407,7 @@ func (h *hasher) sub(f func(*hasher)) uint64 {
 		s = &hasher{}
 		h.spare = s
 	}
-	s.st, s.unique, s.plan, s.n = h.st, false, fieldPlan{}, 0
+	s.st, s.unique, s.n = h.st, false, 0 // its plan stays empty: values hold no models
 	f(s)
 	if s.unique {
 		h.unique = true
