@@ -246,10 +246,10 @@ func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 	// A translation reads placeholders of its own texts: keep every name.
 	liveOnly = liveOnly && r.opts.Translation == nil
 	levels := r.ck.levels
+	liveness := r.p.liveness()
 	var at *liveAt
 	if liveOnly {
-		lv := r.p.liveness()
-		at = lv.at(levels, r.logging())
+		at = liveness.at(levels, r.logging())
 		h.plan = at.plan(r, question, counters)
 	}
 	h.u64(h.plan.drop)
@@ -262,7 +262,6 @@ func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 		}
 	}
 	h.state(r.st)
-	declared := r.p.liveness()
 	// The levels of each frame, and what the rest of the run reads of it.
 	for k, from := 0, 0; from < len(levels); k++ {
 		to := from
@@ -281,7 +280,7 @@ func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 			if lv.loopVar != "" {
 				inScope.addSlot(slotOf(lv.loopVar))
 			}
-			for _, i := range declared.declaredBy(lv.block)[:lv.stmt] {
+			for _, i := range liveness.declaredBy(lv.block)[:lv.stmt] {
 				if i >= 0 {
 					inScope.addSlot(i)
 				}

@@ -233,9 +233,6 @@ func newRemap(from *state.State, buf *state.Buffer) *remap {
 	return m
 }
 
-// packedFrame is a frame of a snapshot: the names set, by slot in the
-// order first set (globals left out: they are filled again for the
-// copy), and the dice of its rolls.
 // packedLevel is a level of a snapshot: its frame is frames[frame], its
 // scope is scope.
 type packedLevel struct {
@@ -244,6 +241,9 @@ type packedLevel struct {
 	scope blockScope
 }
 
+// packedFrame is a frame of a snapshot: the names set, by slot in the
+// order first set (globals left out: they are filled again for the
+// copy), and the dice of its rolls.
 type packedFrame struct {
 	rule, source, proc string
 	slots              []packedSlot
