@@ -219,6 +219,8 @@ type remap struct {
 	// copies of weapons and armour outside the state (see mapOrCopy)
 	copies map[any]any
 	ok     bool // every value so far could be mapped
+	// where the last model mapped was (model)
+	lastGang, lastModel int
 }
 
 // newRemap copies from, into buf if there is one.
@@ -464,12 +466,20 @@ func (m *remap) value(v any) any {
 // model, gang, weapon and armour find x in the original state, and give
 // the copy's at the same place.
 func (m *remap) model(x *state.Model) (*state.Model, bool) {
+	// The model after the last one found first: lists of models (a
+	// gang's, a loop's) are mostly in the state's order.
+	if i, j := m.lastGang, m.lastModel+1; i < len(m.from.Gangs) && m.from.Gangs[i] != nil &&
+		j < len(m.from.Gangs[i].Models) && m.from.Gangs[i].Models[j] == x {
+		m.lastModel = j
+		return m.to.Gangs[i].Models[j], true
+	}
 	for i, g := range m.from.Gangs {
 		if g == nil {
 			continue
 		}
 		for j, md := range g.Models {
 			if md == x {
+				m.lastGang, m.lastModel = i, j
 				return m.to.Gangs[i].Models[j], true
 			}
 		}
