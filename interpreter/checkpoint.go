@@ -377,8 +377,11 @@ func (h *hasher) u64(x uint64) {
 }
 
 func (h *hasher) str(s string) {
-	h.u64(uint64(len(s)))
-	h.bytes(s)
+	if len(h.buf)-h.n < 8+len(s) {
+		h.grow(8 + len(s))
+	}
+	binary.LittleEndian.PutUint64(h.buf[h.n:], uint64(len(s)))
+	h.n += 8 + copy(h.buf[h.n+8:], s)
 }
 
 // bytes writes b as it is.

@@ -224,7 +224,22 @@ func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
 				}
 			}
 		}
-		h.at(f.node, q)
+		// The commonest kinds here, not through at: a call for each
+		// field of each model costs more than the field.
+		switch f.node.kind {
+		case hashString:
+			h.str(*(*string)(q))
+		case hashRaw:
+			h.bytes(unsafe.String((*byte)(q), f.node.size))
+		case hashBool:
+			if *(*bool)(q) {
+				h.u64(1)
+			} else {
+				h.u64(0)
+			}
+		default:
+			h.at(f.node, q)
+		}
 	}
 }
 
