@@ -237,6 +237,12 @@ func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
 			} else {
 				h.u64(0)
 			}
+		case hashStrings:
+			list := *(*[]string)(q)
+			h.u64(uint64(len(list)))
+			for _, s := range list {
+				h.str(s)
+			}
 		default:
 			h.at(f.node, q)
 		}
