@@ -148,6 +148,7 @@ func (c *checker) checkActionBodies() {
 			info.Proc.endScope = top.snapshot()
 		}
 	}
+	c.idx.menuPlan = c.newMenuPlan()
 }
 
 // perform checks a perform statement.
@@ -240,15 +241,39 @@ func (c *checker) actionFunctions() []expr.Option {
 // `available when` holds with m as that parameter and the others at their
 // defaults (nil where they have none).
 func (idx *Index) AvailableActions(st *state.State, m *state.Model) ([]string, error) {
-	out := []string{}
+	// Collected on the stack, then copied once at their number: appending
+	// to an empty list grew it four times a menu.
+	var found [32]string
+	out := found[:0]
 	// One set of slots for the whole menu, its globals filled once: a menu
 	// is asked at every action of every activation.
 	p := getSlots(firstParamSlot + idx.menuParams())
 	defer putSlots(p)
 	vals := *p
 	fillGlobals(vals, st)
-	for _, a := range idx.Menu {
-		ok, err := a.availableIn(vals, m, nil)
+	plan := idx.menuPlan
+	if vmOnly.Load() {
+		plan = nil
+	}
+	// The answers of the shared conjuncts (menuplan.go): 0 not asked yet,
+	// 1 true, 2 false.
+	var local [64]uint8
+	var answers []uint8
+	if plan != nil {
+		if plan.shared <= len(local) {
+			answers = local[:plan.shared]
+		} else {
+			answers = make([]uint8, plan.shared)
+		}
+	}
+	for i, a := range idx.Menu {
+		var ok bool
+		var err error
+		if plan != nil && i < len(plan.chains) && plan.chains[i].action == a {
+			ok, err = a.availableChain(vals, m, plan.chains[i], answers)
+		} else {
+			ok, err = a.availableIn(vals, m, nil)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -256,7 +281,63 @@ func (idx *Index) AvailableActions(st *state.State, m *state.Model) ([]string, e
 			out = append(out, a.ID)
 		}
 	}
-	return out, nil
+	return append([]string{}, out...), nil
+}
+
+// availableChain is availableIn for the menu, its condition asked as a
+// chain of conjuncts whose shared answers are kept in answers.
+func (a *ActionInfo) availableChain(vals []any, m any, chain menuChain, answers []uint8) (bool, error) {
+	bound := !chain.literalDefaults
+	if bound {
+		var err error
+		if vals, err = a.bindParams(vals, m, nil); err != nil {
+			return false, err
+		}
+	} else {
+		// The model only, for the shared conjuncts; the rest when a
+		// conjunct of the action's own needs them.
+		vals = vals[:firstParamSlot+len(a.Params)]
+		vals[firstParamSlot] = m
+	}
+	bind := func() (err error) {
+		if !bound {
+			vals, err = a.bindParams(vals, m, nil)
+			bound = true
+		}
+		return err
+	}
+	for _, cj := range chain.conjuncts {
+		if cj.shared >= 0 {
+			switch answers[cj.shared] {
+			case 1:
+				continue
+			case 2:
+				return false, nil
+			}
+		} else if err := bind(); err != nil {
+			return false, err
+		}
+		v, err := cj.fast(vals)
+		b, isBool := v.(bool)
+		if err != nil || !isBool {
+			// The whole condition, which says why (or, where only the
+			// closures failed, what the VM makes of it).
+			if err := bind(); err != nil {
+				return false, err
+			}
+			return a.evalAvailable(vals)
+		}
+		if cj.shared >= 0 {
+			answers[cj.shared] = 2
+			if b {
+				answers[cj.shared] = 1
+			}
+		}
+		if !b {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // menuParams is the most parameters of an action on the menu.
@@ -292,6 +373,17 @@ func (a *ActionInfo) availableIn(vals []any, first any, args map[string]any) (bo
 	if a.available == nil {
 		return false, fmt.Errorf("action %s: its availability was not compiled (the rules have errors)", a.ID)
 	}
+	vals, err := a.bindParams(vals, first, args)
+	if err != nil {
+		return false, err
+	}
+	return a.evalAvailable(vals)
+}
+
+// bindParams puts the parameters in their slots after the globals in
+// vals: first (the model asked about) and args by name, the others their
+// defaults.
+func (a *ActionInfo) bindParams(vals []any, first any, args map[string]any) ([]any, error) {
 	vals = vals[:firstParamSlot+len(a.Params)]
 	clear(vals[firstParamSlot:])
 	// The values are held apart until all are known: a default must not
@@ -309,12 +401,17 @@ func (a *ActionInfo) availableIn(vals []any, first any, args map[string]any) (bo
 		if !ok && a.defaults[i] != nil {
 			var err error
 			if v, err = a.defaults[i].eval(vals); err != nil {
-				return false, fmt.Errorf("action %s: the default of %s: %w", a.ID, p.Name, err)
+				return nil, fmt.Errorf("action %s: the default of %s: %w", a.ID, p.Name, err)
 			}
 		}
 		values = append(values, v)
 	}
 	copy(vals[firstParamSlot:], values)
+	return vals, nil
+}
+
+// evalAvailable evaluates the whole condition with the parameters bound.
+func (a *ActionInfo) evalAvailable(vals []any) (bool, error) {
 	v, err := a.available.eval(vals)
 	if err != nil {
 		return false, fmt.Errorf("action %s: its availability: %w", a.ID, err)

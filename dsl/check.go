@@ -59,6 +59,9 @@ type Index struct {
 	// owners maps house-rule items to their rule id, and replaced
 	// declarations to who replaced them.
 	replacedBy map[syntax.Decl]string
+	// menuPlan shares the conjuncts of the menu's conditions between its
+	// actions (menuplan.go).
+	menuPlan *menuPlan
 	// compileQuery compiles an expression in the global scope (CompileQuery).
 	compileQuery func(e *syntax.Expr) diag.Diagnostics
 }

@@ -14,13 +14,14 @@ package interpreter
 // test or roll they run inside) are opaque: no checkpoint inside them.
 
 import (
+	"encoding/binary"
 	"hash/maphash"
-	"maps"
 	"math"
 	"reflect"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib/state"
@@ -43,7 +44,6 @@ type checkpoints struct {
 	nextExtra uint64
 	nextVar   string
 	nextLoop  loopAt
-	declared  map[*syntax.Block][]string // see declaredBy
 }
 
 // ckLevel is one block running.
@@ -58,10 +58,10 @@ type ckLevel struct {
 	extra    uint64 // what the construct that entered it keeps (a loop's list)
 	loopVar  string // the variable of the for each that entered it
 	loop     loopAt // and where that for each is (for a snapshot)
-	// base: the names in the frame when its first block began (its
-	// parameters, the globals, a table's result), for the first level of
-	// each frame.
-	base []string
+	// base: the slots of the names in the frame when its first block
+	// began (its parameters, the globals, a table's result), for the
+	// first level of each frame.
+	base []int
 }
 
 // pauseSignal unwinds a run that a checkpoint hook paused.
@@ -111,8 +111,12 @@ func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
 	lv := ckLevel{block: b, f: f, sc: sc, entry: entry, known: c.nextKnown, extra: c.nextExtra, loopVar: c.nextVar, loop: c.nextLoop}
 	c.nextKnown, c.nextExtra, c.nextVar, c.nextLoop = false, 0, "", loopAt{}
 	if n := len(c.levels); n == 0 || c.levels[n-1].f != f {
-		lv.base = make([]string, 0, f.size())
-		f.each(func(k string, _ any) { lv.base = append(lv.base, k) })
+		lv.base = make([]int, 0, f.size())
+		for _, i := range f.used {
+			if f.state[i] == slotSet {
+				lv.base = append(lv.base, i)
+			}
+		}
 	}
 	if !lv.known {
 		c.opaque++
@@ -236,61 +240,58 @@ func (c Checkpoint) ScopeHash(counters bool) uint64 { return c.hash(counters, fa
 
 func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 	r := c.r
-	h := &hasher{}
-	h.h.SetSeed(ckSeed)
+	h := getHasher()
+	defer putHasher(h)
 	// A translation reads placeholders of its own texts: keep every name.
 	liveOnly = liveOnly && r.opts.Translation == nil
 	levels := r.ck.levels
-	// The levels of each frame, and what the rest of the run reads of it.
-	type group struct{ from, to int }
-	var groups []group
-	for i := 0; i < len(levels); {
-		j := i
-		for j < len(levels) && levels[j].f == levels[i].f {
-			j++
-		}
-		groups = append(groups, group{i, j})
-		i = j
-	}
+	liveness := r.p.liveness()
 	var at *liveAt
 	if liveOnly {
-		at = r.p.liveness().at(levels, r.logging())
-		h.plan = r.planFields(&at.fields, question, counters)
+		at = liveness.at(levels, r.logging())
+		h.plan = at.plan(r, question, counters)
 	}
 	h.u64(h.plan.drop)
 	h.u64(h.plan.focusKeep)
 	h.u64(h.plan.sorted)
-	for _, i := range slices.Sorted(maps.Keys(h.plan.counts)) {
+	for _, i := range h.plan.countKeys {
 		h.u64(uint64(i))
 		for _, it := range h.plan.counts[i] {
 			h.str(it)
 		}
 	}
 	h.state(r.st)
-	for k, g := range groups {
-		// The names in scope in the frame.
-		inScope := map[string]bool{}
-		for _, k := range levels[g.from].base {
-			inScope[k] = true
+	// The levels of each frame, and what the rest of the run reads of it.
+	for k, from := 0, 0; from < len(levels); k++ {
+		to := from
+		for to < len(levels) && levels[to].f == levels[from].f {
+			to++
 		}
-		for j := g.from; j < g.to; j++ {
+		// The names in scope in the frame, by slot.
+		inScope := h.inScope[:0]
+		for _, i := range levels[from].base {
+			inScope.addSlot(i)
+		}
+		for j := from; j < to; j++ {
 			lv := &levels[j]
 			h.u64(lv.extra)
 			h.scope(lv.sc)
 			if lv.loopVar != "" {
-				inScope[lv.loopVar] = true
+				inScope.addSlot(slotOf(lv.f.slots, lv.loopVar))
 			}
-			for _, name := range r.ck.declaredBy(lv.block)[:lv.stmt] {
-				if name != "" {
-					inScope[name] = true
+			for _, i := range liveness.declaredBy(lv.block)[:lv.stmt] {
+				if i >= 0 {
+					inScope.addSlot(i)
 				}
 			}
 		}
+		h.inScope = inScope
 		var live *nameSet
 		if at != nil {
 			live = &at.frames[k]
 		}
-		h.frame(levels[g.from].f, inScope, live)
+		h.frame(levels[from].f, inScope, live)
+		from = to
 	}
 	for _, s := range r.stack {
 		h.str(s)
@@ -309,7 +310,22 @@ func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 		h.u64(uniqueCount.Add(1))
 		h.str("unique")
 	}
-	return h.h.Sum64()
+	return h.sum()
+}
+
+// hashers keeps hashers between checkpoints: a hasher's buffers grow to
+// the run's size once.
+var hashers = sync.Pool{New: func() any { return new(hasher) }}
+
+func getHasher() *hasher {
+	h := hashers.Get().(*hasher)
+	h.n = 0
+	return h
+}
+
+func putHasher(h *hasher) {
+	h.unique, h.st, h.plan = false, nil, fieldPlan{}
+	hashers.Put(h)
 }
 
 // uniqueCount makes hashes of runs that cannot be compared differ.
@@ -321,8 +337,8 @@ func (r *runner) hashLoop(items []any, name string, old any, hadOld bool) uint64
 	if r.ck == nil {
 		return 0
 	}
-	h := &hasher{}
-	h.h.SetSeed(ckSeed)
+	h := getHasher()
+	defer putHasher(h)
 	h.str(name)
 	h.list(items)
 	if hadOld {
@@ -331,30 +347,59 @@ func (r *runner) hashLoop(items []any, name string, old any, hadOld bool) uint64
 	if h.unique {
 		return 0 // the level is then left opaque by the caller
 	}
-	return h.h.Sum64() | 1
+	return h.sum() | 1
 }
 
-// hasher writes values into a maphash.
+// hasher writes values into a buffer, hashed at the end (sum) with
+// maphash: a checkpoint writes hundreds of small values, and appending
+// them costs less than a maphash.Hash's Write each.
 type hasher struct {
-	h      maphash.Hash
+	// buf[:n] is what was written. (Writing bytes and moving n, rather
+	// than appending to buf, stores no pointer: no write barrier at every
+	// value while the collector runs, as it often does.)
+	buf    []byte
+	n      int
 	unique bool // a value it could not hash
 	st     *state.State
 	plan   fieldPlan // how to hash the droppable fields of models (fields.go)
-	spare  *hasher   // sub's hasher, kept for the next entry (a maphash.Hash is 150 bytes)
+	spare  *hasher   // sub's hasher, kept for the next entry
+	// inScope: the names in scope in the frame being hashed, by slot
+	inScope slotBits
 }
 
 func (h *hasher) u64(x uint64) {
-	var b [8]byte
-	for i := range b {
-		b[i] = byte(x >> (8 * i))
+	if len(h.buf)-h.n < 8 {
+		h.grow(8)
 	}
-	_, _ = h.h.Write(b[:])
+	binary.LittleEndian.PutUint64(h.buf[h.n:], x)
+	h.n += 8
 }
 
 func (h *hasher) str(s string) {
-	h.u64(uint64(len(s)))
-	_, _ = h.h.WriteString(s)
+	if len(h.buf)-h.n < 8+len(s) {
+		h.grow(8 + len(s))
+	}
+	binary.LittleEndian.PutUint64(h.buf[h.n:], uint64(len(s)))
+	h.n += 8 + copy(h.buf[h.n+8:], s)
 }
+
+// bytes writes b as it is.
+func (h *hasher) bytes(b string) {
+	if len(h.buf)-h.n < len(b) {
+		h.grow(len(b))
+	}
+	h.n += copy(h.buf[h.n:], b)
+}
+
+// grow makes room for k more bytes.
+func (h *hasher) grow(k int) {
+	buf := make([]byte, max(2*len(h.buf), h.n+k, 1024))
+	copy(buf, h.buf[:h.n])
+	h.buf = buf
+}
+
+// sum is the hash of what was written.
+func (h *hasher) sum() uint64 { return maphash.Bytes(ckSeed, h.buf[:h.n]) }
 
 // sub hashes one entry of an unordered collection on its own.
 func (h *hasher) sub(f func(*hasher)) uint64 {
@@ -363,13 +408,12 @@ func (h *hasher) sub(f func(*hasher)) uint64 {
 		s = &hasher{}
 		h.spare = s
 	}
-	s.st, s.unique, s.plan = h.st, false, fieldPlan{}
-	s.h.SetSeed(ckSeed) // also empties it
+	s.st, s.unique, s.n = h.st, false, 0 // its plan stays empty: values hold no models
 	f(s)
 	if s.unique {
 		h.unique = true
 	}
-	return s.h.Sum64()
+	return s.sum()
 }
 
 // frame hashes the names of a frame that are in scope and, when live is
@@ -378,56 +422,61 @@ func (h *hasher) sub(f func(*hasher)) uint64 {
 // sees to that), and one in scope that nothing reads any more is as good
 // as gone, so runs that differ only in them are merged. natural.NAME and
 // rolled.NAME are read as such, or by a reader of the whole table.
-func (h *hasher) frame(f *frame, inScope map[string]bool, live *nameSet) {
+func (h *hasher) frame(f *frame, inScope slotBits, live *nameSet) {
 	h.str(f.rule)
 	h.str(f.proc)
 	var sum uint64
-	f.each(func(k string, v any) {
-		if inScope[k] && (live == nil || live.has(k)) {
-			sum += h.sub(func(s *hasher) { s.str(k); s.value(v) })
+	for _, i := range f.used {
+		if f.state[i] != slotSet || !inScope.hasSlot(i) || (live != nil && !live.hasSlot(i)) {
+			continue
 		}
-	})
+		k, v := f.slots.Name(i), f.vals[i]
+		sum += h.sub(func(s *hasher) { s.str(k); s.value(v) })
+	}
 	h.u64(sum)
 	sum = 0
 	for k, v := range f.natural {
-		if inScope[k] && (live == nil || live.hasNatural(k)) {
+		if inScope.has(f.slots, k) && (live == nil || live.hasNatural(k)) {
 			sum += h.sub(func(s *hasher) { s.str(k); s.u64(uint64(v)) })
 		}
 	}
 	h.u64(sum)
 	sum = 0
 	for k, v := range f.rolled {
-		if inScope[k] && (live == nil || live.hasRolled(k)) {
+		if inScope.has(f.slots, k) && (live == nil || live.hasRolled(k)) {
 			sum += h.sub(func(s *hasher) { s.str(k); s.ints(v) })
 		}
 	}
 	h.u64(sum)
 }
 
-// declaredBy lists the name each statement of a block declares ("" for
-// none), as block's scope declares them.
-func (c *checkpoints) declaredBy(b *syntax.Block) []string {
-	if names, ok := c.declared[b]; ok {
-		return names
+// declaredBy lists the slot of the name each statement of a block
+// declares (-1 for none), as block's scope declares them; found once per
+// block.
+func (lv *liveness) declaredBy(b *syntax.Block) []int {
+	if v, ok := lv.declared.Load(b); ok {
+		return v.([]int)
 	}
-	names := make([]string, len(b.Stmts))
+	slots := make([]int, len(b.Stmts))
 	for i, st := range b.Stmts {
+		name := ""
 		switch s := st.(type) {
 		case *syntax.Let:
-			names[i] = s.Name.Name
+			name = s.Name.Name
 		case *syntax.Roll:
-			names[i] = s.Name.Name
+			name = s.Name.Name
 		case *syntax.TestStmt:
-			names[i] = s.Name.Name
+			name = s.Name.Name
 		case *syntax.Choose:
-			names[i] = s.Name.Name
+			name = s.Name.Name
+		}
+		slots[i] = -1
+		if name != "" {
+			slots[i] = slotOf(lv.slots, name)
 		}
 	}
-	if c.declared == nil {
-		c.declared = map[*syntax.Block][]string{}
-	}
-	c.declared[b] = names
-	return names
+	v, _ := lv.declared.LoadOrStore(b, slots)
+	return v.([]int)
 }
 
 func (h *hasher) scope(sc *blockScope) {
@@ -558,8 +607,20 @@ func (h *hasher) where(x any, index func(*state.Model) int) {
 }
 
 // state hashes every field of the state a rule can see, in order (lists
-// as lists: a rule may read their order).
+// as lists: a rule may read their order), by the typed plans of
+// statehash.go.
 func (h *hasher) state(st *state.State) {
+	h.st = st
+	if st == nil {
+		h.u64(0)
+		return
+	}
+	h.at(stateNode(), unsafe.Pointer(st))
+}
+
+// stateReflective is state by reflection, field by field: what the typed
+// plans must write (the tests compare them).
+func (h *hasher) stateReflective(st *state.State) {
 	h.st = st
 	if st == nil {
 		h.u64(0)

@@ -57,7 +57,8 @@ type TestDecider interface {
 // to the table's roll, and no row reads the roll's value.
 type RowDecider interface {
 	// DecideRow returns the index in req.Rows of the row taken, or
-	// decided=false to have the dice rolled as usual.
+	// decided=false to have the dice rolled as usual. The request is
+	// valid only during the call (the run reuses it).
 	DecideRow(req *RowRequest) (index int, decided bool, err error)
 }
 

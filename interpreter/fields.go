@@ -1,8 +1,10 @@
 package interpreter
 
 import (
+	"maps"
 	"math/bits"
 	"reflect"
+	"slices"
 	"sync"
 
 	"github.com/munda-rules/munda/dsl"
@@ -59,6 +61,8 @@ type Reads struct {
 	// orderFree: the lists of ids the question reads are read as
 	// multisets (a summary counts what a list gained and lost).
 	orderFree bool
+	// plans: the fieldPlans made for it (liveAt.plan)
+	plans sync.Map
 }
 
 // SummaryReads is what odds.Summary reads of the state: every field the
@@ -104,6 +108,44 @@ type fieldPlan struct {
 	// they are kept: nothing later reads their order (no read but asking
 	// whether they hold an item) and the question reads them as multisets.
 	sorted uint64
+	// countKeys: the keys of counts, in order
+	countKeys []int
+}
+
+// planKey is what a fieldPlan for a question depends on: the place,
+// whether the limits are the question's own, and which droppable fields
+// the battle's durations name.
+type planKey struct {
+	at        *liveAt
+	counters  bool
+	durations uint64
+}
+
+// plan is r.planFields at this place, made once for each question,
+// limits and durations: a plan is the same wherever they are. The
+// question keeps those made for it (and they go with it).
+func (at *liveAt) plan(r *runner, question *Reads, counters bool) fieldPlan {
+	key := planKey{at: at, counters: counters}
+	if r.st != nil {
+		for _, du := range r.st.Battle.Durations {
+			for i, d := range droppables() {
+				if du.Field == d.name {
+					key.durations |= 1 << i
+				}
+			}
+		}
+	}
+	plans := &at.plans
+	if question != nil {
+		plans = &question.plans
+	}
+	if v, ok := plans.Load(key); ok {
+		return v.(fieldPlan)
+	}
+	plan := r.planFields(&at.fields, question, counters)
+	plan.countKeys = slices.Sorted(maps.Keys(plan.counts))
+	v, _ := plans.LoadOrStore(key, plan)
+	return v.(fieldPlan)
 }
 
 // planFields is the fieldPlan at a checkpoint whose frames' reads (with

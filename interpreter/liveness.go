@@ -102,8 +102,20 @@ func (b slotBits) has(slots *dsl.Slots, name string) bool {
 	if slots == nil {
 		return false
 	}
-	i, ok := slots.Lookup(name)
-	return ok && i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0
+	i, ok := slotLookup(slots, name)
+	return ok && b.hasSlot(i)
+}
+
+func (b slotBits) hasSlot(i int) bool {
+	return i/64 < len(b) && b[i/64]&(1<<(i%64)) != 0
+}
+
+// addSlot adds slot i, reusing b's room (clear it with b[:0]).
+func (b *slotBits) addSlot(i int) {
+	for len(*b) <= i/64 {
+		*b = append(*b, 0)
+	}
+	(*b)[i/64] |= 1 << (i % 64)
 }
 
 func (b slotBits) count() int {
@@ -229,6 +241,9 @@ func (s *nameSet) fieldsCount() int {
 // has reports whether the set holds name.
 func (s *nameSet) has(name string) bool { return s.all || s.names.has(s.slots, name) }
 
+// hasSlot is has by the name's slot.
+func (s *nameSet) hasSlot(i int) bool { return s.all || s.names.hasSlot(i) }
+
 // hasNatural reports whether natural.NAME may be read.
 func (s *nameSet) hasNatural(name string) bool {
 	return s.all || s.names.has(s.slots, dsl.GlobalNatural) || s.natural.has(s.slots, name)
@@ -285,7 +300,10 @@ type liveness struct {
 	blocks [2]sync.Map // *syntax.Block → []nameSet, without and with logging
 	// ats: what is live at each place a run pauses (liveAt), by the
 	// blocks running, their statements and whether the run logs.
-	ats sync.Map
+	ats   map[string]*liveAt
+	atsMu sync.RWMutex
+	// declared: the slot each statement of a block declares (declaredBy)
+	declared sync.Map
 }
 
 // liveAt is what the rest of a run may read at a checkpoint: of each
@@ -293,12 +311,16 @@ type liveness struct {
 type liveAt struct {
 	frames []nameSet
 	fields nameSet
+	// plans: the fieldPlan for each limits and durations (planKey)
+	// without a question (with one, the question keeps them)
+	plans sync.Map
 }
 
 // at is what is live at a checkpoint with these levels, found once per
 // place: it depends on the blocks running and their statements alone.
 func (lv *liveness) at(levels []ckLevel, logging bool) *liveAt {
-	key := make([]byte, 0, 16*len(levels)+1)
+	var buf [256]byte // a key on the stack, for the lookup
+	key := buf[:0]
 	if logging {
 		key = append(key, 1)
 	}
@@ -314,10 +336,13 @@ func (lv *liveness) at(levels []ckLevel, logging bool) *liveAt {
 			key = append(key, 0)
 		}
 	}
-	if v, ok := lv.ats.Load(string(key)); ok {
-		return v.(*liveAt)
+	lv.atsMu.RLock()
+	at, ok := lv.ats[string(key)]
+	lv.atsMu.RUnlock()
+	if ok {
+		return at
 	}
-	at := &liveAt{}
+	at = &liveAt{}
 	for i := 0; i < len(levels); {
 		j := i
 		for j < len(levels) && levels[j].f == levels[i].f {
@@ -328,8 +353,16 @@ func (lv *liveness) at(levels []ckLevel, logging bool) *liveAt {
 		at.fields.unionFields(&s)
 		i = j
 	}
-	v, _ := lv.ats.LoadOrStore(string(key), at)
-	return v.(*liveAt)
+	lv.atsMu.Lock()
+	defer lv.atsMu.Unlock()
+	if have, ok := lv.ats[string(key)]; ok {
+		return have
+	}
+	if lv.ats == nil {
+		lv.ats = map[string]*liveAt{}
+	}
+	lv.ats[string(key)] = at
+	return at
 }
 
 // liveness is the program's, made on first use.

@@ -37,8 +37,12 @@ import (
 // changed: Program.Resume continues a copy of it, so one snapshot can be
 // continued down each branch of what comes next, concurrently too.
 type Snapshot struct {
-	st     *state.State
-	levels []ckLevel
+	st *state.State
+	// levels are the levels running, each with its frame in frames (the
+	// level's own f is nil): a snapshot's frames hold only the names set,
+	// not a slot for every name numbered.
+	levels []packedLevel
+	frames []packedFrame
 	root   any // what the run runs (runner.root)
 	blocks int // checkpoints.root
 	stack  []string
@@ -61,13 +65,14 @@ func (c Checkpoint) Snapshot() *Snapshot {
 		return nil
 	}
 	m := newRemap(r.st, nil)
-	levels := m.levels(r.ck.levels, newFrameMaps)
+	s := &Snapshot{st: m.to, root: r.root, blocks: r.ck.root,
+		stack: slices.Clone(r.stack), active: slices.Clone(r.active),
+		steps: r.steps, seq: r.seq, text: r.text, topRow: r.topRow}
+	m.pack(s, r.ck.levels)
 	if !m.ok {
 		return nil
 	}
-	return &Snapshot{st: m.to, levels: levels, root: r.root, blocks: r.ck.root,
-		stack: slices.Clone(r.stack), active: slices.Clone(r.active),
-		steps: r.steps, seq: r.seq, text: r.text, topRow: r.topRow}
+	return s
 }
 
 // Resume continues a copy of the snapshot to its end with opts (its own
@@ -88,10 +93,12 @@ func (p *Program) ResumeIn(s *Snapshot, opts Options, buf *state.Buffer) (*state
 	defer r.done()
 	// The copies of the frames come from those the runner keeps between
 	// runs (resumeBody releases them there again), not new ones each time.
-	levels := m.levels(s.levels, r.emptyFrame)
 	if r.ck == nil {
-		r.ck = &checkpoints{hook: func(Checkpoint) bool { return false }}
+		r.ckOwn = checkpoints{hook: func(Checkpoint) bool { return false }, levels: r.stacks.levels}
+		r.ck = &r.ckOwn
 	}
+	levels, scopes := m.unpack(s, r.ck.levels[:0], r.stacks.scopes[:0], r.emptyFrame)
+	r.stacks.scopes = scopes
 	r.root, r.ck.root, r.ck.levels = s.root, s.blocks, levels
 	r.stack, r.active = slices.Clone(s.stack), slices.Clone(s.active)
 	r.steps, r.seq, r.text, r.topRow = s.steps, s.seq, s.text, s.topRow
@@ -202,119 +209,198 @@ func (r *runner) resumeRow(t *dsl.TableInfo, k int) (control, error) {
 func (r *runner) deactivate() { r.active = r.active[:len(r.active)-1] }
 
 // remap copies a state and maps values of the original onto the copy.
+// The copy has the original's shape (each gang, model, weapon and armour
+// at the same index), so a pointer is mapped by finding where it is in
+// the original: a paused run holds few of them, far fewer than the state
+// has.
 type remap struct {
 	from, to *state.State
 	gangs    any // to.Gangs, boxed once as runner.gangs is
-	ptrs     map[any]any
-	frames   map[*frame]*frame
-	ok       bool // every value so far could be mapped
+	// copies of weapons and armour outside the state (see mapOrCopy)
+	copies map[any]any
+	ok     bool // every value so far could be mapped
+	// where the last model mapped was (model)
+	lastGang, lastModel int
 }
 
 // newRemap copies from, into buf if there is one.
 func newRemap(from *state.State, buf *state.Buffer) *remap {
-	m := &remap{from: from, ok: true, frames: map[*frame]*frame{}}
+	m := &remap{from: from, ok: true}
 	if buf != nil {
 		m.to = from.CopyInto(buf)
 	} else {
 		m.to = from.Clone()
 	}
 	m.gangs = m.to.Gangs
-	m.ptrs = map[any]any{from: m.to, &from.Battle: &m.to.Battle}
-	for i, g := range from.Gangs {
-		if g == nil {
-			continue
-		}
-		cg := m.to.Gangs[i]
-		m.ptrs[g] = cg
-		for j, md := range g.Models {
-			if md == nil {
-				continue
-			}
-			cm := cg.Models[j]
-			m.ptrs[md] = cm
-			for k, w := range md.Weapons {
-				if w != nil {
-					m.ptrs[w] = cm.Weapons[k]
-				}
-			}
-			for k, a := range md.Armour {
-				if a != nil {
-					m.ptrs[a] = cm.Armour[k]
-				}
-			}
-		}
-	}
 	return m
 }
 
-// levels copies the levels of a paused run: their frames (each once,
-// into an empty one from empty), block scopes and loops.
-func (m *remap) levels(from []ckLevel, empty func() *frame) []ckLevel {
+// packedLevel is a level of a snapshot: its frame is frames[frame], its
+// scope is scope.
+type packedLevel struct {
+	ckLevel
+	frame int
+	scope blockScope
+}
+
+// packedFrame is a frame of a snapshot: the names set, by slot in the
+// order first set (globals left out: they are filled again for the
+// copy), and the dice of its rolls.
+type packedFrame struct {
+	numbering          *dsl.Slots // the frame's (frame.slots)
+	rule, source, proc string
+	slots              []packedSlot
+	natural            []packedNatural
+	rolled             []packedRolled
+}
+
+type packedSlot struct {
+	slot  int
+	value any
+}
+
+type packedNatural struct {
+	name string
+	n    int
+}
+
+type packedRolled struct {
+	name string
+	dice []int
+}
+
+// pack copies the levels of a paused run into s: their frames (each
+// once), block scopes and loops.
+func (m *remap) pack(s *Snapshot, from []ckLevel) {
+	s.levels = make([]packedLevel, len(from))
+	frames := 0
+	for i := range from {
+		if i == 0 || from[i-1].f != from[i].f {
+			frames++
+		}
+	}
+	s.frames = make([]packedFrame, 0, frames)
+	for i, lv := range from {
+		if i == 0 || from[i-1].f != lv.f {
+			s.frames = append(s.frames, lv.f.packFor(m))
+		}
+		p := &s.levels[i]
+		p.frame = len(s.frames) - 1
+		lv.f = nil
+		lv.sc = m.scope(lv.sc, nil, &p.scope)
+		m.loop(&lv)
+		p.ckLevel = lv
+	}
+}
+
+// unpack copies the levels of a snapshot into out, with their block
+// scopes in scopes (both emptied, for reuse), each frame once into an
+// empty one from empty.
+func (m *remap) unpack(s *Snapshot, out []ckLevel, scopes []blockScope, empty func() *frame) ([]ckLevel, []blockScope) {
 	// Room for the levels the continued run enters, so that they do not
 	// grow the list again on every resume.
-	out := make([]ckLevel, len(from), len(from)+4)
-	for i, lv := range from {
-		f, ok := m.frames[lv.f]
-		if !ok {
-			f = lv.f.copyFor(m, empty())
-			m.frames[lv.f] = f
+	if cap(out) < len(s.levels)+4 {
+		out = make([]ckLevel, 0, len(s.levels)+4)
+	}
+	out = out[:len(s.levels)]
+	if cap(scopes) < len(s.levels) {
+		scopes = make([]blockScope, len(s.levels))
+	}
+	scopes = scopes[:len(s.levels)]
+	var f *frame
+	for i := range s.levels {
+		lv := s.levels[i].ckLevel
+		if i == 0 || s.levels[i].frame != s.levels[i-1].frame {
+			f = s.frames[s.levels[i].frame].unpackFor(m, empty())
 		}
 		lv.f = f
-		sc := &blockScope{f: f}
-		if lv.sc.hidden != nil {
-			sc.hidden = make([]hiddenName, len(lv.sc.hidden))
-			for k, h := range lv.sc.hidden {
-				h.value, h.rolled = m.value(h.value), slices.Clone(h.rolled)
-				sc.hidden[k] = h
-			}
-		}
-		lv.sc = sc
-		if lv.loop.items != nil {
-			lv.loop.items = m.list(lv.loop.items)
-			lv.loop.old = m.value(lv.loop.old)
-		}
+		lv.sc = m.scope(lv.sc, f, &scopes[i])
+		m.loop(&lv)
 		out[i] = lv
 	}
-	return out
+	return out, scopes
 }
 
-// newFrameMaps is an empty frame of its own.
-func newFrameMaps() *frame {
-	return &frame{natural: map[string]int{}, rolled: map[string][]int{}}
+// scope copies a block scope into c, for frame f.
+func (m *remap) scope(sc *blockScope, f *frame, c *blockScope) *blockScope {
+	c.f, c.hidden = f, nil
+	if sc.hidden != nil {
+		c.hidden = make([]hiddenName, len(sc.hidden))
+		for k, h := range sc.hidden {
+			h.value, h.rolled = m.value(h.value), slices.Clone(h.rolled)
+			c.hidden[k] = h
+		}
+	}
+	return c
 }
 
-// copyFor copies a frame of a paused run into c, an empty frame, for the
-// copy of its state m makes. (The one place that knows a frame's layout
-// for snapshots.)
-func (f *frame) copyFor(m *remap, c *frame) *frame {
-	c.slots, c.rule, c.source, c.proc = f.slots, f.rule, f.source, f.proc
+// loop maps what a level's for each keeps.
+func (m *remap) loop(lv *ckLevel) {
+	if lv.loop.items != nil {
+		lv.loop.items = m.list(lv.loop.items)
+		lv.loop.old = m.value(lv.loop.old)
+	}
+}
+
+// packFor copies a frame of a paused run for a snapshot, mapping its
+// values onto the copy of the state m makes. (This and unpackFor are the
+// one place that knows a frame's layout for snapshots.)
+func (f *frame) packFor(m *remap) packedFrame {
+	p := packedFrame{numbering: f.slots, rule: f.rule, source: f.source, proc: f.proc}
+	n := 0
+	for _, i := range f.used {
+		if f.state[i] == slotSet && i >= dsl.GlobalSlots {
+			n++
+		}
+	}
+	p.slots = make([]packedSlot, 0, n)
+	for _, i := range f.used {
+		if f.state[i] != slotSet || i < dsl.GlobalSlots {
+			continue
+		}
+		p.slots = append(p.slots, packedSlot{i, m.value(f.vals[i])})
+	}
+	if len(f.natural) > 0 {
+		p.natural = make([]packedNatural, 0, len(f.natural))
+		for k, v := range f.natural {
+			p.natural = append(p.natural, packedNatural{k, v})
+		}
+	}
+	if len(f.rolled) > 0 {
+		p.rolled = make([]packedRolled, 0, len(f.rolled))
+		for k, v := range f.rolled {
+			p.rolled = append(p.rolled, packedRolled{k, slices.Clone(v)})
+		}
+	}
+	return p
+}
+
+// unpackFor copies a snapshot's frame into c, an empty frame, for the
+// copy of the state m makes.
+func (p *packedFrame) unpackFor(m *remap, c *frame) *frame {
+	c.slots, c.rule, c.source, c.proc = p.numbering, p.rule, p.source, p.proc
 	// Slot by slot, into slots made once at the size the highest needs:
 	// a copy per branch of every decision, so no names looked up and no
 	// growing by doubling (slots are numbered per process, so a frame is
 	// as long as its highest name's number).
 	top := dsl.GlobalSlots
-	for _, i := range f.used {
-		if f.state[i] == slotSet && i >= top {
-			top = i + 1
-		}
+	for _, s := range p.slots {
+		top = max(top, s.slot+1)
 	}
 	if len(c.vals) < top {
 		c.vals, c.state = make([]any, top), make([]uint8, top)
 	}
-	if cap(c.used) < len(f.used) {
-		c.used = make([]int, 0, len(f.used))
+	if cap(c.used) < len(p.slots)+dsl.GlobalSlots {
+		c.used = make([]int, 0, len(p.slots)+dsl.GlobalSlots)
 	}
-	for _, i := range f.used {
-		if f.state[i] != slotSet || i < dsl.GlobalSlots {
-			continue // the globals are filled below, for the copy
-		}
-		c.setSlot(i, m.value(f.vals[i]))
+	for _, s := range p.slots {
+		c.setSlot(s.slot, m.value(s.value))
 	}
-	for k, v := range f.natural {
-		c.natural[k] = v
+	for _, n := range p.natural {
+		c.natural[n.name] = n.n
 	}
-	for k, v := range f.rolled {
-		c.rolled[k] = slices.Clone(v)
+	for _, r := range p.rolled {
+		c.rolled[r.name] = slices.Clone(r.dice)
 	}
 	c.fillGlobals(m.to, m.gangs)
 	return c
@@ -346,31 +432,31 @@ func (m *remap) value(v any) any {
 	case []string:
 		return slices.Clone(x)
 	case *state.Model:
-		return mapPtr(m, x)
+		return mapPtr(m, x, m.model)
 	case *state.Gang:
-		return mapPtr(m, x)
+		return mapPtr(m, x, m.gang)
 	case *state.Weapon:
-		return mapOrCopy(m, x, copyWeapon)
+		return mapOrCopy(m, x, m.weapon, copyWeapon)
 	case *state.Armour:
-		return mapOrCopy(m, x, copyArmour)
+		return mapOrCopy(m, x, m.armour, copyArmour)
 	case *state.State:
-		return mapPtr(m, x)
+		return mapPtr(m, x, func(x *state.State) (*state.State, bool) { return m.to, x == m.from })
 	case *state.Battle:
-		return mapPtr(m, x)
+		return mapPtr(m, x, func(x *state.Battle) (*state.Battle, bool) { return &m.to.Battle, x == &m.from.Battle })
 	case []*state.Model:
-		return mapPtrs(m, x)
+		return mapPtrs(m, x, m.model)
 	case []*state.Gang:
-		return mapPtrs(m, x)
+		return mapPtrs(m, x, m.gang)
 	case []*state.Weapon:
 		out := make([]*state.Weapon, len(x))
 		for i, w := range x {
-			out[i] = mapOrCopy(m, w, copyWeapon)
+			out[i] = mapOrCopy(m, w, m.weapon, copyWeapon)
 		}
 		return out
 	case []*state.Armour:
 		out := make([]*state.Armour, len(x))
 		for i, a := range x {
-			out[i] = mapOrCopy(m, a, copyArmour)
+			out[i] = mapOrCopy(m, a, m.armour, copyArmour)
 		}
 		return out
 	}
@@ -378,24 +464,93 @@ func (m *remap) value(v any) any {
 	return v
 }
 
-func mapPtr[T any](m *remap, x *T) *T {
+// model, gang, weapon and armour find x in the original state, and give
+// the copy's at the same place.
+func (m *remap) model(x *state.Model) (*state.Model, bool) {
+	// The model after the last one found first: lists of models (a
+	// gang's, a loop's) are mostly in the state's order.
+	if i, j := m.lastGang, m.lastModel+1; i < len(m.from.Gangs) && m.from.Gangs[i] != nil &&
+		j < len(m.from.Gangs[i].Models) && m.from.Gangs[i].Models[j] == x {
+		m.lastModel = j
+		return m.to.Gangs[i].Models[j], true
+	}
+	for i, g := range m.from.Gangs {
+		if g == nil {
+			continue
+		}
+		for j, md := range g.Models {
+			if md == x {
+				m.lastGang, m.lastModel = i, j
+				return m.to.Gangs[i].Models[j], true
+			}
+		}
+	}
+	return nil, false
+}
+
+func (m *remap) gang(x *state.Gang) (*state.Gang, bool) {
+	for i, g := range m.from.Gangs {
+		if g == x {
+			return m.to.Gangs[i], true
+		}
+	}
+	return nil, false
+}
+
+func (m *remap) weapon(x *state.Weapon) (*state.Weapon, bool) {
+	for i, g := range m.from.Gangs {
+		if g == nil {
+			continue
+		}
+		for j, md := range g.Models {
+			if md == nil {
+				continue
+			}
+			if k := slices.Index(md.Weapons, x); k >= 0 {
+				return m.to.Gangs[i].Models[j].Weapons[k], true
+			}
+		}
+	}
+	return nil, false
+}
+
+func (m *remap) armour(x *state.Armour) (*state.Armour, bool) {
+	for i, g := range m.from.Gangs {
+		if g == nil {
+			continue
+		}
+		for j, md := range g.Models {
+			if md == nil {
+				continue
+			}
+			if k := slices.Index(md.Armour, x); k >= 0 {
+				return m.to.Gangs[i].Models[j].Armour[k], true
+			}
+		}
+	}
+	return nil, false
+}
+
+// mapPtr maps x with find; a pointer not in the state (a copy a rule
+// made) cannot be mapped.
+func mapPtr[T any](m *remap, x *T, find func(*T) (*T, bool)) *T {
 	if x == nil {
 		return nil
 	}
-	if c, ok := m.ptrs[x]; ok {
-		return c.(*T)
+	if c, ok := find(x); ok {
+		return c
 	}
-	m.ok = false // not in the state: a copy a rule made
+	m.ok = false
 	return x
 }
 
-func mapPtrs[T any](m *remap, xs []*T) []*T {
+func mapPtrs[T any](m *remap, xs []*T, find func(*T) (*T, bool)) []*T {
 	if xs == nil {
 		return nil
 	}
 	out := make([]*T, len(xs))
 	for i, x := range xs {
-		out[i] = mapPtr(m, x)
+		out[i] = mapPtr(m, x, find)
 	}
 	return out
 }
@@ -404,15 +559,21 @@ func mapPtrs[T any](m *remap, xs []*T) []*T {
 // state (a weapon a built-in made: bare hands, a profile built from
 // text), copies it: the copy is the run's own, and every value that
 // named the one names the other.
-func mapOrCopy[T any](m *remap, x *T, clone func(*T) *T) *T {
+func mapOrCopy[T any](m *remap, x *T, find func(*T) (*T, bool), clone func(*T) *T) *T {
 	if x == nil {
 		return nil
 	}
-	if c, ok := m.ptrs[x]; ok {
+	if c, ok := find(x); ok {
+		return c
+	}
+	if c, ok := m.copies[x]; ok {
 		return c.(*T)
 	}
 	c := clone(x)
-	m.ptrs[x] = c
+	if m.copies == nil {
+		m.copies = map[any]any{}
+	}
+	m.copies[x] = c
 	return c
 }
 

@@ -864,8 +864,16 @@ func (r *runner) decideRow(t *dsl.TableInfo, f *frame, reroll []string) (*dsl.Ro
 	if t.Dice.Symbolic() && mod != 0 {
 		return nil, nil // rollTable reports it
 	}
-	req := &RowRequest{Table: t.ID}
-	var rows []*dsl.RowInfo
+	// The run's request and list of rows, reused: exact odds decide a
+	// row at every branch of every configuration.
+	req := &r.rowReq
+	if cap(r.stacks.rowChances) < len(t.Rows) {
+		r.stacks.rowChances = make([]RowChance, 0, len(t.Rows))
+		r.stacks.rowInfos = make([]*dsl.RowInfo, 0, len(t.Rows))
+	}
+	req.Table, req.Rows, req.Total = t.ID, r.stacks.rowChances[:0], 0
+	rows := r.stacks.rowInfos[:0]
+	defer clear(rows[:cap(rows)])
 	for _, o := range t.Dice.Outcomes {
 		var value any = o.Value + mod
 		if t.Dice.Symbolic() {

@@ -167,14 +167,16 @@ type runner struct {
 	cur      syntax.Stmt
 	curFrame *frame
 	values   *valueState  // see holds.go
-	ck       *checkpoints // nil unless Options.Checkpoint is set
-	topRow   string       // the row of the table Program.ApplyRow applies
-	rowOnly  bool         // Program.RollRow: stop once topRow is found
+	ck       *checkpoints // nil unless Options.Checkpoint is set (then &ckOwn)
+	ckOwn    checkpoints
+	topRow   string // the row of the table Program.ApplyRow applies
+	rowOnly  bool   // Program.RollRow: stop once topRow is found
 	// root is what the run runs: a *dsl.ProcInfo, *dsl.ActionInfo or
 	// *dsl.TableInfo (a snapshot resumes it: resume.go).
 	root any
 	// resumeDepth is how many levels a resumed run started inside.
 	resumeDepth int
+	rowReq      RowRequest // decideRow's, reused
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {
@@ -190,7 +192,8 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 		r.running = map[*effect]bool{}
 	}
 	if opts.Checkpoint != nil {
-		r.ck = &checkpoints{hook: opts.Checkpoint}
+		r.ckOwn = checkpoints{hook: opts.Checkpoint, levels: rs.levels}
+		r.ck = &r.ckOwn
 	}
 	if st != nil {
 		// has_skill and its kin and stat read the state through the run.
@@ -223,8 +226,16 @@ func (r *runner) done() {
 	if r.values != nil {
 		clear(r.values.asking)
 	}
+	levels := rs.levels
+	if r.ck != nil && r.ck.levels != nil {
+		levels = r.ck.levels
+		r.ck.levels = nil
+	}
+	clear(levels[:cap(levels)])
+	clear(rs.scopes[:cap(rs.scopes)])
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
-		running: r.running, values: r.values}
+		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
+		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0]}
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks = nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
 	stacksPool.Put(rs)
@@ -243,6 +254,11 @@ type runStacks struct {
 	frames        []*frame
 	running       map[*effect]bool
 	values        *valueState
+	levels        []ckLevel    // checkpoints.levels
+	scopes        []blockScope // the scopes of the levels a run resumed in
+	// decideRow's rows (cleared after each use)
+	rowChances []RowChance
+	rowInfos   []*dsl.RowInfo
 }
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}

@@ -2,11 +2,12 @@ package odds
 
 import (
 	"fmt"
-	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/munda-rules/munda/stdlib/state"
 )
@@ -19,9 +20,9 @@ import (
 // with focus, only the changes of those models count ("what happens to the
 // target"), so an attacker's gains do not split what befalls it.
 func Summary(before, after *state.State, focus ...string) string {
-	var parts []string
+	parts := make([]string, 0, 8)
 	if len(focus) == 0 {
-		diffStruct(&parts, "battle", reflect.ValueOf(before.Battle), reflect.ValueOf(after.Battle))
+		diffStruct(&parts, "battle", battleFields(), unsafe.Pointer(&before.Battle), unsafe.Pointer(&after.Battle))
 	}
 	for _, ga := range after.Gangs {
 		gb := before.Gang(ga.ID)
@@ -30,7 +31,7 @@ func Summary(before, after *state.State, focus ...string) string {
 			continue
 		}
 		if len(focus) == 0 {
-			diffStruct(&parts, ga.ID, reflect.ValueOf(*gb), reflect.ValueOf(*ga))
+			diffStruct(&parts, ga.ID, gangFields(), unsafe.Pointer(gb), unsafe.Pointer(ga))
 		}
 		for _, ma := range ga.Models {
 			if len(focus) > 0 && !slices.Contains(focus, ma.ID) {
@@ -41,7 +42,7 @@ func Summary(before, after *state.State, focus ...string) string {
 				parts = append(parts, ma.ID+": new")
 				continue
 			}
-			diffStruct(&parts, ma.ID, reflect.ValueOf(*mb), reflect.ValueOf(*ma))
+			diffStruct(&parts, ma.ID, modelFields(), unsafe.Pointer(mb), unsafe.Pointer(ma))
 		}
 	}
 	if len(parts) == 0 {
@@ -51,16 +52,20 @@ func Summary(before, after *state.State, focus ...string) string {
 }
 
 // diffStruct compares the fields the rules can see (those with an expr
-// name), except lists of gangs, models and weapons, which are compared by
-// their own ids, and back-links.
-func diffStruct(parts *[]string, prefix string, a, b reflect.Value) {
-	for _, f := range summaryFieldsOf(a.Type()) {
-		fa, fb := a.Field(f.index), b.Field(f.index)
+// name) of two structs of the type fields describes, at a and b, except
+// lists of gangs, models and weapons, which are compared by their own
+// ids, and back-links. A summary is made for every end of an exact
+// enumeration: the fields are found once per type (summaryFieldsOf) and
+// read at their offsets, not through reflection at every call.
+func diffStruct(parts *[]string, prefix string, fields []summaryField, a, b unsafe.Pointer) {
+	for i := range fields {
+		f := &fields[i]
+		fa, fb := unsafe.Add(a, f.offset), unsafe.Add(b, f.offset)
 		switch f.kind {
 		case summaryStruct:
-			diffStruct(parts, prefix+"."+f.name, fa, fb)
+			diffStruct(parts, prefix, f.fields, fa, fb) // its fields' names are "name.field"
 		case summaryStrings:
-			la, lb := fa.Interface().([]string), fb.Interface().([]string)
+			la, lb := *(*[]string)(fa), *(*[]string)(fb)
 			if slices.Equal(la, lb) {
 				continue
 			}
@@ -68,59 +73,73 @@ func diffStruct(parts *[]string, prefix string, a, b reflect.Value) {
 				*parts = append(*parts, prefix+"."+f.name+": "+s)
 			}
 		case summaryWhole: // battle.recorded, markers, armour: only as a whole
-			if !reflect.DeepEqual(fa.Interface(), fb.Interface()) {
+			if !reflect.DeepEqual(reflect.NewAt(f.typ, fa).Elem().Interface(), reflect.NewAt(f.typ, fb).Elem().Interface()) {
 				*parts = append(*parts, prefix+"."+f.name+": changed")
 			}
 		case summaryWeapons:
-			diffWeapons(parts, prefix, fa.Interface().([]*state.Weapon), fb.Interface().([]*state.Weapon))
+			diffWeapons(parts, prefix, *(*[]*state.Weapon)(fa), *(*[]*state.Weapon)(fb))
+		case summaryArmour: // as a whole, as reflect.DeepEqual compares (a model's, at every end)
+			if !sameArmour(*(*[]*state.Armour)(fa), *(*[]*state.Armour)(fb)) {
+				*parts = append(*parts, prefix+"."+f.name+": changed")
+			}
+		case summaryString:
+			if *(*string)(fa) != *(*string)(fb) {
+				*parts = append(*parts, prefix+"."+f.name+": "+show(*(*string)(fb)))
+			}
+		case summaryInt:
+			if *(*int)(fa) != *(*int)(fb) {
+				*parts = append(*parts, prefix+"."+f.name+": "+strconv.Itoa(*(*int)(fb)))
+			}
+		case summaryBool:
+			if *(*bool)(fa) != *(*bool)(fb) {
+				*parts = append(*parts, prefix+"."+f.name+": "+strconv.FormatBool(*(*bool)(fb)))
+			}
+		case summaryFloat:
+			if *(*float64)(fa) != *(*float64)(fb) {
+				*parts = append(*parts, fmt.Sprintf("%s.%s: %v", prefix, f.name, *(*float64)(fb)))
+			}
 		case summaryScalar:
-			if !sameScalar(fa, fb) {
-				*parts = append(*parts, fmt.Sprintf("%s.%s: %v", prefix, f.name, show(fb.Interface())))
+			va, vb := reflect.NewAt(f.typ, fa).Elem().Interface(), reflect.NewAt(f.typ, fb).Elem().Interface()
+			if va != vb {
+				*parts = append(*parts, fmt.Sprintf("%s.%s: %v", prefix, f.name, show(vb)))
 			}
 		}
 	}
 }
 
-// sameScalar compares two fields of one plain kind without boxing them:
-// a summary is made for every end of an exact enumeration.
-func sameScalar(a, b reflect.Value) bool {
-	switch a.Kind() {
-	case reflect.String:
-		return a.String() == b.String()
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return a.Int() == b.Int()
-	case reflect.Bool:
-		return a.Bool() == b.Bool()
-	case reflect.Float32, reflect.Float64:
-		return a.Float() == b.Float()
-	}
-	return a.Interface() == b.Interface()
-}
-
 // A summaryField is a field diffStruct compares, and how.
 type summaryField struct {
-	index int
-	name  string
-	kind  summaryKind
+	offset uintptr
+	typ    reflect.Type
+	name   string
+	kind   summaryKind
+	fields []summaryField // of a struct
 }
 
 type summaryKind int
 
 const (
-	summaryScalar  summaryKind = iota // compared by value
+	summaryScalar  summaryKind = iota // compared by value, of another kind than below
+	summaryString                     // a string, an int, a bool, a float64: compared as such
+	summaryInt                        //
+	summaryBool                       //
+	summaryFloat                      //
 	summaryStruct                     // compared field by field
 	summaryStrings                    // a list of ids: what it gained and lost
 	summaryWhole                      // changed or not, as a whole
 	summaryWeapons                    // by weapon id: what was damaged
+	summaryArmour                     // a model's armour: changed or not, as a whole
 )
 
-// summaryFields holds each struct type's fields, found once by their tags.
-var summaryFields sync.Map // reflect.Type → []summaryField
+var (
+	battleFields = sync.OnceValue(func() []summaryField { return summaryFieldsOf(reflect.TypeOf(state.Battle{})) })
+	gangFields   = sync.OnceValue(func() []summaryField { return summaryFieldsOf(reflect.TypeOf(state.Gang{})) })
+	modelFields  = sync.OnceValue(func() []summaryField { return summaryFieldsOf(reflect.TypeOf(state.Model{})) })
+)
 
+// summaryFieldsOf is the fields of a struct type a summary compares,
+// found by their tags.
 func summaryFieldsOf(t reflect.Type) []summaryField {
-	if v, ok := summaryFields.Load(t); ok {
-		return v.([]summaryField)
-	}
 	var out []summaryField
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -128,10 +147,11 @@ func summaryFieldsOf(t reflect.Type) []summaryField {
 		if name == "" || name == "-" || !f.IsExported() || f.Tag.Get("odds") == "detail" {
 			continue
 		}
-		sf := summaryField{index: i, name: name}
+		sf := summaryField{offset: f.Offset, typ: f.Type, name: name}
 		switch k := f.Type.Kind(); {
 		case k == reflect.Struct:
-			sf.kind = summaryStruct
+			sf.kind, sf.fields = summaryStruct, summaryFieldsOf(f.Type)
+			nameWithin(sf.fields, name)
 		case k == reflect.Pointer:
 			continue // back-links (a model's gang) and the like: not part of the change
 		case k == reflect.Slice && f.Type.Elem().Kind() == reflect.String:
@@ -142,13 +162,45 @@ func summaryFieldsOf(t reflect.Type) []summaryField {
 			sf.kind = summaryWeapons
 		case k == reflect.Slice && name == "models":
 			continue // compared one by one, by Summary
+		case f.Type == reflect.TypeOf([]*state.Armour(nil)):
+			sf.kind = summaryArmour
 		case k == reflect.Slice:
 			sf.kind = summaryWhole
+		case f.Type == reflect.TypeOf(""):
+			sf.kind = summaryString
+		case f.Type == reflect.TypeOf(0):
+			sf.kind = summaryInt
+		case f.Type == reflect.TypeOf(false):
+			sf.kind = summaryBool
+		case f.Type == reflect.TypeOf(0.0):
+			sf.kind = summaryFloat
 		}
 		out = append(out, sf)
 	}
-	summaryFields.Store(t, out)
 	return out
+}
+
+// nameWithin names the fields of a struct, and theirs, as fields of the
+// field outer: "stats.ws".
+func nameWithin(fields []summaryField, outer string) {
+	for j := range fields {
+		fields[j].name = outer + "." + fields[j].name
+		nameWithin(fields[j].fields, outer)
+	}
+}
+
+// sameArmour is reflect.DeepEqual of two lists of armour: nil differs
+// from empty, and each piece is compared by what it holds.
+func sameArmour(a, b []*state.Armour) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && (a[i] == nil || b[i] == nil || *a[i] != *b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func diffWeapons(parts *[]string, prefix string, a, b []*state.Weapon) {
@@ -167,23 +219,40 @@ func diffWeapons(parts *[]string, prefix string, a, b []*state.Weapon) {
 // one outcome), and exact odds merge runs whose lists differ only in
 // order when nothing reads it (see Reads.orderFree).
 func listChange(a, b []string) string {
-	count := map[string]int{}
-	for _, s := range a {
-		count[s]--
-	}
-	for _, s := range b {
-		count[s]++
-	}
-	var gained, lost []string
-	for _, s := range slices.Sorted(maps.Keys(count)) {
-		for n := count[s]; n > 0; n-- {
-			gained = append(gained, "+"+s)
+	// Both sorted, on the stack when short; then a merge of the two
+	// walks what only b has (gained) and what only a has (lost).
+	var bufA, bufB [16]string
+	sa, sb := append(bufA[:0], a...), append(bufB[:0], b...)
+	slices.Sort(sa)
+	slices.Sort(sb)
+	var out strings.Builder
+	write := func(sign byte, s string) {
+		if out.Len() > 0 {
+			out.WriteByte(' ')
 		}
-		for n := count[s]; n < 0; n++ {
-			lost = append(lost, "-"+s)
+		out.WriteByte(sign)
+		out.WriteString(s)
+	}
+	for _, gains := range []bool{true, false} {
+		i, j := 0, 0
+		for i < len(sa) || j < len(sb) {
+			switch {
+			case i < len(sa) && j < len(sb) && sa[i] == sb[j]:
+				i, j = i+1, j+1
+			case j == len(sb) || (i < len(sa) && sa[i] < sb[j]):
+				if !gains {
+					write('-', sa[i])
+				}
+				i++
+			default:
+				if gains {
+					write('+', sb[j])
+				}
+				j++
+			}
 		}
 	}
-	return strings.Join(append(gained, lost...), " ")
+	return out.String()
 }
 
 func show(v any) string {

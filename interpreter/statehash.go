@@ -1,0 +1,253 @@
+package interpreter
+
+// This file hashes the state for a checkpoint by plans made once per
+// type: the fields a hash reads (hashedFields), each at its offset, with
+// what kind of value it holds. It writes exactly what reflectValue writes
+// for the same state (TestTypedStateHashMatchesReflective compares them on
+// random states and random field plans), without reflection's cost at
+// every field of every model at every checkpoint. Values a plan does not
+// know (the answers recorded in the battle: any text, number, list or map)
+// are hashed by reflectValue.
+
+import (
+	"encoding/binary"
+	"math"
+	"reflect"
+	"slices"
+	"sync"
+	"unsafe"
+)
+
+// hashNode is how to hash a value of one type found at some address.
+type hashNode struct {
+	kind   hashKind
+	typ    reflect.Type
+	size   uintptr     // of an element, for a slice
+	elem   *hashNode   // of a pointer or a slice
+	fields []hashField // of a struct
+	model  bool        // a state.Model: its droppable fields follow the fieldPlan
+}
+
+// hashField is a field a hash reads: its index in the struct (for the
+// droppable fields of models), where it is, and how to hash it.
+type hashField struct {
+	index  int
+	offset uintptr
+	node   *hashNode
+}
+
+type hashKind uint8
+
+const (
+	hashString hashKind = iota
+	hashInt
+	hashInt64
+	hashInt32
+	hashBool
+	hashFloat64
+	hashStrings // []string
+	hashStruct
+	hashPointer
+	hashSlice
+	hashRaw     // fields of 8-byte numbers next to one another: their bytes as they are
+	hashReflect // any other: by reflectValue
+)
+
+var (
+	hashNodes   = map[reflect.Type]*hashNode{}
+	hashNodesMu sync.Mutex
+	stateNode   = sync.OnceValue(func() *hashNode { return hashNodeOf(stateType) })
+)
+
+// hashNodeOf is t's plan, made once.
+func hashNodeOf(t reflect.Type) *hashNode {
+	hashNodesMu.Lock()
+	defer hashNodesMu.Unlock()
+	return makeHashNode(t)
+}
+
+func makeHashNode(t reflect.Type) *hashNode {
+	if n, ok := hashNodes[t]; ok {
+		return n
+	}
+	n := &hashNode{typ: t}
+	hashNodes[t] = n // before the fields: a type may hold itself
+	switch t.Kind() {
+	case reflect.String:
+		n.kind = hashString
+	case reflect.Int:
+		n.kind = hashInt
+	case reflect.Int64:
+		n.kind = hashInt64
+	case reflect.Int32:
+		n.kind = hashInt32
+	case reflect.Bool:
+		n.kind = hashBool
+	case reflect.Float64:
+		n.kind = hashFloat64
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.String {
+			n.kind = hashStrings
+			break
+		}
+		n.kind, n.size, n.elem = hashSlice, t.Elem().Size(), makeHashNode(t.Elem())
+	case reflect.Pointer:
+		n.kind, n.elem = hashPointer, makeHashNode(t.Elem())
+	case reflect.Struct:
+		n.kind, n.model = hashStruct, t == modelType
+		for _, i := range hashedFields(t) {
+			f := t.Field(i)
+			n.fields = append(n.fields, hashField{index: i, offset: f.Offset, node: makeHashNode(f.Type)})
+		}
+		n.fields = rawRuns(n.fields, n.model)
+	default:
+		n.kind = hashReflect
+	}
+	return n
+}
+
+// at hashes the value of n's type at p, as reflectValue would.
+func (h *hasher) at(n *hashNode, p unsafe.Pointer) {
+	switch n.kind {
+	case hashString:
+		h.str(*(*string)(p))
+	case hashInt:
+		h.u64(uint64(*(*int)(p)))
+	case hashInt64:
+		h.u64(uint64(*(*int64)(p)))
+	case hashInt32:
+		h.u64(uint64(int64(*(*int32)(p))))
+	case hashBool:
+		if *(*bool)(p) {
+			h.u64(1)
+		} else {
+			h.u64(0)
+		}
+	case hashFloat64:
+		h.u64(math.Float64bits(*(*float64)(p)))
+	case hashStrings:
+		list := *(*[]string)(p)
+		h.u64(uint64(len(list)))
+		for _, s := range list {
+			h.str(s)
+		}
+	case hashStruct:
+		h.structAt(n, p)
+	case hashPointer:
+		q := *(*unsafe.Pointer)(p)
+		if q == nil {
+			h.u64(0)
+			return
+		}
+		h.u64(1)
+		h.at(n.elem, q)
+	case hashSlice:
+		// A slice of any element: its header is data, len, cap.
+		hdr := (*struct {
+			data unsafe.Pointer
+			len  int
+			cap  int
+		})(p)
+		h.u64(uint64(hdr.len))
+		for i := range hdr.len {
+			h.at(n.elem, unsafe.Add(hdr.data, uintptr(i)*n.size))
+		}
+	case hashRaw:
+		h.bytes(unsafe.String((*byte)(p), n.size))
+	default:
+		h.reflectValue(reflect.NewAt(n.typ, p).Elem())
+	}
+}
+
+// littleEndian: u64 writes a number's bytes as memory holds them.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// rawRuns joins fields that are 8-byte numbers (ints, floats) lying next
+// to one another into one write of their bytes, which is what u64 writes
+// for each on a little-endian machine (a model's characteristics are
+// eighteen of them). The droppable fields of a model stay on their own.
+func rawRuns(fields []hashField, model bool) []hashField {
+	if !littleEndian {
+		return fields
+	}
+	raw := func(f hashField) bool {
+		switch f.node.kind {
+		case hashInt, hashInt64, hashFloat64:
+			return f.node.typ.Size() == 8 && !(model && droppableBits()[f.index] >= 0)
+		}
+		return f.node.kind == hashRaw
+	}
+	var out []hashField
+	for _, f := range fields {
+		if k := len(out) - 1; k >= 0 && raw(f) && raw(out[k]) {
+			prev := &out[k]
+			size := prev.node.size
+			if prev.node.kind != hashRaw {
+				size = prev.node.typ.Size()
+			}
+			if prev.offset+size == f.offset {
+				prev.node = &hashNode{kind: hashRaw, size: size + 8}
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// structAt is reflectValue's struct case: the droppable fields of a model
+// as the fieldPlan says.
+func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
+	var bits []int
+	focus := false
+	if n.model && (h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0) {
+		bits = droppableBits()
+		focus = h.plan.focusKeep != 0 && slices.Contains(h.plan.focus, *(*string)(unsafe.Add(p, modelIDOffset)))
+	}
+	for k := range n.fields {
+		f := &n.fields[k]
+		q := unsafe.Add(p, f.offset)
+		if bits != nil {
+			if b := bits[f.index]; b >= 0 {
+				if !(focus && h.plan.focusKeep&(1<<b) != 0) {
+					if h.plan.drop&(1<<b) != 0 {
+						continue
+					}
+					if items, ok := h.plan.counts[f.index]; ok {
+						h.counts(*(*[]string)(q), items)
+						continue
+					}
+				}
+				if h.plan.sorted&(1<<b) != 0 {
+					h.multiset(*(*[]string)(q))
+					continue
+				}
+			}
+		}
+		// The commonest kinds here, not through at: a call for each
+		// field of each model costs more than the field.
+		switch f.node.kind {
+		case hashString:
+			h.str(*(*string)(q))
+		case hashRaw:
+			h.bytes(unsafe.String((*byte)(q), f.node.size))
+		case hashBool:
+			if *(*bool)(q) {
+				h.u64(1)
+			} else {
+				h.u64(0)
+			}
+		case hashStrings:
+			list := *(*[]string)(q)
+			h.u64(uint64(len(list)))
+			for _, s := range list {
+				h.str(s)
+			}
+		default:
+			h.at(f.node, q)
+		}
+	}
+}
+
+// modelIDOffset is where Model.ID is.
+var modelIDOffset = modelType.Field(modelIDField).Offset

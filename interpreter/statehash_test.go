@@ -1,0 +1,201 @@
+package interpreter
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/munda-rules/munda/stdlib/state"
+)
+
+// TestTypedStateHashMatchesReflective hashes random states under random
+// field plans both by the typed plans (statehash.go) and by reflection,
+// which must agree byte for byte. The states are filled by reflection,
+// every field of every struct, so a field added to the state is covered
+// without touching the test.
+func TestTypedStateHashMatchesReflective(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 21))
+	lists := []int{} // droppables that are lists of ids: counts and sorted apply to them
+	for b, d := range droppables() {
+		if modelType.Field(d.index).Type == reflect.TypeOf([]string(nil)) {
+			lists = append(lists, b)
+		}
+	}
+	differ := 0
+	for n := range 500 {
+		st := &state.State{}
+		fillRandom(r, reflect.ValueOf(st).Elem(), 0)
+		var ids []string
+		for _, g := range st.Gangs {
+			if g != nil {
+				for _, m := range g.Models {
+					if m != nil {
+						ids = append(ids, m.ID)
+					}
+				}
+			}
+		}
+		plan := randomFieldPlan(r, lists, ids)
+		typed, reflective := &hasher{plan: plan}, &hasher{plan: plan}
+		typed.state(st)
+		reflective.stateReflective(st)
+		if typed.unique != reflective.unique || typed.sum() != reflective.sum() {
+			t.Fatalf("state %d, plan %+v: typed hash %x (unique %v), reflective %x (unique %v)",
+				n, plan, typed.sum(), typed.unique, reflective.sum(), reflective.unique)
+		}
+		// The hash must see the state: another random state hashes
+		// otherwise (almost always).
+		other := &state.State{}
+		fillRandom(r, reflect.ValueOf(other).Elem(), 0)
+		o := &hasher{plan: plan}
+		o.state(other)
+		if o.sum() != typed.sum() {
+			differ++
+		}
+	}
+	if differ < 400 {
+		t.Errorf("only %d of 500 pairs of random states hash apart", differ)
+	}
+}
+
+// randomFieldPlan drops, counts and sorts random droppable fields, and
+// keeps some whole for some of the models (ids).
+func randomFieldPlan(r *rand.Rand, lists []int, ids []string) fieldPlan {
+	var p fieldPlan
+	if r.IntN(4) == 0 {
+		return p // the whole state
+	}
+	for b, d := range droppables() {
+		if r.IntN(3) == 0 {
+			p.drop |= 1 << b
+		}
+		if r.IntN(4) == 0 {
+			p.focusKeep |= 1 << b
+		}
+		_ = d
+	}
+	for _, b := range lists {
+		switch r.IntN(3) {
+		case 0:
+			p.sorted |= 1 << b
+			p.drop &^= 1 << b
+		case 1:
+			if p.counts == nil {
+				p.counts = map[int][]string{}
+			}
+			p.counts[droppables()[b].index] = []string{randomWord(r), randomWord(r)}
+			p.drop &^= 1 << b
+		}
+	}
+	for _, id := range ids {
+		if r.IntN(3) == 0 {
+			p.focus = append(p.focus, id)
+		}
+	}
+	return p
+}
+
+var randomWords = []string{"", "a", "b", "impressive_scars", "x y", "é"}
+
+func randomWord(r *rand.Rand) string { return randomWords[r.IntN(len(randomWords))] }
+
+// fillRandom fills v, of any type the state holds, with random values:
+// every field, lists of a few items, pointers nil now and then, answers
+// recorded of each kind a rule can record.
+func fillRandom(r *rand.Rand, v reflect.Value, depth int) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(randomWord(r))
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		v.SetInt(int64(r.IntN(7) - 2))
+	case reflect.Bool:
+		v.SetBool(r.IntN(2) == 0)
+	case reflect.Float64:
+		v.SetFloat(float64(r.IntN(5)) / 2)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			f := v.Type().Field(i)
+			if !f.IsExported() || f.Tag.Get("expr") == "-" || f.Name == "Gang" || f.Name == "State" {
+				continue // back-links and the run's own hooks
+			}
+			fillRandom(r, v.Field(i), depth+1)
+		}
+	case reflect.Pointer:
+		if r.IntN(5) == 0 || depth > 8 {
+			return
+		}
+		v.Set(reflect.New(v.Type().Elem()))
+		fillRandom(r, v.Elem(), depth+1)
+	case reflect.Slice:
+		n := r.IntN(4)
+		if n == 0 && r.IntN(2) == 0 {
+			return // nil
+		}
+		s := reflect.MakeSlice(v.Type(), n, n)
+		for i := range n {
+			fillRandom(r, s.Index(i), depth+1)
+		}
+		v.Set(s)
+	case reflect.Map:
+		if r.IntN(3) == 0 {
+			return
+		}
+		m := reflect.MakeMap(v.Type())
+		for range r.IntN(4) {
+			m.SetMapIndex(reflect.ValueOf(randomWord(r)), reflect.ValueOf(randomRecorded(r)))
+		}
+		v.Set(m)
+	}
+}
+
+// randomRecorded is an answer of a kind the battle records.
+func randomRecorded(r *rand.Rand) any {
+	switch r.IntN(6) {
+	case 0:
+		return randomWord(r)
+	case 1:
+		return r.IntN(9)
+	case 2:
+		return r.IntN(2) == 0
+	case 3:
+		return []any{randomWord(r), r.IntN(3)}
+	case 4:
+		return map[string]any{randomWord(r): r.IntN(3)}
+	}
+	return nil
+}
+
+// BenchmarkStateHash hashes a random state of a few gangs of models by
+// the typed plans and by reflection.
+func BenchmarkStateHash(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	st := &state.State{}
+	for len(st.Gangs) < 2 {
+		st = &state.State{}
+		fillRandom(r, reflect.ValueOf(st).Elem(), 0)
+	}
+	for i, g := range st.Gangs {
+		if g == nil {
+			g = &state.Gang{}
+			st.Gangs[i] = g
+		}
+		for len(g.Models) < 5 {
+			m := &state.Model{}
+			fillRandom(r, reflect.ValueOf(m).Elem(), 1)
+			g.Models = append(g.Models, m)
+		}
+	}
+	for _, bc := range []struct {
+		name string
+		hash func(*hasher, *state.State)
+	}{{"typed", (*hasher).state}, {"reflective", (*hasher).stateReflective}} {
+		b.Run(bc.name, func(b *testing.B) {
+			h := &hasher{}
+			for b.Loop() {
+				h.n = 0
+				bc.hash(h, st)
+				_ = h.sum()
+			}
+		})
+	}
+}
