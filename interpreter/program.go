@@ -71,6 +71,9 @@ type Program struct {
 	// (liveness.go), found on first use.
 	liveOnce sync.Once
 	live     *liveness
+	// what the rules may write, made on first use (writes.go)
+	writesOnce sync.Once
+	wr         *writes
 
 	// valueTargets are the fields of models and weapons some effect
 	// overrides or modifies, by role and field (holds.go: stat).

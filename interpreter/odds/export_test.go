@@ -17,32 +17,51 @@ func ExactWith(ctx context.Context, q Question, maxConfigs, workers int, snapsho
 }
 
 // ExactByScope is Exact merging by every variable in scope, read later
-// or not (as before liveness): the reference for the live hash.
+// or not (as before liveness), following every run to its end: the
+// reference for the live hash.
 func ExactByScope(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
-	return exact(ctx, q, maxConfigs, exactOptions{workers: runtime.GOMAXPROCS(0), scopeHash: true})
+	return exact(ctx, q, maxConfigs, exactOptions{workers: runtime.GOMAXPROCS(0), scopeHash: true, noDecided: true})
 }
 
 // ExactCheckingLive is Exact checking every merge the live hash makes
 // that the hash of every variable in scope would not, and every roll it
 // follows on one face because nothing later reads it (see exactOptions).
+// It follows every run to its end, so that the merges after a question
+// is decided are checked too (ExactCheckingDecided checks runs taken as
+// decided).
 func ExactCheckingLive(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
-	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkLive: true, checkUnread: true})
+	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkLive: true, checkUnread: true, noDecided: true})
 }
 
 // ExactWholeState is Exact leaving out the variables nothing later reads
-// but no field of the state.
+// but no field of the state, following every run to its end.
 func ExactWholeState(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
-	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, wholeState: true})
+	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, wholeState: true, noDecided: true})
 }
 
 // ExactEveryFace is Exact following every face of every roll, read later
-// or not (as before UnreadRoll).
+// or not (as before UnreadRoll), and every run to its end.
 func ExactEveryFace(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
-	return exact(ctx, q, maxConfigs, exactOptions{workers: runtime.GOMAXPROCS(0), noUnread: true})
+	return exact(ctx, q, maxConfigs, exactOptions{workers: runtime.GOMAXPROCS(0), noUnread: true, noDecided: true})
 }
 
 // ExactCheckingUnread is Exact checking, where it follows a roll on one
-// face, that every face gives the same next configurations and outcomes.
+// face, that every face gives the same next configurations and outcomes;
+// it follows every run to its end (so that the rolls are reached).
 func ExactCheckingUnread(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
-	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkUnread: true})
+	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkUnread: true, noDecided: true})
+}
+
+// ExactToEnd is Exact following every run to its end, even once its
+// answer is decided (as before Checkpoint.Decided).
+func ExactToEnd(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: runtime.GOMAXPROCS(0), noDecided: true})
+}
+
+// ExactCheckingDecided is Exact continuing every run it takes as decided
+// to its end, and failing unless the answer is the one it took; checked
+// is how many distinct configurations it so continued.
+func ExactCheckingDecided(ctx context.Context, q Question, maxConfigs int) (res *Result, checked int, err error) {
+	res, err = exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkDecided: true, decidedChecked: &checked})
+	return res, checked, err
 }

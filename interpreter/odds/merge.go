@@ -89,6 +89,16 @@ type exactOptions struct {
 	// alone, follow every face too, and fail unless both give the same
 	// configurations and outcomes with the same chances.
 	checkUnread bool
+	// noDecided: follow every run to its end, even once nothing later
+	// can change the question's answer (interpreter.Checkpoint.Decided).
+	noDecided bool
+	// checkDecided: continue every run taken as decided (once per
+	// distinct configuration) to its end, on every branch, and fail
+	// unless every one gives the answer it was taken to have.
+	checkDecided bool
+	// decidedChecked, if set, counts the configurations checkDecided
+	// continued.
+	decidedChecked *int
 }
 
 // batchSize bounds how many configurations are expanded at once (and so
@@ -104,6 +114,15 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 	e := &merger{q: &q, max: maxConfigs, pending: map[string]*config{}, acc: newAccumulator(),
 		counters: q.Limits != (interpreter.Limits{}), covered: new(big.Rat), noSnapshots: opts.noSnapshots, runAgain: opts.runAgain,
 		scopeHash: opts.scopeHash, checkLive: opts.checkLive, noUnread: opts.noUnread}
+	if !opts.noDecided && q.Table == "" {
+		// What the question reads of the final state, when all of it
+		// is known: a run whose rest can change none of it is an
+		// outcome at once.
+		e.watch = q.Program.Watch(q.Of)
+	}
+	if opts.checkDecided {
+		e.checkDecided, e.checked, e.decidedChecked = true, map[string]bool{}, opts.decidedChecked
+	}
 	if !opts.scopeHash && !opts.wholeState {
 		// What the question reads of the final state: the fields of
 		// models it does not, nor the rest of a run, are left out of
@@ -117,8 +136,25 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 		}
 	}
 	root := &config{p: big.NewRat(1, 1)}
-	if err := e.merge(e.expand(ctx, root, new(state.Buffer))); err != nil {
+	if err := e.drain(ctx, root, opts); err != nil {
 		return nil, err
+	}
+	res := e.acc.result()
+	res.Exact, res.Paths, res.Configs, res.Runs = true, e.ends, e.configs, e.runs
+	return res, nil
+}
+
+// drain expands root, then the configurations waiting, first position
+// first, until none is left.
+func (e *merger) drain(ctx context.Context, root *config, opts exactOptions) error {
+	x := e.expand(ctx, root, new(state.Buffer))
+	if e.checkDecided {
+		if err := e.checkDecidedRuns(ctx, []expansion{x}); err != nil {
+			return err
+		}
+	}
+	if err := e.merge(x); err != nil {
+		return err
 	}
 	var batch []*config
 	for e.queue.Len() > 0 {
@@ -132,25 +168,28 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 		xs := e.expandAll(ctx, batch, opts.workers)
 		if opts.checkUnread {
 			if err := e.checkUnread(ctx, batch, xs); err != nil {
-				return nil, err
+				return err
+			}
+		}
+		if e.checkDecided {
+			if err := e.checkDecidedRuns(ctx, xs); err != nil {
+				return err
 			}
 		}
 		for _, x := range xs {
 			if err := e.merge(x); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if e.checkLive {
 			for _, c := range batch {
 				if err := e.checkMerged(ctx, c); err != nil {
-					return nil, err
+					return err
 				}
 			}
 		}
 	}
-	res := e.acc.result()
-	res.Exact, res.Paths, res.Configs, res.Runs = true, e.ends, e.configs, e.runs
-	return res, nil
+	return nil
 }
 
 // expandAll expands configurations at the same position, with up to
@@ -227,7 +266,14 @@ type merger struct {
 	noUnread    bool // see exactOptions
 	// reads: what the question reads of the final state (nil: all)
 	reads *interpreter.Reads
-	buf   *state.Buffer // the state buffer of a single worker
+	// watch: the same, when all of it is known, for runs whose answer is
+	// decided before their end (nil: none is)
+	watch        *interpreter.Watch
+	checkDecided bool            // see exactOptions
+	checked      map[string]bool // checkDecided: the configurations checked
+	// decidedChecked: see exactOptions
+	decidedChecked *int
+	buf            *state.Buffer // the state buffer of a single worker
 }
 
 // expansion is what following the branches from one configuration gave:
@@ -241,6 +287,15 @@ type expansion struct {
 	// forced: the configuration's roll was followed on one face alone
 	// (nothing later reads it: walker.force).
 	forced bool
+	// decided: runs taken as outcomes before their end (checkDecided).
+	decided []decidedRun
+}
+
+// decidedRun is a run taken as an outcome where nothing later could
+// change the answer: its configuration there, and the answer.
+type decidedRun struct {
+	at     *config
+	answer string
 }
 
 type ending struct {
@@ -275,10 +330,26 @@ func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x ex
 		takenAt int // the checkpoint taken was taken at (0: none)
 		signals signalCounts
 		unread  = -1 // whether c is at a roll nothing later reads (-1: not known yet)
+		decided *ending
+		dAt     *config // checkDecided: the run where it was decided
 	)
 	made := map[string]bool{} // keys of the configurations made here
 	hook := func(cp interpreter.Checkpoint) bool {
 		ord++
+		// A run whose rest cannot change the answer is an outcome here
+		// (past the picks replayed to reach c; at c itself, or at a
+		// statement that may decide something).
+		if e.watch != nil && w.pos >= w.base && (ord == 1 || !cp.Plain()) && cp.Decided(e.counters, e.watch) {
+			key, value, _, err := outcomeOf(e.q, cp.State(), nil)
+			decided = &ending{key: key, value: value}
+			if err != nil {
+				decided.key, decided.value = "", err
+			}
+			if e.checkDecided {
+				dAt = &config{pos: cp.Position(nil), key: e.keyAt(cp, nil), snap: cp.Snapshot(), path: c.fullPath(w).path}
+			}
+			return true
+		}
 		// The configuration's own checkpoint comes first: a roll there
 		// that nothing later reads is followed on one face, up to the
 		// next checkpoint (the statement after it).
@@ -314,16 +385,29 @@ func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x ex
 			return x
 		}
 		w.start()
-		seen, ord, takenAt = false, 0, 0
+		seen, ord, takenAt, decided, dAt = false, 0, 0, nil, nil
 		signals = e.signalsFrom(c)
 		key, value, paused, err := e.run(c, w, hook, buf, signals)
 		x.runs++
+		if err == nil && decided != nil {
+			if derr, isErr := decided.value.(error); isErr {
+				err = derr
+			}
+		}
 		if err != nil {
 			x.err = pathError(c.fullPath(w), err)
 			return x
 		}
 		p := new(big.Rat).Mul(c.p, w.p)
-		if paused {
+		if decided != nil {
+			x.ends = append(x.ends, ending{decided.key, decided.value, p})
+			if !plainValue(decided.value) {
+				buf.Release()
+			}
+			if dAt != nil {
+				x.decided = append(x.decided, decidedRun{at: dAt, answer: decided.key})
+			}
+		} else if paused {
 			child := taken
 			if takenAt != candOrd {
 				child, err = e.capture(c, w.path[:w.pos], candOrd, made, buf)
@@ -374,9 +458,22 @@ func (e *merger) signalsFrom(c *config) signalCounts {
 // already or was made by this expansion (made; it is then merged into
 // that one).
 func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made map[string]bool) *config {
-	child := &config{pos: cp.Position(nil)}
+	child := &config{pos: cp.Position(nil), key: e.keyAt(cp, signals)}
+	if e.checkLive {
+		child.scope = cp.ScopeHash(e.counters)
+	}
+	if _, ok := e.pending[child.key]; !ok && !made[child.key] && !e.noSnapshots {
+		child.snap = cp.Snapshot()
+	}
+	child.signals = signals.clone()
+	return child
+}
+
+// keyAt is the key of a configuration at checkpoint cp: its position,
+// blocks and hash.
+func (e *merger) keyAt(cp interpreter.Checkpoint, signals signalCounts) string {
 	var b []byte
-	for _, v := range child.pos {
+	for _, v := range cp.Position(nil) {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
 	for _, v := range cp.Identity(nil) {
@@ -387,18 +484,10 @@ func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made map[
 	} else {
 		b = binary.LittleEndian.AppendUint64(b, cp.HashFor(e.counters, e.reads))
 	}
-	if e.checkLive {
-		child.scope = cp.ScopeHash(e.counters)
-	}
 	if signals != nil {
 		b = signals.appendKey(b)
 	}
-	child.key = string(b)
-	if _, ok := e.pending[child.key]; !ok && !made[child.key] && !e.noSnapshots {
-		child.snap = cp.Snapshot()
-	}
-	child.signals = signals.clone()
-	return child
+	return string(b)
 }
 
 // run runs from configuration c (a copy of its snapshot, or its path
@@ -604,4 +693,37 @@ func (x expansion) chances() map[string]*big.Rat {
 		add("end "+end.key, end.p)
 	}
 	return out
+}
+
+// checkDecidedRuns continues each run of the expansions taken as decided
+// (exactOptions checkDecided; once per distinct configuration) to its
+// end on every branch, with nothing taken as decided, and fails unless
+// every branch gives the answer it was taken to have.
+func (e *merger) checkDecidedRuns(ctx context.Context, xs []expansion) error {
+	for _, x := range xs {
+		for _, d := range x.decided {
+			if e.checked[d.at.key] {
+				continue
+			}
+			e.checked[d.at.key] = true
+			if e.decidedChecked != nil {
+				*e.decidedChecked++
+			}
+			full := &merger{q: e.q, max: e.max, pending: map[string]*config{}, acc: newAccumulator(),
+				counters: e.counters, covered: new(big.Rat), reads: e.reads}
+			root := &config{pos: d.at.pos, key: d.at.key, snap: d.at.snap, path: d.at.path, p: big.NewRat(1, 1)}
+			if err := full.drain(ctx, root, exactOptions{workers: 1}); err != nil {
+				return fmt.Errorf("checking a run taken as decided: %w", err)
+			}
+			res := full.acc.result()
+			if len(res.Outcomes) != 1 || res.Outcomes[0].Key != d.answer || res.Outcomes[0].P.Cmp(big.NewRat(1, 1)) != 0 {
+				var got []string
+				for _, o := range res.Outcomes {
+					got = append(got, fmt.Sprintf("%s: %s", o.Key, o.P.RatString()))
+				}
+				return fmt.Errorf("internal: a run taken as decided (answer %s) goes on to other answers: %v", d.answer, got)
+			}
+		}
+	}
+	return nil
 }

@@ -380,6 +380,24 @@ func BenchmarkExactEndPhase10(b *testing.B) {
 	}
 }
 
+// BenchmarkExactEndPhase10ToEnd is BenchmarkExactEndPhase10 following
+// every run to its end, as before runs were taken as decided: the ratio.
+func BenchmarkExactEndPhase10ToEnd(b *testing.B) {
+	p := program(b)
+	st := tenModels(b)
+	q := odds.Question{Program: p, State: st, Procedure: "end_phase", Of: query(b, p, `gang("g").bottled`)}
+	b.ResetTimer()
+	for range b.N {
+		r, err := odds.ExactToEnd(context.Background(), q, 1_000_000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.Paths), "ends")
+		b.ReportMetric(float64(r.Configs), "configs")
+		b.ReportMetric(float64(r.Runs), "runs")
+	}
+}
+
 func BenchmarkMonteCarloEndPhase10(b *testing.B) {
 	p := program(b)
 	st := tenModels(b)

@@ -3,6 +3,7 @@ package odds_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -77,6 +78,7 @@ func everyProcedure(t *testing.T, p *interpreter.Program) {
 		battles = append(battles, struct{ name, yaml string }{f, string(b)})
 	}
 	compared := map[string]bool{}
+	decidedQuestions := 0
 	for _, b := range battles {
 		st := decodeState(t, b.yaml)
 		for _, qn := range questions {
@@ -96,10 +98,26 @@ func everyProcedure(t *testing.T, p *interpreter.Program) {
 				}
 				sameOutcomes(t, got, want)
 				compared[qn.id] = true
+				// A question that may be decided before the end: each
+				// run taken as decided is continued to its end.
+				q.Of = query(t, p, decidable(st))
+				want, err = odds.ExactReplay(context.Background(), q, 2_000)
+				if err != nil {
+					return
+				}
+				got, checked, err := odds.ExactCheckingDecided(context.Background(), q, 100_000)
+				if err != nil {
+					t.Fatalf("%s: the first engine finished (%d outcomes), the merging one: %v", q.Of.Text(), len(want.Outcomes), err)
+				}
+				sameOutcomes(t, got, want)
+				decidedQuestions += min(checked, 1)
 			})
 		}
 	}
-	t.Logf("%d of %d procedures and actions compared in some battle", len(compared), len(questions))
+	t.Logf("%d of %d procedures and actions compared in some battle; %d questions of a gang's bottled and a model's experience decided before the end", len(compared), len(questions), decidedQuestions)
+	if decidedQuestions < 10 {
+		t.Errorf("only %d questions decided before the end: the check checks little", decidedQuestions)
+	}
 	if len(compared) < 80 {
 		t.Errorf("only %d procedures and actions compared: the battles no longer suit them?", len(compared))
 	}
@@ -169,4 +187,16 @@ func firstLine(err error) string {
 	}
 	s, _, _ = strings.Cut(s, "\n")
 	return s
+}
+
+// decidable is a question of the battle that a run may answer before its
+// end: whether the first gang has bottled, and the first model's
+// experience (twice its experience, plus one if bottled).
+func decidable(st *state.State) string {
+	g := st.Gangs[0]
+	q := fmt.Sprintf("(gang(%q).bottled ? 1 : 0)", g.ID)
+	if len(g.Models) > 0 {
+		q += fmt.Sprintf(" + 2 * model(%q).xp", g.Models[0].ID)
+	}
+	return q
 }

@@ -114,8 +114,13 @@ procedure p(m: model) "P" {
 	if _, err := odds.ExactReplay(context.Background(), q, 10_000); err == nil {
 		t.Fatal("the first engine does not fail: the case tests nothing")
 	}
-	if r, err := odds.Exact(context.Background(), q, 10_000); err == nil {
+	// Followed to its end: the question (kills) is decided before the
+	// roll, and a run taken as decided reports no error after it.
+	if r, err := odds.ExactToEnd(context.Background(), q, 10_000); err == nil {
 		t.Errorf("no error (%d runs): a face that fails was not followed", r.Runs)
+	}
+	if _, err := odds.Exact(context.Background(), q, 10_000); err != nil {
+		t.Errorf("taken as decided before the roll, the question fails: %v", err)
 	}
 }
 

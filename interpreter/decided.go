@@ -1,0 +1,157 @@
+package interpreter
+
+// This file finds where a question's answer is decided: a checkpoint
+// after which nothing the rest of the run may do (writes.go) changes any
+// field the question reads, so that exact odds can ask the question of
+// the state there and stop following the run. The 10-model End Phase
+// asking whether the gang bottles is decided at the Bottle check; the
+// flee tests, Recovery tests and Lasting Injuries after it write nothing
+// a gang's bottled reads.
+
+import (
+	"github.com/expr-lang/expr/ast"
+
+	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/stdlib/state"
+)
+
+// Watch is what a question reads of a run's final state when all of it
+// is known: the fields it names, and the lists of gangs and models and
+// their ids when it finds one by id (see Program.Watch).
+type Watch struct {
+	fields nameSet
+}
+
+// structureBuiltins are the built-ins a question that can be decided
+// early may call: they find gangs and models by id, reading the state's
+// gangs, their models and ids, and nothing else.
+var structureBuiltins = map[string]bool{"gang": true, "model": true, "models": true}
+
+// Watch is what the query reads of the final state, or nil when that is
+// not fully known, so that no run can be taken as decided early: a query
+// that reads what was signalled, calls a function of the rules or a
+// built-in other than gang, model and models, reads a field by a name
+// known only at run time or shows a value whole, reads a field Go code
+// writes (goWrittenFields), or whose answer is not a plain value
+// (a number, a text, a flag, lists and maps of them: a model would
+// point into the state where the run was stopped).
+func (p *Program) Watch(q *dsl.Query) *Watch {
+	if q == nil || q.Signals() || q.Expr() == nil || q.Expr().Program == nil {
+		return nil
+	}
+	root := q.Expr().Program.Node()
+	if !plainType(root.Type()) {
+		return nil
+	}
+	w := &Watch{fields: nameSet{slots: p.idx.Slots}}
+	ok := true
+	// A struct is read only through its fields: a value that is not
+	// plain must be what a member is read of (or the state, given to a
+	// built-in that finds a gang or a model), since comparing it, or
+	// handing it to a built-in, may read all its fields.
+	bases := map[ast.Node]bool{}
+	ast.Find(root, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.MemberNode:
+			bases[n.Node] = true
+		case *ast.CallNode:
+			bases[n.Callee] = true // checked below
+			if id, isIdent := n.Callee.(*ast.IdentifierNode); isIdent && structureBuiltins[id.Value] {
+				for _, a := range n.Arguments {
+					bases[a] = true
+				}
+			}
+		}
+		return false
+	})
+	ast.Find(root, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.MemberNode, *ast.CallNode, *ast.IdentifierNode, *ast.PointerNode, *ast.ConditionalNode:
+			if !plainType(n.Type()) && !bases[n] && n != root {
+				ok = false
+			}
+		}
+		switch n := n.(type) {
+		case *ast.MemberNode:
+			if n.Method {
+				ok = false
+			} else if key, isStr := n.Property.(*ast.StringNode); isStr {
+				w.fields.addField(key.Value)
+			} else if !indexable(n.Node.Type()) {
+				ok = false
+			}
+		case *ast.CallNode:
+			id, isIdent := n.Callee.(*ast.IdentifierNode)
+			if !isIdent || !structureBuiltins[id.Value] {
+				ok = false
+			} else {
+				for _, f := range []string{"gangs", "models", "id"} {
+					w.fields.addField(f)
+				}
+			}
+		case *ast.BuiltinNode:
+			if !fieldSafeBuiltin(n) {
+				ok = false
+			}
+		case *ast.IdentifierNode:
+			if len(n.Value) > 0 && n.Value[0] == '$' {
+				ok = false
+			}
+		}
+		return false
+	})
+	if !ok || w.fields.allFields {
+		return nil
+	}
+	for name := range goWrittenNames() {
+		if w.fields.hasField(name) {
+			return nil
+		}
+	}
+	return w
+}
+
+// Decided reports whether the question that reads watch of the final
+// state (Program.Watch; nil: never) has its answer already: nothing the
+// rest of the run may write (writes.go), nor a period that ends later
+// (a duration of the state naming a field it reads), changes a field it
+// reads, so asking it of the state now gives what the run's end would.
+// Under limits of the question's own (counters) it is never decided: a
+// limit reached later is part of the answer. What the rest would report
+// (a rule's error, a limit reached under the default limits) is not
+// seen: the caller stops following the run.
+func (c Checkpoint) Decided(counters bool, watch *Watch) bool {
+	if watch == nil || counters {
+		return false
+	}
+	r := c.r
+	written := r.p.writes().rest(r.p.idx, r.ck.levels)
+	if written.allFields || intersects(written, &watch.fields) {
+		return false
+	}
+	if r.st != nil {
+		for _, du := range r.st.Battle.Durations {
+			if du != nil && du.Field != "" && watch.fields.hasField(du.Field) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// intersects reports whether two sets of fields share one.
+func intersects(a, b *nameSet) bool {
+	if a.allFields || b.allFields {
+		return true
+	}
+	for i := 0; i < len(a.fields) && i < len(b.fields); i++ {
+		if a.fields[i]&b.fields[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// State is the run's state at the checkpoint (valid only during the
+// call, and not to be changed).
+func (c Checkpoint) State() *state.State { return c.r.st }
