@@ -222,15 +222,16 @@ func (r *runner) candidates(kind, id string) []any {
 	if r.st == nil {
 		return nil
 	}
+	grants := r.p.grants[kind][id] // looked up once, not for every holder
 	for _, g := range r.st.Gangs {
 		for _, m := range g.Models {
 			if kind == "trait" {
 				for _, w := range m.Weapons {
-					if ok, _ := r.holds(w, kind, id); ok {
+					if ok, _ := r.holdsGranted(w, kind, id, grants); ok {
 						out = append(out, w)
 					}
 				}
-			} else if ok, _ := r.holds(m, kind, id); ok {
+			} else if ok, _ := r.holdsGranted(m, kind, id, grants); ok {
 				out = append(out, m)
 			}
 		}

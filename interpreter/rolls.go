@@ -76,7 +76,11 @@ func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, 
 			out.dice = append(out.dice, sub.natural)
 			continue
 		}
-		die, err := r.opts.Dice.Roll(&DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: n})
+		// One request per run, filled anew for each die: a source must
+		// not keep it (DiceSource), and a new one for every die was the
+		// most of a run's garbage after the frames.
+		r.dieReq = DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: n}
+		die, err := r.opts.Dice.Roll(&r.dieReq)
 		if err != nil {
 			return out, coded(diag.CodeRunDice, err)
 		}

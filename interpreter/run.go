@@ -175,6 +175,7 @@ type runner struct {
 	root any
 	// resumeDepth is how many levels a resumed run started inside.
 	resumeDepth int
+	dieReq      DieRequest // the request of the die being rolled (rollDice)
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {

@@ -40,6 +40,8 @@ type compiler struct {
 type letVar struct {
 	name string
 	slot int
+	// alias, if set, is what the name reads instead of a slot (see let).
+	alias eval
 }
 
 // Compile builds the closure of a checked expression's tree (vm.Program's
@@ -193,6 +195,9 @@ func (c *compiler) identifier(n *ast.IdentifierNode) (eval, error) {
 	}
 	for i := len(c.lets) - 1; i >= 0; i-- {
 		if c.lets[i].name == n.Value {
+			if c.lets[i].alias != nil {
+				return c.lets[i].alias, nil
+			}
 			slot := c.lets[i].slot
 			return func(fr *frame) (any, error) { return fr.vars[slot], nil }, nil
 		}
@@ -228,7 +233,7 @@ func (c *compiler) pointer(n *ast.PointerNode) (eval, error) {
 
 // conditional is cond ? a : b (and if/else).
 func (c *compiler) conditional(n *ast.ConditionalNode) (eval, error) {
-	cond, err := c.operand(n.Cond)
+	cond, err := c.condition(n.Cond, true)
 	if err != nil {
 		return nil, err
 	}
@@ -241,13 +246,9 @@ func (c *compiler) conditional(n *ast.ConditionalNode) (eval, error) {
 		return nil, err
 	}
 	return func(fr *frame) (any, error) {
-		v, err := cond(fr)
+		b, err := cond(fr)
 		if err != nil {
 			return nil, err
-		}
-		b, ok := v.(bool)
-		if !ok {
-			return nil, errFailed
 		}
 		if b {
 			return yes(fr)
