@@ -298,6 +298,9 @@ type items struct {
 	// reflect.Value.Interface makes it, without reflection.
 	ptrs unsafe.Pointer
 	elem unsafe.Pointer
+	// skip, where it is not 0 or less, is one past the index of the
+	// element of ptrs left out (a list view's: views.go).
+	skip int
 	refl reflect.Value
 }
 
@@ -306,6 +309,9 @@ func (it *items) at(i int) any {
 		return it.anys[i]
 	}
 	if it.elem != nil {
+		if it.skip > 0 && i >= it.skip-1 {
+			i++
+		}
 		var v any
 		e := (*eface)(unsafe.Pointer(&v))
 		e.typ, e.data = it.elem, *(*unsafe.Pointer)(unsafe.Add(it.ptrs, uintptr(i)*unsafe.Sizeof(uintptr(0))))
@@ -337,6 +343,9 @@ func (c *compiler) listOperand(n ast.Node) (listEval, error) {
 	t := n.Type()
 	if t != nil && t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Pointer && !needsDeref(n) {
 		elem := typeWord(t.Elem())
+		if view, ok, err := c.viewOperand(n, t); ok || err != nil {
+			return view, err
+		}
 		if m, ok := n.(*ast.MemberNode); ok {
 			if root, addr, ft, ok := fieldAddress(m); ok && ft == t {
 				base, err := c.compile(root)
