@@ -2,9 +2,11 @@ package fastexpr
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
+	"github.com/expr-lang/expr/vm/runtime"
 )
 
 // call is f(…) of a function expr was configured with (munda's stdlib,
@@ -108,6 +110,12 @@ func (c *compiler) builtin(n *ast.BuiltinNode) (eval, error) {
 	case "concat":
 		if len(n.Arguments) > 0 {
 			return c.concatLists(n)
+		}
+	case "uniq":
+		if len(n.Arguments) == 1 {
+			if t := n.Arguments[0].Type(); t != nil && t.Kind() == reflect.Slice {
+				return c.uniq(n)
+			}
 		}
 	}
 	id, ok := builtin.Index[n.Name]
@@ -225,4 +233,58 @@ func (c *compiler) concatLists(n *ast.BuiltinNode) (eval, error) {
 		}
 		return arr, nil
 	}, nil
+}
+
+// uniq is expr's uniq(list) of a list the checker typed a slice: the
+// first of each run of equal items (runtime.Equal), in order, in a new
+// []any made once. []any and []string are read without reflection (a
+// string is boxed only once it is kept); any other list is the built-in's.
+func (c *compiler) uniq(n *ast.BuiltinNode) (eval, error) {
+	arg, err := c.compile(n.Arguments[0])
+	if err != nil {
+		return nil, err
+	}
+	other := builtin.Builtins[builtin.Index["uniq"]].Func
+	return func(fr *frame) (any, error) {
+		v, err := arg(fr)
+		if err != nil {
+			return nil, err
+		}
+		switch list := v.(type) {
+		case []any:
+			out := make([]any, 0, len(list))
+			for _, item := range list {
+				if !slices.ContainsFunc(out, func(kept any) bool { return sameItem(item, kept) }) {
+					out = append(out, item)
+				}
+			}
+			return out, nil
+		case []string:
+			out := make([]any, 0, len(list))
+			for i, s := range list {
+				if !slices.Contains(list[:i], s) {
+					out = append(out, s)
+				}
+			}
+			return out, nil
+		}
+		if other == nil {
+			return nil, errFailed
+		}
+		out, err := other(v)
+		if err != nil {
+			return nil, errFailed
+		}
+		return out, nil
+	}, nil
+}
+
+// sameItem is runtime.Equal(a, b), two strings compared directly.
+func sameItem(a, b any) bool {
+	if as, ok := a.(string); ok {
+		if bs, ok := b.(string); ok {
+			return as == bs
+		}
+	}
+	return runtime.Equal(a, b)
 }
