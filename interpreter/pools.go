@@ -140,6 +140,12 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error
 	if n > r.limits.DicePerRoll {
 		return nil, r.errorAt(f, diag.CodeRunLimit, spanOf(s), fmt.Errorf("roll %s: cannot roll %d dice (0 to %d)", name, n, r.limits.DicePerRoll))
 	}
+	if n > 0 { // the lists made once, at their length
+		p.natural = make([]int, 0, n)
+		if d.Symbolic() {
+			p.faces = make([]string, 0, n)
+		}
+	}
 	for i := 0; i < n; i++ {
 		v, face, err := r.rollPoolDie(p, f)
 		if err != nil {

@@ -598,6 +598,12 @@ func (r *runner) logTest(f *frame, s *syntax.TestStmt, m *state.Model, ci *dsl.C
 	if !r.logging() {
 		return r.count()
 	}
+	return r.logTestEvent(f, s, m, ci, value, res, mod, mods, pass, note)
+}
+
+// logTestEvent is logTest's event, apart so that what it points to moves
+// to the heap only when there is a log.
+func (r *runner) logTestEvent(f *frame, s *syntax.TestStmt, m *state.Model, ci *dsl.CharInfo, value int, res rolled, mod int, mods []Modifier, pass bool, note string) error {
 	natural := res.natural
 	total := natural + mod
 	ev := &Event{Kind: EventTest, At: at(s.Pos), Name: s.Name.Name, Object: m.ID, Field: ci.FieldName,
