@@ -1277,7 +1277,7 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 // Expressions.
 
 func (r *runner) eval(f *frame, e *syntax.Expr) (any, error) {
-	v, err := dsl.EvalSlots(e, f.vals, f)
+	v, err := dsl.EvalSlots(e, r.exprs, f.vals, f)
 	if err != nil {
 		msg, pos := dsl.ExprError(e, err)
 		return nil, r.errorAt(f, diag.CodeRunExpr, exprSpan(e, pos), errors.New(msg))

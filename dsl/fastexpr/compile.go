@@ -60,14 +60,30 @@ func Compile(node ast.Node, functions map[string]*builtin.Function) (f Func, err
 	}
 	slots, depth := c.slots, c.maxDepth
 	return func(env map[string]any) (any, error) {
-		return runPooled(run, slots, depth, env, nil)
+		return runPooled(nil, run, slots, depth, env, nil)
 	}, nil
 }
 
-// runPooled runs a compiled expression in a frame from the pool, with its
-// names in env or vals, and a panic as errFailed (the VM then says why).
-func runPooled(run func(*frame) (any, error), slots, depth int, env map[string]any, vals []any) (v any, err error) {
-	fr := framePool.Get().(*frame)
+// Frames are evaluation frames one goroutine reuses, one per evaluation
+// under way (an expression may call a function that evaluates another):
+// an interpreter's run keeps one, which spares the shared pool's
+// synchronisation at every expression. The zero value is ready to use.
+type Frames struct{ free []*frame }
+
+// runPooled runs a compiled expression in a frame from fs (nil: from the
+// pool), with its names in env or vals, and a panic as errFailed (the VM
+// then says why).
+func runPooled(fs *Frames, run func(*frame) (any, error), slots, depth int, env map[string]any, vals []any) (v any, err error) {
+	var fr *frame
+	switch {
+	case fs == nil:
+		fr = framePool.Get().(*frame)
+	case len(fs.free) > 0:
+		fr = fs.free[len(fs.free)-1]
+		fs.free = fs.free[:len(fs.free)-1]
+	default:
+		fr = new(frame)
+	}
 	fr.env, fr.slots, fr.memory = env, vals, 0
 	if len(fr.vars) < slots {
 		fr.vars = make([]any, slots)
@@ -84,14 +100,19 @@ func runPooled(run func(*frame) (any, error), slots, depth int, env map[string]a
 		if len(fr.args) > 0 {
 			fr.popArgs(0)
 		}
-		framePool.Put(fr)
+		if fs != nil {
+			fs.free = append(fs.free, fr)
+		} else {
+			framePool.Put(fr)
+		}
 	}()
 	return run(fr)
 }
 
 // SlotFunc is an expression compiled by CompileSlots: it reads the
-// variables by index from vals, which it must not keep or change.
-type SlotFunc func(vals []any) (any, error)
+// variables by index from vals, which it must not keep or change, and
+// runs in a frame of fs (nil: of a pool shared by all goroutines).
+type SlotFunc func(fs *Frames, vals []any) (any, error)
 
 // CompileSlots is Compile for an expression whose names have slots fixed
 // before it runs: slotOf gives each name's index, and the expression
@@ -109,8 +130,8 @@ func CompileSlots(node ast.Node, functions map[string]*builtin.Function, slotOf 
 		return nil, err
 	}
 	slots, depth := c.slots, c.maxDepth
-	return func(vals []any) (any, error) {
-		return runPooled(run, slots, depth, nil, vals)
+	return func(fs *Frames, vals []any) (any, error) {
+		return runPooled(fs, run, slots, depth, nil, vals)
 	}, nil
 }
 
