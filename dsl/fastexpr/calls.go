@@ -111,6 +111,12 @@ func (c *compiler) builtin(n *ast.BuiltinNode) (eval, error) {
 		if len(n.Arguments) > 0 {
 			return c.concatLists(n)
 		}
+	case "len":
+		if u, ok := n.Arguments[0].(*ast.BuiltinNode); ok && len(n.Arguments) == 1 && u.Name == "uniq" && len(u.Arguments) == 1 {
+			if t := u.Arguments[0].Type(); t != nil && t.Kind() == reflect.Slice {
+				return c.uniqLen(u)
+			}
+		}
 	case "uniq":
 		if len(n.Arguments) == 1 {
 			if t := n.Arguments[0].Type(); t != nil && t.Kind() == reflect.Slice {
@@ -276,6 +282,54 @@ func (c *compiler) uniq(n *ast.BuiltinNode) (eval, error) {
 			return nil, errFailed
 		}
 		return out, nil
+	}, nil
+}
+
+// uniqLen is len(uniq(list)): the distinct items counted, for []any and
+// []string without making the list; any other list as uniq makes it.
+func (c *compiler) uniqLen(n *ast.BuiltinNode) (eval, error) {
+	list, err := c.uniq(n)
+	if err != nil {
+		return nil, err
+	}
+	arg, err := c.compile(n.Arguments[0])
+	if err != nil {
+		return nil, err
+	}
+	return func(fr *frame) (any, error) {
+		v, err := arg(fr)
+		if err != nil {
+			return nil, err
+		}
+		count := 0
+		switch items := v.(type) {
+		case []any:
+			// Against the items kept, as uniq asks (runtime.Equal of an
+			// int and a float is not transitive).
+			var buf [16]any
+			kept := buf[:0]
+			for _, item := range items {
+				if !slices.ContainsFunc(kept, func(k any) bool { return sameItem(item, k) }) {
+					kept = append(kept, item)
+				}
+			}
+			return len(kept), nil
+		case []string:
+			for i, s := range items {
+				if !slices.Contains(items[:i], s) {
+					count++
+				}
+			}
+			return count, nil
+		}
+		u, err := list(fr)
+		if err != nil {
+			return nil, err
+		}
+		if l, ok := u.([]any); ok {
+			return len(l), nil
+		}
+		return nil, errFailed
 	}, nil
 }
 

@@ -218,7 +218,9 @@ func TestNodeKinds(t *testing.T) {
 		{text: `any(others(z), true)`}, {text: `map(others(twin), .name)`}, {text: `all(others(m), # != m)`}, {text: `others(m)`},
 		// uniq of the common lists without reflection, of others by the built-in
 		{text: `uniq(["a", "b", "a", s, "Bo"])`}, {text: `uniq(map(ms, .gang.name))`}, {text: `uniq(m.skills)`}, {text: `uniq(list)`},
-		{text: `uniq(mixed)`}, {text: `len(uniq(concat(m.skills, ms[0].skills))) > 1`},
+		{text: `uniq(mixed)`}, {text: `len(uniq(mixed))`}, {text: `len(uniq(list))`}, {text: `len(uniq(m.skills))`},
+		{text: `len(uniq([9007199254740993, 9007199254740992.0, 9007199254740992]))`}, {text: `uniq([9007199254740993, 9007199254740992.0, 9007199254740992])`},
+		{text: `len(uniq(concat(["a"], map(ms, .name), [s])))`}, {text: `len(uniq(concat(m.skills, ms[0].skills))) > 1`},
 		// expr's memory budget, counted by the closures as by the VM
 		{text: `len(1..2000000)`, wantFail: true}, {text: `len(map(1..2000, 1..1000))`, wantFail: true}, {text: `len(1..1000)`},
 	} {
