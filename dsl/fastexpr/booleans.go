@@ -2,6 +2,7 @@ package fastexpr
 
 import (
 	"reflect"
+	"slices"
 	"unsafe"
 
 	"github.com/expr-lang/expr/ast"
@@ -87,24 +88,16 @@ func (c *compiler) boolean(n ast.Node) (b boolEval, ok bool, err error) {
 	case *ast.BinaryNode:
 		return c.booleanBinary(n)
 	case *ast.MemberNode:
-		root, want, offset, ok := c.fieldAt(n, reflect.TypeFor[bool]())
-		if !ok {
-			return nil, false, nil
-		}
-		base, err := c.compile(root)
-		if err != nil {
-			return nil, true, err
+		ptr, ok, err := c.fieldPointer(n, reflect.TypeFor[bool]())
+		if !ok || err != nil {
+			return nil, ok, err
 		}
 		return func(fr *frame) (bool, error) {
-			v, err := base(fr)
+			p, err := ptr(fr)
 			if err != nil {
 				return false, err
 			}
-			e := (*eface)(unsafe.Pointer(&v))
-			if e.typ != want || e.data == nil {
-				return false, errFailed // as the field's getter: the VM decides
-			}
-			return *(*bool)(unsafe.Add(e.data, offset)), nil
+			return *(*bool)(p), nil
 		}, true, nil
 	case *ast.VariableDeclaratorNode:
 		if !isKind(n.Expr, reflect.Bool) {
@@ -154,29 +147,44 @@ func (c *compiler) boolean(n ast.Node) (b boolEval, ok bool, err error) {
 func (c *compiler) booleanBinary(n *ast.BinaryNode) (boolEval, bool, error) {
 	switch n.Operator {
 	case "and", "&&", "or", "||":
-		l, err := c.condition(n.Left, true)
-		if err != nil {
-			return nil, true, err
+		// a and b and c is ((a and b) and c): its operands are run in
+		// one loop, in order, until one settles it.
+		or := n.Operator == "or" || n.Operator == "||"
+		var operands []ast.Node
+		for x := ast.Node(n); ; {
+			b, ok := x.(*ast.BinaryNode)
+			if !ok || (b.Operator == "or" || b.Operator == "||") != or || !isLogical(b.Operator) {
+				operands = append(operands, x)
+				break
+			}
+			operands = append(operands, b.Right)
+			x = b.Left
 		}
-		r, err := c.condition(n.Right, true)
-		if err != nil {
-			return nil, true, err
+		slices.Reverse(operands)
+		conds := make([]boolEval, len(operands))
+		for i, o := range operands {
+			var err error
+			if conds[i], err = c.condition(o, true); err != nil {
+				return nil, true, err
+			}
 		}
-		if n.Operator == "or" || n.Operator == "||" {
+		if len(conds) == 2 {
+			l, r := conds[0], conds[1]
 			return func(fr *frame) (bool, error) {
 				a, err := l(fr)
-				if err != nil || a {
+				if err != nil || a == or {
 					return a, err
 				}
 				return r(fr)
 			}, true, nil
 		}
 		return func(fr *frame) (bool, error) {
-			a, err := l(fr)
-			if err != nil || !a {
-				return false, err
+			for _, cond := range conds {
+				if a, err := cond(fr); err != nil || a == or {
+					return a, err
+				}
 			}
-			return r(fr)
+			return !or, nil
 		}, true, nil
 	case "==", "!=":
 		if isKind(n.Left, reflect.String) && isKind(n.Right, reflect.String) {
@@ -247,21 +255,16 @@ func (c *compiler) intOperand(n ast.Node) (intEval, error) {
 			return func(*frame) (int, error) { return v, nil }, nil
 		}
 	case *ast.MemberNode:
-		if root, want, offset, ok := c.fieldAt(n, reflect.TypeFor[int]()); ok {
-			base, err := c.compile(root)
+		if ptr, ok, err := c.fieldPointer(n, reflect.TypeFor[int]()); ok || err != nil {
 			if err != nil {
 				return nil, err
 			}
 			return func(fr *frame) (int, error) {
-				v, err := base(fr)
+				p, err := ptr(fr)
 				if err != nil {
 					return 0, err
 				}
-				e := (*eface)(unsafe.Pointer(&v))
-				if e.typ != want || e.data == nil {
-					return 0, errFailed // as the field's getter: the VM decides
-				}
-				return *(*int)(unsafe.Add(e.data, offset)), nil
+				return *(*int)(p), nil
 			}, nil
 		}
 	}
@@ -282,6 +285,42 @@ func (c *compiler) intOperand(n ast.Node) (intEval, error) {
 	}, nil
 }
 
+// fieldPointer is the address of n's field, of type ft, in the value of
+// its root (ok is false where fieldAt finds none): read from the frame's
+// items where the root is the current item (itemOf), else from the root's
+// closure. It fails where the field's getter does (a nil or a value not
+// of the checked type: the VM decides).
+func (c *compiler) fieldPointer(n *ast.MemberNode, ft reflect.Type) (ptr func(fr *frame) (unsafe.Pointer, error), ok bool, err error) {
+	root, want, offset, ok := c.fieldAt(n, ft)
+	if !ok {
+		return nil, false, nil
+	}
+	if at, isItem := c.itemOf(root); isItem {
+		return func(fr *frame) (unsafe.Pointer, error) {
+			e := (*eface)(unsafe.Pointer(&fr.items[at]))
+			if e.typ != want || e.data == nil {
+				return nil, errFailed
+			}
+			return unsafe.Add(e.data, offset), nil
+		}, true, nil
+	}
+	base, err := c.compile(root)
+	if err != nil {
+		return nil, true, err
+	}
+	return func(fr *frame) (unsafe.Pointer, error) {
+		v, err := base(fr)
+		if err != nil {
+			return nil, err
+		}
+		e := (*eface)(unsafe.Pointer(&v))
+		if e.typ != want || e.data == nil {
+			return nil, errFailed
+		}
+		return unsafe.Add(e.data, offset), nil
+	}, true, nil
+}
+
 // fieldAt is fieldPath for a field of type ft: the root whose value holds
 // it, the type word of that value, and the field's offset in it.
 func (c *compiler) fieldAt(n *ast.MemberNode, ft reflect.Type) (root ast.Node, want unsafe.Pointer, offset uintptr, ok bool) {
@@ -299,7 +338,7 @@ func (c *compiler) letBool(n *ast.VariableDeclaratorNode) (boolEval, bool, error
 		return nil, true, err
 	}
 	if c.aliasable(n.Value) {
-		c.lets = append(c.lets, letVar{name: n.Name, slot: -1, alias: value})
+		c.lets = append(c.lets, c.aliasVar(n, value))
 		body, err := c.condition(n.Expr, false)
 		c.lets = c.lets[:len(c.lets)-1]
 		return body, true, err
@@ -321,3 +360,5 @@ func (c *compiler) letBool(n *ast.VariableDeclaratorNode) (boolEval, bool, error
 		return body(fr)
 	}, true, nil
 }
+
+func isLogical(op string) bool { return op == "and" || op == "&&" || op == "or" || op == "||" }

@@ -42,6 +42,9 @@ type letVar struct {
 	slot int
 	// alias, if set, is what the name reads instead of a slot (see let).
 	alias eval
+	// item, if not 0, says the alias reads # of the predicate at index
+	// item-1 of the frame's items (itemOf).
+	item int
 }
 
 // Compile builds the closure of a checked expression's tree (vm.Program's

@@ -17,7 +17,7 @@ func (c *compiler) let(n *ast.VariableDeclaratorNode) (eval, error) {
 		return nil, err
 	}
 	if c.aliasable(n.Value) {
-		c.lets = append(c.lets, letVar{name: n.Name, slot: -1, alias: value})
+		c.lets = append(c.lets, c.aliasVar(n, value))
 		body, err := c.compile(n.Expr)
 		c.lets = c.lets[:len(c.lets)-1]
 		return body, err
@@ -113,4 +113,33 @@ func (c *compiler) aliasable(v ast.Node) bool {
 		return v.Value != "$env"
 	}
 	return false
+}
+
+// aliasVar is the variable of an aliasable let.
+func (c *compiler) aliasVar(n *ast.VariableDeclaratorNode, value eval) letVar {
+	v := letVar{name: n.Name, slot: -1, alias: value}
+	if at, ok := c.itemOf(n.Value); ok {
+		v.item = at + 1
+	}
+	return v
+}
+
+// itemOf says whether n reads the current item of a predicate (# or a
+// let aliasing it), and at which index of the frame's items: a field of
+// it is then read there, without calling the closures that would give
+// the item.
+func (c *compiler) itemOf(n ast.Node) (at int, ok bool) {
+	switch n := n.(type) {
+	case *ast.PointerNode:
+		if n.Name == "" && c.depth > 0 && c.depth <= maxPredicateDepth {
+			return c.depth - 1, true
+		}
+	case *ast.IdentifierNode:
+		for i := len(c.lets) - 1; i >= 0; i-- {
+			if c.lets[i].name == n.Value {
+				return c.lets[i].item - 1, c.lets[i].item > 0
+			}
+		}
+	}
+	return 0, false
 }

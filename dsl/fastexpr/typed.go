@@ -25,19 +25,14 @@ func (c *compiler) stringOperand(n ast.Node) (stringEval, error) {
 		s := n.Value
 		return func(*frame) (string, error) { return s, nil }, nil
 	case *ast.MemberNode:
-		if root, addr, ft, ok := fieldAddress(n); ok && ft == reflect.TypeFor[string]() {
-			base, err := c.compile(root)
+		if ptr, ok, err := c.fieldPointer(n, reflect.TypeFor[string]()); ok || err != nil {
 			if err != nil {
 				return nil, err
 			}
 			return func(fr *frame) (string, error) {
-				v, err := base(fr)
+				p, err := ptr(fr)
 				if err != nil {
 					return "", err
-				}
-				p := addr(v)
-				if p == nil {
-					return "", errFailed
 				}
 				return *(*string)(p), nil
 			}, nil
@@ -174,12 +169,11 @@ func (c *compiler) stringInBool(n *ast.BinaryNode) (boolEval, error) {
 				return c.concatIn(head, tail, root, addr)
 			}
 			// s in m.conditions: the list is read at its offset, not boxed.
-			_, want, offset, _ := c.fieldAt(m, ft)
 			l, err := c.stringOperand(n.Left)
 			if err != nil {
 				return nil, err
 			}
-			base, err := c.compile(root)
+			ptr, _, err := c.fieldPointer(m, ft)
 			if err != nil {
 				return nil, err
 			}
@@ -188,15 +182,11 @@ func (c *compiler) stringInBool(n *ast.BinaryNode) (boolEval, error) {
 				if err != nil {
 					return false, err
 				}
-				v, err := base(fr)
+				p, err := ptr(fr)
 				if err != nil {
 					return false, err
 				}
-				e := (*eface)(unsafe.Pointer(&v))
-				if e.typ != want || e.data == nil {
-					return false, errFailed // as the field's getter: the VM decides
-				}
-				return slices.Contains(*(*[]string)(unsafe.Add(e.data, offset)), s), nil
+				return slices.Contains(*(*[]string)(p), s), nil
 			}, nil
 		}
 	}
