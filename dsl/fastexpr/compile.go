@@ -132,6 +132,9 @@ func CompileSlots(node ast.Node, functions map[string]*builtin.Function, slotOf 
 	if err != nil {
 		return nil, err
 	}
+	if f, ok := c.frameless(node); ok {
+		return f, nil
+	}
 	slots, depth := c.slots, c.maxDepth
 	return func(fs *Frames, vals []any) (any, error) {
 		return runPooled(fs, run, slots, depth, nil, vals)
@@ -313,4 +316,58 @@ func (c *compiler) compileAll(nodes []ast.Node) ([]eval, error) {
 		out[i] = f
 	}
 	return out, nil
+}
+
+// frameless is a slot-compiled expression that needs no frame, the
+// commonest in the rules: a name (fighter), a literal (nil, 0) or a field
+// of a name (gang.bottled). It runs as the closures would, without taking
+// a frame or guarding against a panic (none of these can panic).
+func (c *compiler) frameless(node ast.Node) (SlotFunc, bool) {
+	slotRead := func(n ast.Node) (int, bool) {
+		id, ok := n.(*ast.IdentifierNode)
+		if !ok || id.Value == "$env" || c.slotOf == nil {
+			return 0, false
+		}
+		return c.slotOf(id.Value)
+	}
+	switch n := node.(type) {
+	case *ast.NilNode, *ast.BoolNode, *ast.StringNode, *ast.IntegerNode, *ast.FloatNode, *ast.ConstantNode:
+		v, err := c.compile(n) // a constant: its closure reads no frame
+		if err != nil {
+			return nil, false
+		}
+		value, _ := v(nil)
+		return func(*Frames, []any) (any, error) { return value, nil }, true
+	case *ast.IdentifierNode:
+		i, ok := slotRead(n)
+		if !ok {
+			return nil, false
+		}
+		return func(_ *Frames, vals []any) (any, error) {
+			if i < len(vals) {
+				return vals[i], nil
+			}
+			return nil, nil // unset: nil, as a name missing from a map
+		}, true
+	case *ast.MemberNode:
+		if n.Optional || n.Method {
+			return nil, false
+		}
+		root, get, ok := fieldGetter(n)
+		if !ok {
+			return nil, false
+		}
+		i, ok := slotRead(root)
+		if !ok {
+			return nil, false
+		}
+		return func(_ *Frames, vals []any) (any, error) {
+			var v any
+			if i < len(vals) {
+				v = vals[i]
+			}
+			return get(v)
+		}, true
+	}
+	return nil, false
 }
