@@ -77,6 +77,15 @@ func (c *compiler) boolean(n ast.Node) (b boolEval, ok bool, err error) {
 		if n.Operator != "not" && n.Operator != "!" {
 			return nil, false, nil
 		}
+		if at, want, offset, ok := c.itemField(n.Node, reflect.TypeFor[bool]()); ok {
+			return func(fr *frame) (bool, error) { // not m.fled, m the item
+				e := (*eface)(unsafe.Pointer(&fr.items[at]))
+				if e.typ != want || e.data == nil {
+					return false, errFailed
+				}
+				return !*(*bool)(unsafe.Add(e.data, offset)), nil
+			}, true, nil
+		}
 		x, err := c.condition(n.Node, true)
 		if err != nil {
 			return nil, true, err
@@ -88,6 +97,15 @@ func (c *compiler) boolean(n ast.Node) (b boolEval, ok bool, err error) {
 	case *ast.BinaryNode:
 		return c.booleanBinary(n)
 	case *ast.MemberNode:
+		if at, want, offset, ok := c.itemField(n, reflect.TypeFor[bool]()); ok {
+			return func(fr *frame) (bool, error) {
+				e := (*eface)(unsafe.Pointer(&fr.items[at]))
+				if e.typ != want || e.data == nil {
+					return false, errFailed // as the field's getter: the VM decides
+				}
+				return *(*bool)(unsafe.Add(e.data, offset)), nil
+			}, true, nil
+		}
 		ptr, ok, err := c.fieldPointer(n, reflect.TypeFor[bool]())
 		if !ok || err != nil {
 			return nil, ok, err
@@ -283,6 +301,23 @@ func (c *compiler) intOperand(n ast.Node) (intEval, error) {
 		}
 		return i, nil
 	}, nil
+}
+
+// itemField is fieldAt where the root is the current item of a
+// predicate (itemOf): the field is then read in one closure, from the
+// frame's items, by the commonest conditions (m.status == "standing",
+// not m.fled, "broken" in m.conditions, with m the item).
+func (c *compiler) itemField(n ast.Node, ft reflect.Type) (at int, want unsafe.Pointer, offset uintptr, ok bool) {
+	m, isMember := n.(*ast.MemberNode)
+	if !isMember {
+		return 0, nil, 0, false
+	}
+	root, want, offset, ok := c.fieldAt(m, ft)
+	if !ok {
+		return 0, nil, 0, false
+	}
+	at, ok = c.itemOf(root)
+	return at, want, offset, ok
 }
 
 // fieldPointer is the address of n's field, of type ft, in the value of

@@ -212,6 +212,9 @@ func TestNodeKinds(t *testing.T) {
 		{text: `filter(ms, let x = #; any(ms, let y = #; y.wounds > x.wounds))`}, {text: `let x = m; x.stats.ws > 3 ? x.broken : false`},
 		{text: `all(ms, .wounds < 10 or z.wounds > 0)`}, {text: `any(ms, .wounds > 10 and z.wounds > 0)`}, {text: `any(ms, z.wounds > 0)`, wantFail: true},
 		{text: `one(ms, .stats.ws == 4)`}, {text: `none(ms, .name in ["Cy", "Dan"])`}, {text: `not (n > 1) or anyv == 3`},
+		{text: `any(ms, "Cy" in .skills)`}, {text: `filter(ms, not .broken and .name == "Bo")`}, {text: `all(ms, "nerves" in #.skills)`},
+		{text: `any(concat(ms, [z]), .name == "x")`, wantFail: true}, {text: `any(concat(ms, [z]), not .broken)`},
+		{text: `none(concat(ms, [z]), "x" in .skills)`, wantFail: true}, {text: `find(concat([z], ms), .broken)`, wantFail: true},
 		{text: `any(mixed, # == "x")`}, {text: `all(list, # > 0 and # < 4)`}, {text: `b and strany() == "Bo"`}, {text: `!b or strany() != s`},
 		// a list view: the gang's models but one, looped over without a list
 		{text: `count(others(m), true)`}, {text: `filter(others(m), .wounds >= 0)`}, {text: `map(others(ms[0]), .name)`},

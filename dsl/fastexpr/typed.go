@@ -72,6 +72,17 @@ func (c *compiler) stringEqualityBool(n *ast.BinaryNode) (boolEval, error) {
 	}
 	negate := n.Operator == "!="
 	if lit, ok := n.Right.(*ast.StringNode); ok {
+		if at, want, offset, ok := c.itemField(n.Left, reflect.TypeFor[string]()); ok {
+			// m.status == "standing", m the item: one closure.
+			s := lit.Value
+			return func(fr *frame) (bool, error) {
+				e := (*eface)(unsafe.Pointer(&fr.items[at]))
+				if e.typ != want || e.data == nil {
+					return false, errFailed // as the field's getter: the VM decides
+				}
+				return (*(*string)(unsafe.Add(e.data, offset)) == s) != negate, nil
+			}, nil
+		}
 		// m.status == "standing": the literal is not a closure to call.
 		s := lit.Value
 		return func(fr *frame) (bool, error) {
@@ -167,6 +178,19 @@ func (c *compiler) stringInBool(n *ast.BinaryNode) (boolEval, error) {
 		if root, addr, ft, ok := fieldAddress(m); ok && ft == reflect.TypeFor[[]string]() {
 			if head, tail, ok := c.concatParts(n.Left); ok {
 				return c.concatIn(head, tail, root, addr)
+			}
+			if lit, isLit := n.Left.(*ast.StringNode); isLit {
+				if at, want, offset, ok := c.itemField(m, ft); ok {
+					// "broken" in m.conditions, m the item: one closure.
+					s := lit.Value
+					return func(fr *frame) (bool, error) {
+						e := (*eface)(unsafe.Pointer(&fr.items[at]))
+						if e.typ != want || e.data == nil {
+							return false, errFailed
+						}
+						return slices.Contains(*(*[]string)(unsafe.Add(e.data, offset)), s), nil
+					}, nil
+				}
 			}
 			// s in m.conditions: the list is read at its offset, not boxed.
 			l, err := c.stringOperand(n.Left)
