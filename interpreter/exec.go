@@ -415,7 +415,7 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 
 // runStep runs a named step with its hooks.
 func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
-	target := r.p.effectKey(f.proc, s.ID.Name)
+	_, fx := r.p.effectsAt(f.proc, s.ID.Name)
 	title := s.ID.Name
 	if s.Title != nil {
 		title = r.translatedText(s.Title.Value(), f)
@@ -425,7 +425,6 @@ func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 	}); err != nil {
 		return next, err
 	}
-	fx := r.p.effectsOn(target)
 	if err := r.hooks(fx.before, f); err != nil {
 		return next, err
 	}
@@ -455,8 +454,7 @@ func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 func (r *runner) letValue(s *syntax.Let, f *frame) (any, error) {
 	var chosen *effect
 	var v any
-	target := r.p.effectKey(f.proc, s.Name.Name)
-	fx := r.p.effectsOn(target)
+	target, fx := r.p.effectsAt(f.proc, s.Name.Name)
 	for _, ef := range fx.override {
 		if chosen != nil && ef.info.Layer < chosen.info.Layer {
 			break

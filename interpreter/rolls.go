@@ -195,7 +195,7 @@ func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 		return r.rollOneOf(s, f)
 	}
 	d := r.p.idx.Dice[s.Dice.Name]
-	fx := r.p.effectsOn(r.p.effectKey(f.proc, name))
+	_, fx := r.p.effectsAt(f.proc, name)
 	if s.Count != nil {
 		return r.rollPool(s, f, d)
 	}
@@ -442,8 +442,8 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 			own = -own
 		}
 	}
-	target := r.p.effectKey(f.proc, s.Name.Name)
-	tfx, cfx := r.p.effectsOn(target), r.p.effectsOn(ci.ID) // on this test, on every test of the characteristic
+	target, tfx := r.p.effectsAt(f.proc, s.Name.Name) // on this test
+	cfx := r.p.effectsOn(ci.ID)                       // on every test of the characteristic
 	mod, mods, err := r.modifiers(tfx, f, own, "roll")
 	if err != nil {
 		return false, err
