@@ -41,7 +41,46 @@ func (c *compiler) call(n *ast.CallNode) (eval, error) {
 			}
 		}
 	}
+	if direct, ok := directFuncs[ident.Value]; ok && len(args) == 3 {
+		return callDirect3(direct, args), nil
+	}
 	return callWithStack(fn.Func, args), nil
+}
+
+// directFuncs are functions of three arguments registered to be called
+// without an argument list (RegisterDirect3).
+var directFuncs = map[string]func(a, b, c any) (any, error){}
+
+// RegisterDirect3 declares f the same function as name's Func for a call
+// with three arguments, called with them directly: within(m, #, 3) runs
+// for every model of a filter, and its arguments on the frame's stack
+// were most of its cost. Call it from an init function, before any
+// expression is compiled.
+func RegisterDirect3(name string, f func(a, b, c any) (any, error)) { directFuncs[name] = f }
+
+// callDirect3 is callWithStack for a function registered with
+// RegisterDirect3: the arguments in order, then the call.
+func callDirect3(f func(a, b, c any) (any, error), args []eval) eval {
+	ea, eb, ec := args[0], args[1], args[2]
+	return func(fr *frame) (any, error) {
+		a, err := ea(fr)
+		if err != nil {
+			return nil, err
+		}
+		b, err := eb(fr)
+		if err != nil {
+			return nil, err
+		}
+		c, err := ec(fr)
+		if err != nil {
+			return nil, err
+		}
+		out, err := f(a, b, c)
+		if err != nil {
+			return nil, errFailed
+		}
+		return out, nil
+	}
 }
 
 // callWithStack is callFunc for the functions munda configures, none of

@@ -63,6 +63,8 @@ var testFunctions = []expr.Option{
 	// team and nobody give slices of pointers, as friends(m) does: nobody
 	// a nil one, and untyped a []*testModel where the checker saw any.
 	expr.Function("team", func(args ...any) (any, error) { return args[0].(*testModel).Gang.Models, nil }, new(func(*testModel) []*testModel)),
+	expr.Function("sum3", func(args ...any) (any, error) { return args[0].(int) + args[1].(int) + args[2].(int), nil },
+		new(func(int, int, int) int)),
 	expr.Function("others", func(args ...any) (any, error) {
 		m, _ := args[0].(*testModel)
 		var out []*testModel
@@ -95,6 +97,7 @@ var testFunctions = []expr.Option{
 
 func init() {
 	SetConcat("_cat", 12)
+	RegisterDirect3("sum3", func(a, b, c any) (any, error) { return a.(int) + b.(int) + c.(int), nil })
 	RegisterListView("others", func(arg any) ([]*testModel, *testModel) {
 		m, _ := arg.(*testModel)
 		if m == nil || m.Gang == nil {
@@ -219,6 +222,9 @@ func TestNodeKinds(t *testing.T) {
 		// a list view: the gang's models but one, looped over without a list
 		{text: `count(others(m), true)`}, {text: `filter(others(m), .wounds >= 0)`}, {text: `map(others(ms[0]), .name)`},
 		{text: `any(others(z), true)`}, {text: `map(others(twin), .name)`}, {text: `all(others(m), # != m)`}, {text: `others(m)`},
+		// a function called with its three arguments directly
+		{text: `sum3(n, 1, 2)`}, {text: `count(ms, sum3(.wounds, 1, 0) > 1)`}, {text: `sum3(z.wounds, 1, 2)`, wantFail: true},
+		{text: `sum3(1, 2, twice(n))`},
 		// uniq of the common lists without reflection, of others by the built-in
 		{text: `uniq(["a", "b", "a", s, "Bo"])`}, {text: `uniq(map(ms, .gang.name))`}, {text: `uniq(m.skills)`}, {text: `uniq(list)`},
 		{text: `uniq(mixed)`}, {text: `len(uniq(mixed))`}, {text: `len(uniq(list))`}, {text: `len(uniq(m.skills))`},
