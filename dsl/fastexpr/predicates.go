@@ -123,9 +123,11 @@ func (c *compiler) quantifier(n *ast.BuiltinNode) (boolEval, error) {
 		for i := 0; i < items.len; i++ {
 			item := items.at(i)
 			fr.items[at] = item
-			b, ok, err := key.test(fr, item)
-			if err != nil {
-				return false, err
+			var b, ok bool
+			if match != nil { // the check is a call: most predicates have none
+				if b, ok, err = key.test(fr, item); err != nil {
+					return false, err
+				}
 			}
 			if !ok {
 				if b, err = test(fr); err != nil {
@@ -223,9 +225,11 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 		for i := 0; i < items.len; i++ {
 			item := items.at(i)
 			fr.items[at] = item
-			b, ok, err := key.test(fr, item)
-			if err != nil {
-				return nil, err
+			var b, ok bool
+			if match != nil { // as in quantifier
+				if b, ok, err = key.test(fr, item); err != nil {
+					return nil, err
+				}
 			}
 			if !ok {
 				if b, err = test(fr); err != nil {
