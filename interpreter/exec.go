@@ -281,6 +281,11 @@ func (sc *blockScope) hide(name string) {
 	if !ok {
 		return // nothing outer to hide
 	}
+	sc.keep(name, old)
+}
+
+// keep is hide of a name whose outer value is old.
+func (sc *blockScope) keep(name string, old any) {
 	for i := range sc.hidden {
 		if sc.hidden[i].name == name {
 			return
@@ -292,8 +297,11 @@ func (sc *blockScope) hide(name string) {
 
 // declare binds a name in the block.
 func (sc *blockScope) declare(name string, v any) {
-	sc.hide(name)
-	sc.f.set(name, v)
+	i := slotOf(name) // once, for the read and the write
+	if old, ok := sc.f.getSlot(i); ok {
+		sc.keep(name, old)
+	}
+	sc.f.setSlot(i, v)
 }
 
 // restore brings back the outer names when the block ends.
@@ -570,8 +578,9 @@ type keyedItem struct{ key, item any }
 // eachFrom runs a for each's body for its items from at.index on.
 func (r *runner) eachFrom(s *syntax.ForEach, f *frame, at loopAt, kept uint64) (control, error) {
 	name := s.Var.Name
+	slot := slotOf(name) // once, not per item
 	for i := at.index; i < len(at.items); i++ {
-		f.set(name, at.items[i])
+		f.setSlot(slot, at.items[i])
 		if kept != 0 {
 			at.index = i
 			r.enterLoop(kept, name, at)
