@@ -317,7 +317,7 @@ func (a *ActionInfo) availableChain(vals []any, m any, chain menuChain, answers 
 		} else if err := bind(); err != nil {
 			return false, err
 		}
-		v, err := cj.fast(vals)
+		v, err := cj.fast(nil, vals)
 		b, isBool := v.(bool)
 		if err != nil || !isBool {
 			// The whole condition, which says why (or, where only the

@@ -35,6 +35,16 @@ func init() {
 	fastexpr.Register[[]*state.Duration]()
 	fastexpr.Register[map[string]any]()
 	fastexpr.SetConcat(stdlib.ConcatFunction, stdlib.MaxStringBytes)
+	fastexpr.RegisterDirect3("within", func(a, b, c any) (any, error) { return stdlib.Within(a, b, c), nil })
+	// friends(m) is m's gang's models but m (state.Model.Friends): a
+	// predicate loops over those, without a new list per call.
+	fastexpr.RegisterListView("friends", func(arg any) ([]*state.Model, *state.Model) {
+		m, _ := arg.(*state.Model)
+		if m == nil || m.Gang == nil {
+			return nil, nil
+		}
+		return m.Gang.Models, m
+	})
 }
 
 // vmOnly makes Eval run expr's VM only (SetVMOnly).

@@ -314,7 +314,7 @@ func compareWithVM(t *testing.T, seed int64) (runs, declined, failed int) {
 		if se.expr.Slotted == nil {
 			t.Errorf("%s %q: a closure, but no slot closure", se.expr.Pos, se.expr.Text)
 		} else {
-			sgot, serr := se.expr.Slotted(slotsOf(se.idx.Slots, env))
+			sgot, serr := se.expr.Slotted(nil, slotsOf(se.idx.Slots, env))
 			switch {
 			case werr != nil && serr == nil:
 				t.Errorf("seed %d, %s %q: the VM fails (%v) but the slot closure gives %#v", seed, se.expr.Pos, se.expr.Text, werr, sgot)

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/munda-rules/munda/dsl/fastexpr"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib/state"
 )
@@ -166,11 +167,12 @@ func FillGlobalSlots(vals []any, st *state.State, gangs any, natural map[string]
 type Enver interface{ Env() map[string]any }
 
 // EvalSlots runs a checked expression against a frame's slots: as
-// closures where it was compiled to them, else (and whenever the closures
-// fail) with expr's VM on the frame's names as a map.
-func EvalSlots(e *syntax.Expr, vals []any, f Enver) (any, error) {
+// closures where it was compiled to them (in a frame of fs: nil for a
+// shared pool), else (and whenever the closures fail) with expr's VM on
+// the frame's names as a map.
+func EvalSlots(e *syntax.Expr, fs *fastexpr.Frames, vals []any, f Enver) (any, error) {
 	if e.Slotted != nil && !vmOnly.Load() {
-		if v, err := e.Slotted(vals); err == nil {
+		if v, err := e.Slotted(fs, vals); err == nil {
 			return v, nil
 		}
 	}

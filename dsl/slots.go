@@ -71,7 +71,7 @@ func (c *checker) newSlotExpr(e *syntax.Expr, names []string) *slotExpr {
 		s.fast = f
 		switch e.Program.Node().(type) {
 		case *ast.NilNode, *ast.IntegerNode, *ast.FloatNode, *ast.StringNode, *ast.BoolNode:
-			if v, err := f(nil); err == nil {
+			if v, err := f(nil, nil); err == nil {
 				s.literal, s.hasLiteral = v, true
 			}
 		}
@@ -87,7 +87,7 @@ func (s *slotExpr) eval(vals []any) (any, error) {
 		return s.literal, nil
 	}
 	if s.fast != nil && !vmOnly.Load() {
-		if v, err := s.fast(vals); err == nil {
+		if v, err := s.fast(nil, vals); err == nil {
 			return v, nil
 		}
 	}

@@ -25,7 +25,7 @@ func BenchmarkActivationVMOnly(b *testing.B) {
 }
 
 // BenchmarkCPU runs the End Phase and activation benchmarks, closures,
-// VM only and native, one after another, and reports beside the wall
+// VM only and native, and Monte Carlo and its baseline, one after another, and reports beside the wall
 // time the process's CPU time per operation (cpu-ns/op): on a machine
 // shared with other work, wall time swings twofold from run to run, CPU
 // time much less.
@@ -41,6 +41,8 @@ func BenchmarkCPU(b *testing.B) {
 		{"ActivationInterpreted", BenchmarkActivationInterpreted},
 		{"ActivationVMOnly", BenchmarkActivationVMOnly},
 		{"ActivationNative", BenchmarkActivationNative},
+		{"MonteCarlo", BenchmarkMonteCarlo},
+		{"MonteCarloNative", BenchmarkMonteCarloNative},
 	} {
 		b.Run(bench.name, func(b *testing.B) {
 			start := processCPU()

@@ -35,6 +35,8 @@ type Die struct {
 // sources roll for real; an odds engine can implement it to drive the
 // same run over every possible result, as interpreter/odds.Exact does.
 type DiceSource interface {
+	// Roll may read req until it returns, not after: the interpreter
+	// reuses one request for every die of a run.
 	Roll(req *DieRequest) (Die, error)
 }
 

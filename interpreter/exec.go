@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/munda-rules/munda/dsl"
@@ -281,6 +281,11 @@ func (sc *blockScope) hide(name string) {
 	if !ok {
 		return // nothing outer to hide
 	}
+	sc.keep(name, old)
+}
+
+// keep is hide of a name whose outer value is old.
+func (sc *blockScope) keep(name string, old any) {
 	for i := range sc.hidden {
 		if sc.hidden[i].name == name {
 			return
@@ -292,8 +297,11 @@ func (sc *blockScope) hide(name string) {
 
 // declare binds a name in the block.
 func (sc *blockScope) declare(name string, v any) {
-	sc.hide(name)
-	sc.f.set(name, v)
+	i := slotOf(sc.f.slots, name) // once, for the read and the write
+	if old, ok := sc.f.getSlot(i); ok {
+		sc.keep(name, old)
+	}
+	sc.f.setSlot(i, v)
 }
 
 // restore brings back the outer names when the block ends.
@@ -415,7 +423,7 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 
 // runStep runs a named step with its hooks.
 func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
-	target := r.p.effectKey(f.proc, s.ID.Name)
+	_, fx := r.p.effectsAt(f.proc, s.ID.Name)
 	title := s.ID.Name
 	if s.Title != nil {
 		title = r.translatedText(s.Title.Value(), f)
@@ -425,7 +433,6 @@ func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 	}); err != nil {
 		return next, err
 	}
-	fx := r.p.effectsOn(target)
 	if err := r.hooks(fx.before, f); err != nil {
 		return next, err
 	}
@@ -455,8 +462,7 @@ func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 func (r *runner) letValue(s *syntax.Let, f *frame) (any, error) {
 	var chosen *effect
 	var v any
-	target := r.p.effectKey(f.proc, s.Name.Name)
-	fx := r.p.effectsOn(target)
+	target, fx := r.p.effectsAt(f.proc, s.Name.Name)
 	for _, ef := range fx.override {
 		if chosen != nil && ef.info.Layer < chosen.info.Layer {
 			break
@@ -540,21 +546,25 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 		}
 	}()
 	if s.OrderBy != nil {
-		keys := make([]any, len(items))
+		// Each item with its key, sorted stably in one list (the same
+		// comparisons as sort.SliceStable makes with less).
+		keyed := make([]keyedItem, len(items))
 		for i, it := range items {
 			f.set(name, it)
-			if keys[i], err = r.eval(f, s.OrderBy); err != nil {
+			keyed[i].item = it
+			if keyed[i].key, err = r.eval(f, s.OrderBy); err != nil {
 				return next, err
 			}
 		}
-		idx := make([]int, len(items))
-		for i := range idx {
-			idx[i] = i
-		}
-		sort.SliceStable(idx, func(a, b int) bool { return less(keys[idx[a]], keys[idx[b]]) })
+		slices.SortStableFunc(keyed, func(a, b keyedItem) int {
+			if less(a.key, b.key) {
+				return -1
+			}
+			return 0 // insertion and merge ask only whether a < b
+		})
 		sorted := make([]any, len(items))
-		for i, j := range idx {
-			sorted[i] = items[j]
+		for i, k := range keyed {
+			sorted[i] = k.item
 		}
 		items = sorted
 	}
@@ -562,11 +572,15 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 	return r.eachFrom(s, f, loopAt{items: items, old: old, hadOld: hadOld}, kept)
 }
 
+// keyedItem is an item of a for each ordered by a key.
+type keyedItem struct{ key, item any }
+
 // eachFrom runs a for each's body for its items from at.index on.
 func (r *runner) eachFrom(s *syntax.ForEach, f *frame, at loopAt, kept uint64) (control, error) {
 	name := s.Var.Name
+	slot := slotOf(f.slots, name) // once, not per item
 	for i := at.index; i < len(at.items); i++ {
-		f.set(name, at.items[i])
+		f.setSlot(slot, at.items[i])
 		if kept != 0 {
 			at.index = i
 			r.enterLoop(kept, name, at)
@@ -974,6 +988,9 @@ func (r *runner) choose(s *syntax.Choose, f *frame) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.defaultsUnlogged(s) {
+		return r.chooseDefault(s, f, def)
+	}
 	req := &ChoiceRequest{Name: s.Name.Name, Rule: f.rule, Default: def}
 	if s.Key != nil {
 		kv, err := r.eval(f, s.Key)
@@ -1019,6 +1036,60 @@ func (r *runner) choose(s *syntax.Choose, f *frame) (any, error) {
 	}
 	req.prompt, req.run, req.frame = s.Prompt, r, f
 	return r.ask(f, req, s.Pos, span{s.Pos, s.EndPos}) // spanOf(s) without its reflection: every choice asks
+}
+
+// defaultsUnlogged is whether a choice is answered by its default with
+// nothing to show for the request: the choices are Defaults, the run
+// keeps no log and no checkpoints, and the choice is a plain one (not of
+// several items, not recorded in the state). Monte Carlo samples are
+// such runs, and a request for each choice was a fifth of their garbage.
+func (r *runner) defaultsUnlogged(s *syntax.Choose) bool {
+	_, defaults := r.opts.Choices.(Defaults)
+	return defaults && r.opts.Log == nil && r.ck == nil && s.Multi == nil && s.Recorded == nil
+}
+
+// chooseDefault is choose where defaultsUnlogged holds: the same
+// expressions run, with the same errors, and the default is the answer.
+func (r *runner) chooseDefault(s *syntax.Choose, f *frame, def any) (any, error) {
+	if s.Key != nil {
+		if _, err := r.eval(f, s.Key); err != nil {
+			return nil, err
+		}
+	}
+	if s.From != nil {
+		lv, err := r.eval(f, s.From)
+		if err != nil {
+			return nil, err
+		}
+		n, err := listLen(lv)
+		if err != nil {
+			return nil, r.errorAt(f, diag.CodeRunExpr, spanOf(s.From), fmt.Errorf("choose %s from: %v", s.Name.Name, err))
+		}
+		if n == 0 {
+			return nil, r.errorAt(f, diag.CodeRunChoice, spanOf(s), fmt.Errorf("choice %s has no options", s.Name.Name))
+		}
+	}
+	if s.When != nil {
+		if _, err := r.evalBool(f, s.When); err != nil {
+			return nil, err
+		}
+	}
+	return def, r.count() // the event ask or the unoffered choice logs
+}
+
+// listLen is the length of what toList would make of v, with its error.
+func listLen(v any) (int, error) {
+	switch x := v.(type) {
+	case []any:
+		return len(x), nil
+	case nil:
+		return 0, nil
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
+		return 0, fmt.Errorf("want a list, got %s", display(v))
+	}
+	return rv.Len(), nil
 }
 
 // ask puts a choice to the choice source, and logs the answer or the
@@ -1213,7 +1284,7 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 // Expressions.
 
 func (r *runner) eval(f *frame, e *syntax.Expr) (any, error) {
-	v, err := dsl.EvalSlots(e, f.vals, f)
+	v, err := dsl.EvalSlots(e, r.exprs, f.vals, f)
 	if err != nil {
 		msg, pos := dsl.ExprError(e, err)
 		return nil, r.errorAt(f, diag.CodeRunExpr, exprSpan(e, pos), errors.New(msg))

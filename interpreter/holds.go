@@ -222,15 +222,16 @@ func (r *runner) candidates(kind, id string) []any {
 	if r.st == nil {
 		return nil
 	}
+	grants := r.p.grants[kind][id] // looked up once, not for every holder
 	for _, g := range r.st.Gangs {
 		for _, m := range g.Models {
 			if kind == "trait" {
 				for _, w := range m.Weapons {
-					if ok, _ := r.holds(w, kind, id); ok {
+					if ok, _ := r.holdsGranted(w, kind, id, grants); ok {
 						out = append(out, w)
 					}
 				}
-			} else if ok, _ := r.holds(m, kind, id); ok {
+			} else if ok, _ := r.holdsGranted(m, kind, id, grants); ok {
 				out = append(out, m)
 			}
 		}
@@ -259,44 +260,89 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (ok bool
 		return r.useOnce(ef, f, nil), noRestore, nil
 	}
 	kind, id := info.Feature.Kind, info.Feature.ID.Name
-	var cands []any
-	if info.Role == dsl.RoleAny {
-		cands = r.candidates(kind, id)
-	} else if x := f.value(info.Role); x != nil {
+	h := holderTry{r: r, ef: ef, when: when, f: f}
+	if info.Role != dsl.RoleAny {
+		x := f.value(info.Role)
+		if x == nil {
+			return false, noRestore, nil
+		}
 		held, err := r.holds(x, kind, id)
-		if err != nil {
+		if err != nil || !held {
 			return false, noRestore, err
 		}
-		if held {
-			cands = []any{x}
-		}
+		ok, err := h.try(x)
+		return h.end(ok, err)
 	}
-	if len(cands) == 0 {
+	// as any: the models (or, for traits, their weapons) in state order
+	// that hold the feature (candidates), asked one by one without
+	// making their list.
+	if r.st == nil {
 		return false, noRestore, nil
 	}
-	old, had := f.get("holder")
-	restore = func() {
-		if had {
-			f.set("holder", old)
-		} else {
-			f.unset("holder")
-		}
-	}
-	for _, x := range cands {
-		f.set("holder", x)
-		ok := true
-		if when != nil {
-			if ok, err = r.evalBool(f, when); err != nil {
-				restore()
-				return false, noRestore, err
+	grants := r.p.grants[kind][id]
+	for _, g := range r.st.Gangs {
+		for _, m := range g.Models {
+			if kind != "trait" {
+				if held, _ := r.holdsGranted(m, kind, id, grants); held {
+					if ok, err := h.try(m); ok || err != nil {
+						return h.end(ok, err)
+					}
+				}
+				continue
+			}
+			for _, w := range m.Weapons {
+				if held, _ := r.holdsGranted(w, kind, id, grants); held {
+					if ok, err := h.try(w); ok || err != nil {
+						return h.end(ok, err)
+					}
+				}
 			}
 		}
-		if ok && r.useOnce(ef, f, x) {
-			return true, restore, nil
+	}
+	return h.end(false, nil)
+}
+
+// holderTry is effectApplies trying the holders of a scoped effect in
+// turn: `holder` is bound to each, and the outer one is put back when
+// the effect does not apply (or, where it does, by the restore returned).
+type holderTry struct {
+	r     *runner
+	ef    *effect
+	when  *syntax.Expr
+	f     *frame
+	bound bool // holder was set: old and had say what it was
+	old   any
+	had   bool
+}
+
+// try binds holder to x and says whether the effect applies for it.
+func (h *holderTry) try(x any) (bool, error) {
+	if !h.bound {
+		h.old, h.had = h.f.get("holder")
+		h.bound = true
+	}
+	h.f.set("holder", x)
+	if h.when != nil {
+		ok, err := h.r.evalBool(h.f, h.when)
+		if err != nil || !ok {
+			return false, err
 		}
 	}
-	restore()
-	return false, noRestore, nil
+	return h.r.useOnce(h.ef, h.f, x), nil
+}
+
+// end is effectApplies' answer: where the effect applies, a restore of
+// holder for the caller; else holder restored now.
+func (h *holderTry) end(ok bool, err error) (bool, func(), error) {
+	if !h.bound {
+		return false, noRestore, err
+	}
+	if ok && err == nil {
+		f, old, had := h.f, h.old, h.had
+		return true, func() { restoreEnv(f, "holder", old, had) }, nil
+	}
+	restoreEnv(h.f, "holder", h.old, h.had)
+	return false, noRestore, err
 }
 
 // valueTarget is a field of models or weapons that some effect overrides

@@ -90,8 +90,7 @@ func ownerKey(ef *effect) string {
 // re-rolls of some of the dice.
 func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error) {
 	name := s.Name.Name
-	target := r.p.effectKey(f.proc, name)
-	fx := r.p.effectsOn(target)
+	target, fx := r.p.effectsAt(f.proc, name)
 	n := 0
 	if s.Count.Number != nil {
 		n = s.Count.Number.Value()
@@ -139,6 +138,12 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error
 	}
 	if n > r.limits.DicePerRoll {
 		return nil, r.errorAt(f, diag.CodeRunLimit, spanOf(s), fmt.Errorf("roll %s: cannot roll %d dice (0 to %d)", name, n, r.limits.DicePerRoll))
+	}
+	if n > 0 { // the lists made once, at their length
+		p.natural = make([]int, 0, n)
+		if d.Symbolic() {
+			p.faces = make([]string, 0, n)
+		}
 	}
 	for i := 0; i < n; i++ {
 		v, face, err := r.rollPoolDie(p, f)

@@ -83,13 +83,32 @@ type Program struct {
 	// test, let or step finds all that act on it with one lookup, and one
 	// no effect targets ("") with none (effects.go).
 	fx           map[string]*targetEffects
-	fxUntargeted *targetEffects // those on "", if any (none in the shipped rules)
+	fxUntargeted *targetEffects             // those on "", if any (none in the shipped rules)
+	sites        map[effectSite]siteEffects // targets and fx by site (effectsAt)
 }
 
 // effectKey is the key of effects on name in procedure proc, or "" when
 // no effect targets it.
 func (p *Program) effectKey(proc, name string) string {
 	return p.targets[proc][name]
+}
+
+// effectSite is a name in a procedure that effects may target.
+type effectSite struct{ proc, name string }
+
+// siteEffects are a site's effect key and the effects on it.
+type siteEffects struct {
+	target string
+	fx     *targetEffects
+}
+
+// effectsAt is effectKey and effectsOn of its key in one lookup: every
+// roll, test, let and step asks.
+func (p *Program) effectsAt(proc, name string) (target string, fx *targetEffects) {
+	if s, ok := p.sites[effectSite{proc, name}]; ok {
+		return s.target, s.fx
+	}
+	return "", p.effectsOn("")
 }
 
 // effect is one effect in force, with who it belongs to.
@@ -186,6 +205,12 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 		}
 	}
 	p.fx, p.fxUntargeted = effectsByTarget(p)
+	p.sites = map[effectSite]siteEffects{}
+	for proc, names := range p.targets {
+		for name, target := range names {
+			p.sites[effectSite{proc, name}] = siteEffects{target: target, fx: p.effectsOn(target)}
+		}
+	}
 	return p, nil
 }
 

@@ -76,7 +76,11 @@ func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, 
 			out.dice = append(out.dice, sub.natural)
 			continue
 		}
-		die, err := r.opts.Dice.Roll(&DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: n})
+		// One request per run, filled anew for each die: a source must
+		// not keep it (DiceSource), and a new one for every die was the
+		// most of a run's garbage after the frames.
+		r.dieReq = DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: n}
+		die, err := r.opts.Dice.Roll(&r.dieReq)
 		if err != nil {
 			return out, coded(diag.CodeRunDice, err)
 		}
@@ -191,7 +195,7 @@ func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 		return r.rollOneOf(s, f)
 	}
 	d := r.p.idx.Dice[s.Dice.Name]
-	fx := r.p.effectsOn(r.p.effectKey(f.proc, name))
+	_, fx := r.p.effectsAt(f.proc, name)
 	if s.Count != nil {
 		return r.rollPool(s, f, d)
 	}
@@ -438,8 +442,8 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 			own = -own
 		}
 	}
-	target := r.p.effectKey(f.proc, s.Name.Name)
-	tfx, cfx := r.p.effectsOn(target), r.p.effectsOn(ci.ID) // on this test, on every test of the characteristic
+	target, tfx := r.p.effectsAt(f.proc, s.Name.Name) // on this test
+	cfx := r.p.effectsOn(ci.ID)                       // on every test of the characteristic
 	mod, mods, err := r.modifiers(tfx, f, own, "roll")
 	if err != nil {
 		return false, err
@@ -594,6 +598,12 @@ func (r *runner) logTest(f *frame, s *syntax.TestStmt, m *state.Model, ci *dsl.C
 	if !r.logging() {
 		return r.count()
 	}
+	return r.logTestEvent(f, s, m, ci, value, res, mod, mods, pass, note)
+}
+
+// logTestEvent is logTest's event, apart so that what it points to moves
+// to the heap only when there is a log.
+func (r *runner) logTestEvent(f *frame, s *syntax.TestStmt, m *state.Model, ci *dsl.CharInfo, value int, res rolled, mod int, mods []Modifier, pass bool, note string) error {
 	natural := res.natural
 	total := natural + mod
 	ev := &Event{Kind: EventTest, At: at(s.Pos), Name: s.Name.Name, Object: m.ID, Field: ci.FieldName,

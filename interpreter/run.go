@@ -9,6 +9,7 @@ import (
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/fastexpr"
 	"github.com/munda-rules/munda/dsl/i18n"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib/state"
@@ -177,6 +178,10 @@ type runner struct {
 	// resumeDepth is how many levels a resumed run started inside.
 	resumeDepth int
 	rowReq      RowRequest // decideRow's, reused
+	dieReq      DieRequest // the request of the die being rolled (rollDice)
+	// exprs are the frames expressions run in (nil once the run is done:
+	// the state may still ask the runner, which then uses a shared pool).
+	exprs *fastexpr.Frames
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {
@@ -188,6 +193,10 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 	r.stacks = rs
 	r.argVals, r.argGiven, r.stack, r.active, r.frames = rs.vals, rs.given, rs.stack, rs.active, rs.frames
 	r.running, r.values = rs.running, rs.values
+	if rs.exprs == nil {
+		rs.exprs = new(fastexpr.Frames)
+	}
+	r.exprs = rs.exprs
 	if r.running == nil {
 		r.running = map[*effect]bool{}
 	}
@@ -235,8 +244,8 @@ func (r *runner) done() {
 	clear(rs.scopes[:cap(rs.scopes)])
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
-		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0]}
-	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks = nil, nil, nil, nil, nil, nil
+		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs}
+	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
 	stacksPool.Put(rs)
 }
@@ -259,6 +268,7 @@ type runStacks struct {
 	// decideRow's rows (cleared after each use)
 	rowChances []RowChance
 	rowInfos   []*dsl.RowInfo
+	exprs      *fastexpr.Frames // the frames the rules' expressions run in
 }
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}

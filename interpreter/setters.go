@@ -129,6 +129,10 @@ func (r *runner) setTyped(f *frame, s *syntax.Set, obj, v any) (bool, error) {
 		return false, nil
 	}
 	var old, nv any
+	// A replaced string is boxed only where it is used (a marker's
+	// restore, the log): a run without a log sets strings without garbage.
+	var oldString string
+	boxOld := false
 	switch fs.kind {
 	case setInt:
 		n, ok := v.(int)
@@ -152,7 +156,8 @@ func (r *runner) setTyped(f *frame, s *syntax.Set, obj, v any) (bool, error) {
 		if err := r.spend(len(x)); err != nil {
 			return true, err
 		}
-		old, nv, *o = *o, x, x
+		oldString, nv, *o = *o, v, x
+		boxOld = true
 	case setBool:
 		x, ok := v.(bool)
 		if !ok {
@@ -175,6 +180,11 @@ func (r *runner) setTyped(f *frame, s *syntax.Set, obj, v any) (bool, error) {
 		old, nv, *o = *o, x, x
 	default:
 		return false, nil
+	}
+	if boxOld {
+		if _, marker := obj.(*state.Marker); marker || r.logging() {
+			old = oldString
+		}
 	}
 	if _, ok := obj.(*state.Marker); ok {
 		if err := markersError(r.st); err != nil {

@@ -84,15 +84,29 @@ func boundedOptions() []expr.Option {
 			return strings.Join(parts, sep), nil
 		}, new(func([]any) string), new(func([]any, string) string)),
 		expr.Function("concat", func(args ...any) (any, error) {
-			var out []any
+			// The lists are measured first, and the result made once at
+			// its length; a []any is copied without reflection.
+			total := 0
 			for _, a := range args {
 				list := reflect.ValueOf(a)
 				if list.Kind() != reflect.Slice && list.Kind() != reflect.Array {
 					return nil, fmt.Errorf("concat takes lists, not %T", a)
 				}
-				if len(out)+list.Len() > MaxListItems {
+				if total+list.Len() > MaxListItems {
 					return nil, fmt.Errorf("the list would hold more than %d items (the limit)", MaxListItems)
 				}
+				total += list.Len()
+			}
+			if total == 0 {
+				return []any(nil), nil
+			}
+			out := make([]any, 0, total)
+			for _, a := range args {
+				if items, ok := a.([]any); ok {
+					out = append(out, items...)
+					continue
+				}
+				list := reflect.ValueOf(a)
 				for i := 0; i < list.Len(); i++ {
 					out = append(out, list.Index(i).Interface())
 				}

@@ -76,9 +76,7 @@ var Functions = []Function{
 	{
 		Name: "within", Doc: "within(a, b, inches) is true when b is within that many inches of a (closest points of bases).",
 		Types: []any{new(func(*state.Model, *state.Model, int) bool), new(func(*state.Model, *state.Model, float64) bool)},
-		Fn: func(args ...any) (any, error) {
-			return state.Distance(modelArg(args[0]), modelArg(args[1])) <= toFloat(args[2]), nil
-		},
+		Fn:    func(args ...any) (any, error) { return Within(args[0], args[1], args[2]), nil },
 	},
 	{
 		Name: "has_facing", Doc: "has_facing(m) is true when the state gives the model a facing (position.facing, in degrees).",
@@ -352,6 +350,13 @@ func traitValue(traits []string, id string) (int, bool) {
 		return n, true
 	}
 	return 0, false
+}
+
+// Within is within(a, b, inches) of the rules: b is within that many
+// inches of a, closest points of their bases (a nil model is at no
+// distance from anything, as Distance says).
+func Within(a, b, inches any) bool {
+	return state.Distance(modelArg(a), modelArg(b)) <= toFloat(inches)
 }
 
 func toFloat(v any) float64 {

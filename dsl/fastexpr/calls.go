@@ -2,9 +2,11 @@ package fastexpr
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
+	"github.com/expr-lang/expr/vm/runtime"
 )
 
 // call is f(…) of a function expr was configured with (munda's stdlib,
@@ -39,7 +41,46 @@ func (c *compiler) call(n *ast.CallNode) (eval, error) {
 			}
 		}
 	}
+	if direct, ok := directFuncs[ident.Value]; ok && len(args) == 3 {
+		return callDirect3(direct, args), nil
+	}
 	return callWithStack(fn.Func, args), nil
+}
+
+// directFuncs are functions of three arguments registered to be called
+// without an argument list (RegisterDirect3).
+var directFuncs = map[string]func(a, b, c any) (any, error){}
+
+// RegisterDirect3 declares f the same function as name's Func for a call
+// with three arguments, called with them directly: within(m, #, 3) runs
+// for every model of a filter, and its arguments on the frame's stack
+// were most of its cost. Call it from an init function, before any
+// expression is compiled.
+func RegisterDirect3(name string, f func(a, b, c any) (any, error)) { directFuncs[name] = f }
+
+// callDirect3 is callWithStack for a function registered with
+// RegisterDirect3: the arguments in order, then the call.
+func callDirect3(f func(a, b, c any) (any, error), args []eval) eval {
+	ea, eb, ec := args[0], args[1], args[2]
+	return func(fr *frame) (any, error) {
+		a, err := ea(fr)
+		if err != nil {
+			return nil, err
+		}
+		b, err := eb(fr)
+		if err != nil {
+			return nil, err
+		}
+		c, err := ec(fr)
+		if err != nil {
+			return nil, err
+		}
+		out, err := f(a, b, c)
+		if err != nil {
+			return nil, errFailed
+		}
+		return out, nil
+	}
 }
 
 // callWithStack is callFunc for the functions munda configures, none of
@@ -108,6 +149,18 @@ func (c *compiler) builtin(n *ast.BuiltinNode) (eval, error) {
 	case "concat":
 		if len(n.Arguments) > 0 {
 			return c.concatLists(n)
+		}
+	case "len":
+		if u, ok := n.Arguments[0].(*ast.BuiltinNode); ok && len(n.Arguments) == 1 && u.Name == "uniq" && len(u.Arguments) == 1 {
+			if t := u.Arguments[0].Type(); t != nil && t.Kind() == reflect.Slice {
+				return c.uniqLen(u)
+			}
+		}
+	case "uniq":
+		if len(n.Arguments) == 1 {
+			if t := n.Arguments[0].Type(); t != nil && t.Kind() == reflect.Slice {
+				return c.uniq(n)
+			}
 		}
 	}
 	id, ok := builtin.Index[n.Name]
@@ -225,4 +278,106 @@ func (c *compiler) concatLists(n *ast.BuiltinNode) (eval, error) {
 		}
 		return arr, nil
 	}, nil
+}
+
+// uniq is expr's uniq(list) of a list the checker typed a slice: the
+// first of each run of equal items (runtime.Equal), in order, in a new
+// []any made once. []any and []string are read without reflection (a
+// string is boxed only once it is kept); any other list is the built-in's.
+func (c *compiler) uniq(n *ast.BuiltinNode) (eval, error) {
+	arg, err := c.compile(n.Arguments[0])
+	if err != nil {
+		return nil, err
+	}
+	other := builtin.Builtins[builtin.Index["uniq"]].Func
+	return func(fr *frame) (any, error) {
+		v, err := arg(fr)
+		if err != nil {
+			return nil, err
+		}
+		switch list := v.(type) {
+		case []any:
+			out := make([]any, 0, len(list))
+			for _, item := range list {
+				if !slices.ContainsFunc(out, func(kept any) bool { return sameItem(item, kept) }) {
+					out = append(out, item)
+				}
+			}
+			return out, nil
+		case []string:
+			out := make([]any, 0, len(list))
+			for i, s := range list {
+				if !slices.Contains(list[:i], s) {
+					out = append(out, s)
+				}
+			}
+			return out, nil
+		}
+		if other == nil {
+			return nil, errFailed
+		}
+		out, err := other(v)
+		if err != nil {
+			return nil, errFailed
+		}
+		return out, nil
+	}, nil
+}
+
+// uniqLen is len(uniq(list)): the distinct items counted, for []any and
+// []string without making the list; any other list as uniq makes it.
+func (c *compiler) uniqLen(n *ast.BuiltinNode) (eval, error) {
+	list, err := c.uniq(n)
+	if err != nil {
+		return nil, err
+	}
+	arg, err := c.compile(n.Arguments[0])
+	if err != nil {
+		return nil, err
+	}
+	return func(fr *frame) (any, error) {
+		v, err := arg(fr)
+		if err != nil {
+			return nil, err
+		}
+		count := 0
+		switch items := v.(type) {
+		case []any:
+			// Against the items kept, as uniq asks (runtime.Equal of an
+			// int and a float is not transitive).
+			var buf [16]any
+			kept := buf[:0]
+			for _, item := range items {
+				if !slices.ContainsFunc(kept, func(k any) bool { return sameItem(item, k) }) {
+					kept = append(kept, item)
+				}
+			}
+			return len(kept), nil
+		case []string:
+			for i, s := range items {
+				if !slices.Contains(items[:i], s) {
+					count++
+				}
+			}
+			return count, nil
+		}
+		u, err := list(fr)
+		if err != nil {
+			return nil, err
+		}
+		if l, ok := u.([]any); ok {
+			return len(l), nil
+		}
+		return nil, errFailed
+	}, nil
+}
+
+// sameItem is runtime.Equal(a, b), two strings compared directly.
+func sameItem(a, b any) bool {
+	if as, ok := a.(string); ok {
+		if bs, ok := b.(string); ok {
+			return as == bs
+		}
+	}
+	return runtime.Equal(a, b)
 }

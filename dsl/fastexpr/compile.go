@@ -40,6 +40,11 @@ type compiler struct {
 type letVar struct {
 	name string
 	slot int
+	// alias, if set, is what the name reads instead of a slot (see let).
+	alias eval
+	// item, if not 0, says the alias reads # of the predicate at index
+	// item-1 of the frame's items (itemOf).
+	item int
 }
 
 // Compile builds the closure of a checked expression's tree (vm.Program's
@@ -58,14 +63,30 @@ func Compile(node ast.Node, functions map[string]*builtin.Function) (f Func, err
 	}
 	slots, depth := c.slots, c.maxDepth
 	return func(env map[string]any) (any, error) {
-		return runPooled(run, slots, depth, env, nil)
+		return runPooled(nil, run, slots, depth, env, nil)
 	}, nil
 }
 
-// runPooled runs a compiled expression in a frame from the pool, with its
-// names in env or vals, and a panic as errFailed (the VM then says why).
-func runPooled(run func(*frame) (any, error), slots, depth int, env map[string]any, vals []any) (v any, err error) {
-	fr := framePool.Get().(*frame)
+// Frames are evaluation frames one goroutine reuses, one per evaluation
+// under way (an expression may call a function that evaluates another):
+// an interpreter's run keeps one, which spares the shared pool's
+// synchronisation at every expression. The zero value is ready to use.
+type Frames struct{ free []*frame }
+
+// runPooled runs a compiled expression in a frame from fs (nil: from the
+// pool), with its names in env or vals, and a panic as errFailed (the VM
+// then says why).
+func runPooled(fs *Frames, run func(*frame) (any, error), slots, depth int, env map[string]any, vals []any) (v any, err error) {
+	var fr *frame
+	switch {
+	case fs == nil:
+		fr = framePool.Get().(*frame)
+	case len(fs.free) > 0:
+		fr = fs.free[len(fs.free)-1]
+		fs.free = fs.free[:len(fs.free)-1]
+	default:
+		fr = new(frame)
+	}
 	fr.env, fr.slots, fr.memory = env, vals, 0
 	if len(fr.vars) < slots {
 		fr.vars = make([]any, slots)
@@ -82,14 +103,19 @@ func runPooled(run func(*frame) (any, error), slots, depth int, env map[string]a
 		if len(fr.args) > 0 {
 			fr.popArgs(0)
 		}
-		framePool.Put(fr)
+		if fs != nil {
+			fs.free = append(fs.free, fr)
+		} else {
+			framePool.Put(fr)
+		}
 	}()
 	return run(fr)
 }
 
 // SlotFunc is an expression compiled by CompileSlots: it reads the
-// variables by index from vals, which it must not keep or change.
-type SlotFunc func(vals []any) (any, error)
+// variables by index from vals, which it must not keep or change, and
+// runs in a frame of fs (nil: of a pool shared by all goroutines).
+type SlotFunc func(fs *Frames, vals []any) (any, error)
 
 // CompileSlots is Compile for an expression whose names have slots fixed
 // before it runs: slotOf gives each name's index, and the expression
@@ -106,9 +132,12 @@ func CompileSlots(node ast.Node, functions map[string]*builtin.Function, slotOf 
 	if err != nil {
 		return nil, err
 	}
+	if f, ok := c.frameless(node); ok {
+		return f, nil
+	}
 	slots, depth := c.slots, c.maxDepth
-	return func(vals []any) (any, error) {
-		return runPooled(run, slots, depth, nil, vals)
+	return func(fs *Frames, vals []any) (any, error) {
+		return runPooled(fs, run, slots, depth, nil, vals)
 	}, nil
 }
 
@@ -193,6 +222,9 @@ func (c *compiler) identifier(n *ast.IdentifierNode) (eval, error) {
 	}
 	for i := len(c.lets) - 1; i >= 0; i-- {
 		if c.lets[i].name == n.Value {
+			if c.lets[i].alias != nil {
+				return c.lets[i].alias, nil
+			}
 			slot := c.lets[i].slot
 			return func(fr *frame) (any, error) { return fr.vars[slot], nil }, nil
 		}
@@ -228,7 +260,7 @@ func (c *compiler) pointer(n *ast.PointerNode) (eval, error) {
 
 // conditional is cond ? a : b (and if/else).
 func (c *compiler) conditional(n *ast.ConditionalNode) (eval, error) {
-	cond, err := c.operand(n.Cond)
+	cond, err := c.condition(n.Cond, true)
 	if err != nil {
 		return nil, err
 	}
@@ -241,13 +273,9 @@ func (c *compiler) conditional(n *ast.ConditionalNode) (eval, error) {
 		return nil, err
 	}
 	return func(fr *frame) (any, error) {
-		v, err := cond(fr)
+		b, err := cond(fr)
 		if err != nil {
 			return nil, err
-		}
-		b, ok := v.(bool)
-		if !ok {
-			return nil, errFailed
 		}
 		if b {
 			return yes(fr)
@@ -288,4 +316,58 @@ func (c *compiler) compileAll(nodes []ast.Node) ([]eval, error) {
 		out[i] = f
 	}
 	return out, nil
+}
+
+// frameless is a slot-compiled expression that needs no frame, the
+// commonest in the rules: a name (fighter), a literal (nil, 0) or a field
+// of a name (gang.bottled). It runs as the closures would, without taking
+// a frame or guarding against a panic (none of these can panic).
+func (c *compiler) frameless(node ast.Node) (SlotFunc, bool) {
+	slotRead := func(n ast.Node) (int, bool) {
+		id, ok := n.(*ast.IdentifierNode)
+		if !ok || id.Value == "$env" || c.slotOf == nil {
+			return 0, false
+		}
+		return c.slotOf(id.Value)
+	}
+	switch n := node.(type) {
+	case *ast.NilNode, *ast.BoolNode, *ast.StringNode, *ast.IntegerNode, *ast.FloatNode, *ast.ConstantNode:
+		v, err := c.compile(n) // a constant: its closure reads no frame
+		if err != nil {
+			return nil, false
+		}
+		value, _ := v(nil)
+		return func(*Frames, []any) (any, error) { return value, nil }, true
+	case *ast.IdentifierNode:
+		i, ok := slotRead(n)
+		if !ok {
+			return nil, false
+		}
+		return func(_ *Frames, vals []any) (any, error) {
+			if i < len(vals) {
+				return vals[i], nil
+			}
+			return nil, nil // unset: nil, as a name missing from a map
+		}, true
+	case *ast.MemberNode:
+		if n.Optional || n.Method {
+			return nil, false
+		}
+		root, get, ok := fieldGetter(n)
+		if !ok {
+			return nil, false
+		}
+		i, ok := slotRead(root)
+		if !ok {
+			return nil, false
+		}
+		return func(_ *Frames, vals []any) (any, error) {
+			var v any
+			if i < len(vals) {
+				v = vals[i]
+			}
+			return get(v)
+		}, true
+	}
+	return nil, false
 }

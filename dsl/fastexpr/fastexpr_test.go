@@ -63,6 +63,20 @@ var testFunctions = []expr.Option{
 	// team and nobody give slices of pointers, as friends(m) does: nobody
 	// a nil one, and untyped a []*testModel where the checker saw any.
 	expr.Function("team", func(args ...any) (any, error) { return args[0].(*testModel).Gang.Models, nil }, new(func(*testModel) []*testModel)),
+	expr.Function("sum3", func(args ...any) (any, error) { return args[0].(int) + args[1].(int) + args[2].(int), nil },
+		new(func(int, int, int) int)),
+	expr.Function("others", func(args ...any) (any, error) {
+		m, _ := args[0].(*testModel)
+		var out []*testModel
+		if m != nil && m.Gang != nil {
+			for _, o := range m.Gang.Models {
+				if o != m {
+					out = append(out, o)
+				}
+			}
+		}
+		return out, nil
+	}, new(func(*testModel) []*testModel)),
 	expr.Function("nobody", func(args ...any) (any, error) { return []*testModel(nil), nil }, new(func() []*testModel)),
 	// _cat is string + string, bounded as stdlib's: past 12 bytes it fails.
 	expr.Function("_cat", func(args ...any) (any, error) {
@@ -81,7 +95,17 @@ var testFunctions = []expr.Option{
 	expr.Function("untyped", func(args ...any) (any, error) { return args[0].(*testModel).Gang.Models, nil }, new(func(*testModel) any)),
 }
 
-func init() { SetConcat("_cat", 12) }
+func init() {
+	SetConcat("_cat", 12)
+	RegisterDirect3("sum3", func(a, b, c any) (any, error) { return a.(int) + b.(int) + c.(int), nil })
+	RegisterListView("others", func(arg any) ([]*testModel, *testModel) {
+		m, _ := arg.(*testModel)
+		if m == nil || m.Gang == nil {
+			return nil, nil
+		}
+		return m.Gang.Models, m
+	})
+}
 
 // compileBoth compiles text as dsl.Compiler does and as closures.
 func compileBoth(t *testing.T, text string) (*vm.Program, Func, error) {
@@ -186,6 +210,26 @@ func TestNodeKinds(t *testing.T) {
 		{text: `natural["x" + s]`}, {text: `{"a": n}.a`}, {text: `{"a": n}.b`},
 		{text: `upper(s)`}, {text: `abs(-n)`}, {text: `max(n, 7)`}, {text: `twice(n)`}, {text: `twice(twice(n))`},
 		{text: `boom()`, wantFail: true}, {text: `named(m)`},
+		// typed conditions, lets of # or a name read in place, int fields compared at their offset
+		{text: `any(ms, let x = #; let y = x; y.broken and not x.broken)`}, {text: `count(ms, let x = #; x.wounds >= n and x.name != "Bo")`},
+		{text: `filter(ms, let x = #; any(ms, let y = #; y.wounds > x.wounds))`}, {text: `let x = m; x.stats.ws > 3 ? x.broken : false`},
+		{text: `all(ms, .wounds < 10 or z.wounds > 0)`}, {text: `any(ms, .wounds > 10 and z.wounds > 0)`}, {text: `any(ms, z.wounds > 0)`, wantFail: true},
+		{text: `one(ms, .stats.ws == 4)`}, {text: `none(ms, .name in ["Cy", "Dan"])`}, {text: `not (n > 1) or anyv == 3`},
+		{text: `any(ms, "Cy" in .skills)`}, {text: `filter(ms, not .broken and .name == "Bo")`}, {text: `all(ms, "nerves" in #.skills)`},
+		{text: `any(concat(ms, [z]), .name == "x")`, wantFail: true}, {text: `any(concat(ms, [z]), not .broken)`},
+		{text: `none(concat(ms, [z]), "x" in .skills)`, wantFail: true}, {text: `find(concat([z], ms), .broken)`, wantFail: true},
+		{text: `any(mixed, # == "x")`}, {text: `all(list, # > 0 and # < 4)`}, {text: `b and strany() == "Bo"`}, {text: `!b or strany() != s`},
+		// a list view: the gang's models but one, looped over without a list
+		{text: `count(others(m), true)`}, {text: `filter(others(m), .wounds >= 0)`}, {text: `map(others(ms[0]), .name)`},
+		{text: `any(others(z), true)`}, {text: `map(others(twin), .name)`}, {text: `all(others(m), # != m)`}, {text: `others(m)`},
+		// a function called with its three arguments directly
+		{text: `sum3(n, 1, 2)`}, {text: `count(ms, sum3(.wounds, 1, 0) > 1)`}, {text: `sum3(z.wounds, 1, 2)`, wantFail: true},
+		{text: `sum3(1, 2, twice(n))`},
+		// uniq of the common lists without reflection, of others by the built-in
+		{text: `uniq(["a", "b", "a", s, "Bo"])`}, {text: `uniq(map(ms, .gang.name))`}, {text: `uniq(m.skills)`}, {text: `uniq(list)`},
+		{text: `uniq(mixed)`}, {text: `len(uniq(mixed))`}, {text: `len(uniq(list))`}, {text: `len(uniq(m.skills))`},
+		{text: `len(uniq([9007199254740993, 9007199254740992.0, 9007199254740992]))`}, {text: `uniq([9007199254740993, 9007199254740992.0, 9007199254740992])`},
+		{text: `len(uniq(concat(["a"], map(ms, .name), [s])))`}, {text: `len(uniq(concat(m.skills, ms[0].skills))) > 1`},
 		// expr's memory budget, counted by the closures as by the VM
 		{text: `len(1..2000000)`, wantFail: true}, {text: `len(map(1..2000, 1..1000))`, wantFail: true}, {text: `len(1..1000)`},
 	} {

@@ -65,6 +65,13 @@ func isKind(n ast.Node, k reflect.Kind) bool {
 }
 
 func (c *compiler) unary(n *ast.UnaryNode) (eval, error) {
+	if n.Operator == "!" || n.Operator == "not" {
+		b, _, err := c.boolean(n)
+		if err != nil {
+			return nil, err
+		}
+		return b.asAny(), nil
+	}
 	x, err := c.operand(n.Node)
 	if err != nil {
 		return nil, err
@@ -162,6 +169,16 @@ func (c *compiler) binary(n *ast.BinaryNode) (eval, error) {
 	if (n.Operator == "==" || n.Operator == "!=") && structPointers(n.Left, n.Right) {
 		return c.pointerEquality(n)
 	}
+	switch n.Operator {
+	case "==", "!=", "<", ">", "<=", ">=":
+		if isKind(n.Left, reflect.Int) && isKind(n.Right, reflect.Int) {
+			b, err := c.intComparison(n)
+			if err != nil {
+				return nil, err
+			}
+			return b.asAny(), nil
+		}
+	}
 	l, err := c.operand(n.Left)
 	if err != nil {
 		return nil, err
@@ -234,7 +251,16 @@ func (c *compiler) binary(n *ast.BinaryNode) (eval, error) {
 
 // logical is and/or with short-circuit, as the VM jumps: the left side
 // must be a bool; the right side's value is the result as it is.
+//
+// Where the right side is typed bool, the typed closure runs (booleans.go).
 func (c *compiler) logical(n *ast.BinaryNode) (eval, error) {
+	if isKind(n.Right, reflect.Bool) {
+		b, _, err := c.booleanBinary(n)
+		if err != nil {
+			return nil, err
+		}
+		return b.asAny(), nil
+	}
 	l, err := c.operand(n.Left)
 	if err != nil {
 		return nil, err

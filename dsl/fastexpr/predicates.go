@@ -9,16 +9,54 @@ import (
 	"github.com/expr-lang/expr/ast"
 )
 
-// predicate compiles any/all/none/one/filter/map/count: the list, then the
-// body with # bound to each item in turn, one predicate deeper.
-func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
-	if len(n.Arguments) != 2 && !((n.Name == "count" || n.Name == "sum") && len(n.Arguments) == 1) {
+// predicateKind is a predicate's name, resolved when it is compiled.
+type predicateKind int
+
+const (
+	predAny predicateKind = iota
+	predAll
+	predNone
+	predOne
+	predCount
+	predFind
+	predFindIndex
+	predFilter
+	predMap
+	predSum
+)
+
+var predicateKinds = map[string]predicateKind{
+	"any": predAny, "all": predAll, "none": predNone, "one": predOne, "count": predCount,
+	"find": predFind, "findIndex": predFindIndex, "filter": predFilter, "map": predMap, "sum": predSum,
+}
+
+// compiledPredicate is a predicate's parts, compiled.
+type compiledPredicate struct {
+	kind      predicateKind
+	list      listEval
+	at        int      // the item's index in the frame
+	test      boolEval // the body, where it is a condition (not map, sum)
+	body      eval     // the body, for map and sum
+	mapped    eval     // filter's or find's folded map, or nil
+	match     *keyMatch
+	threshold int
+	throws    bool
+}
+
+// predicateParts compiles any/all/none/one/filter/map/count/…: the list,
+// then the body with # bound to each item in turn, one predicate deeper.
+func (c *compiler) predicateParts(n *ast.BuiltinNode) (*compiledPredicate, error) {
+	kind, known := predicateKinds[n.Name]
+	if !known {
+		return nil, unsupported("predicate %s", n.Name)
+	}
+	if len(n.Arguments) != 2 && !((kind == predCount || kind == predSum) && len(n.Arguments) == 1) {
 		return nil, unsupported("%s with %d arguments", n.Name, len(n.Arguments))
 	}
-	if n.Map != nil && n.Name != "filter" && n.Name != "find" {
+	if n.Map != nil && kind != predFilter && kind != predFind {
 		return nil, unsupported("%s with a folded map", n.Name)
 	}
-	if n.Threshold != nil && n.Name != "count" {
+	if n.Threshold != nil && kind != predCount {
 		return nil, unsupported("%s with a threshold", n.Name)
 	}
 	list, err := c.listOperand(n.Arguments[0])
@@ -31,27 +69,150 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 	c.depth++
 	c.maxDepth = max(c.maxDepth, c.depth)
 	defer func() { c.depth-- }()
-	at := c.depth - 1
-	var body, mapped eval
-	var match *keyMatch
-	if len(n.Arguments) == 2 {
-		if body, err = c.compile(n.Arguments[1]); err != nil {
+	p := &compiledPredicate{kind: kind, list: list, at: c.depth - 1, threshold: -1, throws: n.Throws}
+	at := p.at
+	switch {
+	case len(n.Arguments) == 1 && kind == predCount: // count(list): the items are the bools
+		p.test = func(fr *frame) (bool, error) {
+			b, ok := fr.items[at].(bool)
+			if !ok {
+				return false, errFailed // the VM's jump asserts a bool
+			}
+			return b, nil
+		}
+	case len(n.Arguments) == 1: // sum(list)
+		p.body = func(fr *frame) (any, error) { return fr.items[at], nil }
+	case kind == predMap || kind == predSum:
+		if p.body, err = c.compile(n.Arguments[1]); err != nil {
 			return nil, err
 		}
-		if n.Name != "map" && n.Name != "sum" {
-			match = c.keyMatchOf(n.Arguments[1])
+	default:
+		if p.test, err = c.condition(n.Arguments[1], false); err != nil {
+			return nil, err
 		}
-	} else {
-		body = func(fr *frame) (any, error) { return fr.items[at], nil } // count(list): the items are the bools
+		p.match = c.keyMatchOf(n.Arguments[1])
 	}
 	if n.Map != nil {
-		if mapped, err = c.compile(n.Map); err != nil {
+		if p.mapped, err = c.compile(n.Map); err != nil {
 			return nil, err
 		}
 	}
-	name, threshold, throws := n.Name, -1, n.Throws
 	if n.Threshold != nil {
-		threshold = *n.Threshold
+		p.threshold = *n.Threshold
+	}
+	return p, nil
+}
+
+// quantifier is any, all, none or one, typed bool.
+func (c *compiler) quantifier(n *ast.BuiltinNode) (boolEval, error) {
+	p, err := c.predicateParts(n)
+	if err != nil {
+		return nil, err
+	}
+	list, test, at, kind := p.list, p.test, p.at, p.kind
+	// stopOn is the body's value that settles the answer at once.
+	stopOn := kind == predAny || kind == predNone
+	match := p.match
+	return func(fr *frame) (bool, error) {
+		items, err := list(fr)
+		if err != nil {
+			return false, err
+		}
+		key := keyState{match: match}
+		count := 0
+		for i := 0; i < items.len; i++ {
+			item := items.at(i)
+			fr.items[at] = item
+			var b, ok bool
+			if match != nil { // the check is a call: most predicates have none
+				if b, ok, err = key.test(fr, item); err != nil {
+					return false, err
+				}
+			}
+			if !ok {
+				if b, err = test(fr); err != nil {
+					return false, err
+				}
+			}
+			switch kind {
+			case predOne:
+				if b {
+					count++
+				}
+			default:
+				if b == stopOn {
+					return kind == predAny, nil // any: true; all, none: false
+				}
+			}
+		}
+		if kind == predOne {
+			return count == 1, nil
+		}
+		return kind != predAny, nil
+	}, nil
+}
+
+// predicate compiles any predicate as an untyped closure.
+func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
+	if kind, known := predicateKinds[n.Name]; known && kind <= predOne && n.Map == nil && n.Threshold == nil && len(n.Arguments) == 2 {
+		b, err := c.quantifier(n)
+		if err != nil {
+			return nil, err
+		}
+		return b.asAny(), nil
+	}
+	p, err := c.predicateParts(n)
+	if err != nil {
+		return nil, err
+	}
+	list, test, body, mapped, at, kind := p.list, p.test, p.body, p.mapped, p.at, p.kind
+	threshold, throws, match := p.threshold, p.throws, p.match
+	switch kind {
+	case predMap:
+		return func(fr *frame) (any, error) {
+			items, err := list(fr)
+			if err != nil {
+				return nil, err
+			}
+			var out []any
+			if items.len > 0 {
+				out = make([]any, 0, items.len) // one list, of its final length
+			}
+			for i := 0; i < items.len; i++ {
+				fr.items[at] = items.at(i)
+				v, err := body(fr)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, v)
+			}
+			// map builds a list, which the VM counts against its memory
+			// budget (OpArray).
+			if err := fr.grow(len(out)); err != nil {
+				return nil, err
+			}
+			if out == nil {
+				out = []any{}
+			}
+			return out, nil
+		}, nil
+	case predSum:
+		return func(fr *frame) (any, error) {
+			items, err := list(fr)
+			if err != nil {
+				return nil, err
+			}
+			var acc any = 0
+			for i := 0; i < items.len; i++ {
+				fr.items[at] = items.at(i)
+				v, err := body(fr)
+				if err != nil {
+					return nil, err
+				}
+				acc = runtime.Add(v, acc) // the VM's OpAdd of the item and the sum so far
+			}
+			return acc, nil
+		}, nil
 	}
 	return func(fr *frame) (any, error) {
 		items, err := list(fr)
@@ -60,108 +221,65 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 		}
 		var out []any
 		count := 0
-		var acc any = 0
 		key := keyState{match: match}
 		for i := 0; i < items.len; i++ {
 			item := items.at(i)
 			fr.items[at] = item
-			var v any
-			if b, ok, err := key.test(fr, item); err != nil {
-				return nil, err
-			} else if ok {
-				v = b
-			} else if v, err = body(fr); err != nil {
-				return nil, err
-			}
-			switch name {
-			case "map":
-				if out == nil {
-					out = make([]any, 0, items.len) // one list, of its final length
+			var b, ok bool
+			if match != nil { // as in quantifier
+				if b, ok, err = key.test(fr, item); err != nil {
+					return nil, err
 				}
-				out = append(out, v)
-				continue
-			case "sum":
-				acc = runtime.Add(v, acc) // the VM's OpAdd of the item and the sum so far
-				continue
 			}
-			b, ok := v.(bool)
 			if !ok {
-				return nil, errFailed // the VM's jump asserts a bool
+				if b, err = test(fr); err != nil {
+					return nil, err
+				}
 			}
-			switch name {
-			case "any":
-				if b {
-					return true, nil
+			if !b {
+				continue
+			}
+			switch kind {
+			case predCount:
+				count++
+				if threshold >= 0 && count >= threshold {
+					return count, nil
 				}
-			case "all":
-				if !b {
-					return false, nil
+			case predFind:
+				if mapped != nil {
+					return mapped(fr)
 				}
-			case "none":
-				if b {
-					return false, nil
+				return item, nil
+			case predFindIndex:
+				return i, nil
+			case predFilter:
+				if out == nil {
+					// Room for a few at once: growing one by one
+					// was most of a run's lists.
+					out = make([]any, 0, min(items.len-i, 8))
 				}
-			case "one":
-				if b {
-					count++
-				}
-			case "count":
-				if b {
-					count++
-					if threshold >= 0 && count >= threshold {
-						return count, nil
+				if mapped != nil {
+					m, err := mapped(fr)
+					if err != nil {
+						return nil, err
 					}
-				}
-			case "find":
-				if b {
-					if mapped != nil {
-						return mapped(fr)
-					}
-					return item, nil
-				}
-			case "findIndex":
-				if b {
-					return i, nil
-				}
-			case "filter":
-				if b {
-					if out == nil {
-						// Room for a few at once: growing one by one
-						// was most of a run's lists.
-						out = make([]any, 0, min(items.len-i, 8))
-					}
-					count++
-					if mapped != nil {
-						m, err := mapped(fr)
-						if err != nil {
-							return nil, err
-						}
-						out = append(out, m)
-					} else {
-						out = append(out, item)
-					}
+					out = append(out, m)
+				} else {
+					out = append(out, item)
 				}
 			}
 		}
-		switch name {
-		case "any":
-			return false, nil
-		case "all", "none":
-			return true, nil
-		case "one":
-			return count == 1, nil
-		case "count":
+		switch kind {
+		case predCount:
 			return count, nil
-		case "sum":
-			return acc, nil
-		case "find", "findIndex":
-			if throws && name == "find" {
+		case predFind, predFindIndex:
+			if throws && kind == predFind {
 				return nil, errFailed // filter(…)[0] of nothing: the VM's index error
 			}
 			return nil, nil
 		}
-		// filter and map build a list, which the VM counts against its
-		// memory budget (OpArray).
+		// filter builds a list, which the VM counts against its memory
+		// budget (OpArray).
 		if err := fr.grow(len(out)); err != nil {
 			return nil, err
 		}
@@ -184,6 +302,9 @@ type items struct {
 	// reflect.Value.Interface makes it, without reflection.
 	ptrs unsafe.Pointer
 	elem unsafe.Pointer
+	// skip, where it is not 0 or less, is one past the index of the
+	// element of ptrs left out (a list view's: views.go).
+	skip int
 	refl reflect.Value
 }
 
@@ -192,6 +313,9 @@ func (it *items) at(i int) any {
 		return it.anys[i]
 	}
 	if it.elem != nil {
+		if it.skip > 0 && i >= it.skip-1 {
+			i++
+		}
 		var v any
 		e := (*eface)(unsafe.Pointer(&v))
 		e.typ, e.data = it.elem, *(*unsafe.Pointer)(unsafe.Add(it.ptrs, uintptr(i)*unsafe.Sizeof(uintptr(0))))
@@ -223,6 +347,9 @@ func (c *compiler) listOperand(n ast.Node) (listEval, error) {
 	t := n.Type()
 	if t != nil && t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Pointer && !needsDeref(n) {
 		elem := typeWord(t.Elem())
+		if view, ok, err := c.viewOperand(n, t); ok || err != nil {
+			return view, err
+		}
 		if m, ok := n.(*ast.MemberNode); ok {
 			if root, addr, ft, ok := fieldAddress(m); ok && ft == t {
 				base, err := c.compile(root)

@@ -25,19 +25,14 @@ func (c *compiler) stringOperand(n ast.Node) (stringEval, error) {
 		s := n.Value
 		return func(*frame) (string, error) { return s, nil }, nil
 	case *ast.MemberNode:
-		if root, addr, ft, ok := fieldAddress(n); ok && ft == reflect.TypeFor[string]() {
-			base, err := c.compile(root)
+		if ptr, ok, err := c.fieldPointer(n, reflect.TypeFor[string]()); ok || err != nil {
 			if err != nil {
 				return nil, err
 			}
 			return func(fr *frame) (string, error) {
-				v, err := base(fr)
+				p, err := ptr(fr)
 				if err != nil {
 					return "", err
-				}
-				p := addr(v)
-				if p == nil {
-					return "", errFailed
 				}
 				return *(*string)(p), nil
 			}, nil
@@ -62,23 +57,54 @@ func (c *compiler) stringOperand(n ast.Node) (stringEval, error) {
 
 // stringEquality is a == b or a != b between strings.
 func (c *compiler) stringEquality(n *ast.BinaryNode) (eval, error) {
+	b, err := c.stringEqualityBool(n)
+	if err != nil {
+		return nil, err
+	}
+	return b.asAny(), nil
+}
+
+// stringEqualityBool is stringEquality typed bool.
+func (c *compiler) stringEqualityBool(n *ast.BinaryNode) (boolEval, error) {
 	l, err := c.stringOperand(n.Left)
 	if err != nil {
 		return nil, err
+	}
+	negate := n.Operator == "!="
+	if lit, ok := n.Right.(*ast.StringNode); ok {
+		if at, want, offset, ok := c.itemField(n.Left, reflect.TypeFor[string]()); ok {
+			// m.status == "standing", m the item: one closure.
+			s := lit.Value
+			return func(fr *frame) (bool, error) {
+				e := (*eface)(unsafe.Pointer(&fr.items[at]))
+				if e.typ != want || e.data == nil {
+					return false, errFailed // as the field's getter: the VM decides
+				}
+				return (*(*string)(unsafe.Add(e.data, offset)) == s) != negate, nil
+			}, nil
+		}
+		// m.status == "standing": the literal is not a closure to call.
+		s := lit.Value
+		return func(fr *frame) (bool, error) {
+			a, err := l(fr)
+			if err != nil {
+				return false, err
+			}
+			return (a == s) != negate, nil
+		}, nil
 	}
 	r, err := c.stringOperand(n.Right)
 	if err != nil {
 		return nil, err
 	}
-	negate := n.Operator == "!="
-	return func(fr *frame) (any, error) {
+	return func(fr *frame) (bool, error) {
 		a, err := l(fr)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		b, err := r(fr)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		return (a == b) != negate, nil
 	}, nil
@@ -139,58 +165,75 @@ func (c *compiler) stringAnyEquality(n *ast.BinaryNode) (eval, error) {
 // literal list into a set): for []string and map[string]struct{} without
 // boxing each item as runtime.In does; anything else through runtime.In.
 func (c *compiler) stringIn(n *ast.BinaryNode) (eval, error) {
-	l, err := c.stringOperand(n.Left)
+	b, err := c.stringInBool(n)
 	if err != nil {
 		return nil, err
 	}
+	return b.asAny(), nil
+}
+
+// stringInBool is stringIn typed bool.
+func (c *compiler) stringInBool(n *ast.BinaryNode) (boolEval, error) {
 	if m, ok := n.Right.(*ast.MemberNode); ok {
 		if root, addr, ft, ok := fieldAddress(m); ok && ft == reflect.TypeFor[[]string]() {
 			if head, tail, ok := c.concatParts(n.Left); ok {
 				return c.concatIn(head, tail, root, addr)
 			}
+			if lit, isLit := n.Left.(*ast.StringNode); isLit {
+				if at, want, offset, ok := c.itemField(m, ft); ok {
+					// "broken" in m.conditions, m the item: one closure.
+					s := lit.Value
+					return func(fr *frame) (bool, error) {
+						e := (*eface)(unsafe.Pointer(&fr.items[at]))
+						if e.typ != want || e.data == nil {
+							return false, errFailed
+						}
+						return slices.Contains(*(*[]string)(unsafe.Add(e.data, offset)), s), nil
+					}, nil
+				}
+			}
 			// s in m.conditions: the list is read at its offset, not boxed.
-			base, err := c.compile(root)
+			l, err := c.stringOperand(n.Left)
 			if err != nil {
 				return nil, err
 			}
-			return func(fr *frame) (any, error) {
+			ptr, _, err := c.fieldPointer(m, ft)
+			if err != nil {
+				return nil, err
+			}
+			return func(fr *frame) (bool, error) {
 				s, err := l(fr)
 				if err != nil {
-					return nil, err
+					return false, err
 				}
-				v, err := base(fr)
+				p, err := ptr(fr)
 				if err != nil {
-					return nil, err
-				}
-				p := addr(v)
-				if p == nil {
-					return nil, errFailed // as the field's getter: the VM decides
+					return false, err
 				}
 				return slices.Contains(*(*[]string)(p), s), nil
 			}, nil
 		}
 	}
+	l, err := c.stringOperand(n.Left)
+	if err != nil {
+		return nil, err
+	}
 	r, err := c.operand(n.Right)
 	if err != nil {
 		return nil, err
 	}
-	return func(fr *frame) (any, error) {
+	return func(fr *frame) (bool, error) {
 		s, err := l(fr)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		v, err := r(fr)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		switch list := v.(type) {
 		case []string:
-			for _, item := range list {
-				if item == s {
-					return true, nil
-				}
-			}
-			return false, nil
+			return slices.Contains(list, s), nil
 		case map[string]struct{}:
 			_, ok := list[s]
 			return ok, nil
@@ -332,31 +375,31 @@ func (c *compiler) concatParts(n ast.Node) (head, tail stringEval, ok bool) {
 // concatenation is one of its length that starts with head and ends with
 // tail. Past the concatenation's bound the VM runs (and fails as it
 // does).
-func (c *compiler) concatIn(head, tail stringEval, root ast.Node, addr func(any) unsafe.Pointer) (eval, error) {
+func (c *compiler) concatIn(head, tail stringEval, root ast.Node, addr func(any) unsafe.Pointer) (boolEval, error) {
 	base, err := c.compile(root)
 	if err != nil {
 		return nil, err
 	}
 	limit := concatenation.max
-	return func(fr *frame) (any, error) {
+	return func(fr *frame) (bool, error) {
 		a, err := head(fr)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		b, err := tail(fr)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		if len(a)+len(b) > limit {
-			return nil, errFailed
+			return false, errFailed
 		}
 		v, err := base(fr)
 		if err != nil {
-			return nil, err
+			return false, err
 		}
 		p := addr(v)
 		if p == nil {
-			return nil, errFailed // as the field's getter: the VM decides
+			return false, errFailed // as the field's getter: the VM decides
 		}
 		for _, item := range *(*[]string)(p) {
 			if len(item) == len(a)+len(b) && item[:len(a)] == a && item[len(a):] == b {

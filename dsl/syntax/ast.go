@@ -7,6 +7,8 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/munda-rules/munda/dsl/fastexpr"
 )
 
 // This file holds the syntax tree of a rule file. The struct tags are the
@@ -173,7 +175,7 @@ type Expr struct {
 	Fast func(env map[string]any) (any, error)
 	// Slotted is Fast reading names from a frame's slots, numbered by
 	// dsl.SlotOf (dsl.EvalSlots runs it); nil where only the VM runs it.
-	Slotted func(slots []any) (any, error)
+	Slotted fastexpr.SlotFunc
 }
 
 // Block is a braced list of statements.

@@ -1,0 +1,90 @@
+package fastexpr
+
+import (
+	"reflect"
+	"unsafe"
+
+	"github.com/expr-lang/expr/ast"
+)
+
+// List views: friends(m) makes a new list of the other models of m's
+// gang, which a predicate (count(friends(m), …)) only loops over. A
+// function registered with RegisterListView is, where a predicate loops
+// over its result, not called: the predicate loops over the list it
+// names, leaving one item out.
+
+type listView struct {
+	result reflect.Type // the function's result, a slice of pointers
+	// view gives the list's first element and length, and the item to
+	// leave out (nil for none).
+	view func(arg any) (data unsafe.Pointer, n int, skip unsafe.Pointer)
+}
+
+var listViews = map[string]listView{}
+
+// RegisterListView declares that name(x), a function of one argument
+// returning []*T, is the list view(x) returns with every item equal to
+// skip left out (skip nil: none). view must not fail or change anything,
+// as the function must not. Call it from an init function, before any
+// expression is compiled.
+func RegisterListView[T any](name string, view func(arg any) (list []*T, skip *T)) {
+	listViews[name] = listView{
+		result: reflect.TypeFor[[]*T](),
+		view: func(arg any) (unsafe.Pointer, int, unsafe.Pointer) {
+			list, skip := view(arg)
+			return unsafe.Pointer(unsafe.SliceData(list)), len(list), unsafe.Pointer(skip)
+		},
+	}
+}
+
+// viewOperand is a predicate's list where it is a registered view's call
+// of the checked type t; ok is false for any other node.
+func (c *compiler) viewOperand(n ast.Node, t reflect.Type) (listEval, bool, error) {
+	call, isCall := n.(*ast.CallNode)
+	if !isCall || len(call.Arguments) != 1 {
+		return nil, false, nil
+	}
+	ident, isIdent := call.Callee.(*ast.IdentifierNode)
+	if !isIdent {
+		return nil, false, nil
+	}
+	lv, registered := listViews[ident.Value]
+	if fn, configured := c.functions[ident.Value]; !registered || !configured || fn.Func == nil || lv.result != t {
+		return nil, false, nil
+	}
+	if ft := call.Callee.Type(); ft == nil || ft.Kind() != reflect.Func || ft.NumIn() != 1 || derefsParam(ft.In(0), call.Arguments[0]) {
+		return nil, false, nil
+	}
+	arg, err := c.compile(call.Arguments[0])
+	if err != nil {
+		return nil, true, err
+	}
+	elem := typeWord(t.Elem())
+	return func(fr *frame) (items, error) {
+		v, err := arg(fr)
+		if err != nil {
+			return items{}, err
+		}
+		data, n, skip := lv.view(v)
+		if n == 0 {
+			return items{}, nil
+		}
+		it := items{len: n, ptrs: data, elem: elem}
+		if skip == nil {
+			return it, nil
+		}
+		for i, p := range unsafe.Slice((*unsafe.Pointer)(data), n) {
+			if p != skip {
+				continue
+			}
+			if it.skip > 0 {
+				return items{}, errFailed // left out twice: the VM's call decides
+			}
+			it.skip = i + 1
+		}
+		if it.skip > 0 {
+			it.len--
+		}
+		return it, nil
+	}, true, nil
+}
