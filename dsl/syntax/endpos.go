@@ -5,6 +5,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
@@ -12,9 +13,8 @@ import (
 // starts. Parse hands it no whitespace or comments (see significantTokens),
 // so that token is the next significant one; restoreEndPositions moves
 // each such EndPos back to where the node's last token ends, which is where
-// the old stream's next (whitespace or comment) token started. An EndPos
-// already at a token's end (the leaves that parse themselves) starts no
-// token, or starts one right after its own, and is left as it is.
+// the old stream's next (whitespace or comment) token started. The leaves
+// that parse themselves set their own EndPos and are not visited.
 func restoreEndPositions(f *File, tokens []lexer.Token) {
 	r := endRestorer{tokens: tokens}
 	r.walk(reflect.ValueOf(f).Elem())
@@ -89,9 +89,6 @@ var (
 	endPlans       sync.Map // reflect.Type -> *endPlan
 	noDescentTypes = map[reflect.Type]bool{
 		positionType: true,
-		// Expressions end where their last token does (Expr.Parse), and
-		// hold no nodes.
-		reflect.TypeOf(Expr{}): true,
 		// Comments are the formatter's, not participle's.
 		reflect.TypeOf(Comment{}): true,
 	}
@@ -102,7 +99,7 @@ func endPlanOf(t reflect.Type) *endPlan {
 		return p.(*endPlan)
 	}
 	p := &endPlan{}
-	if t == reflect.TypeOf(Expr{}) {
+	if parsesItself(t) {
 		endPlans.Store(t, p)
 		return p
 	}
@@ -130,7 +127,15 @@ func mayHoldNodes(t reflect.Type) bool {
 	case reflect.Interface:
 		return true
 	case reflect.Struct:
-		return !noDescentTypes[t]
+		return !noDescentTypes[t] && !parsesItself(t)
 	}
 	return false
 }
+
+var parseableType = reflect.TypeOf((*participle.Parseable)(nil)).Elem()
+
+// parsesItself reports whether nodes of type t are Parseable: leaves such
+// as Ident and Expr, which set their own EndPos where their last token
+// ends and hold no nodes participle made. They are most of the tree, so
+// the walk does not visit them.
+func parsesItself(t reflect.Type) bool { return reflect.PointerTo(t).Implements(parseableType) }
