@@ -17,7 +17,7 @@ import (
 // File is one parsed .munda file.
 type File struct {
 	Pos    lexer.Position
-	Decls  []Decl `parser:"@@*"`
+	Decls  []Decl `parser:"( (?! EOF) @@ )*"`
 	EndPos lexer.Position
 
 	// Filled in by Parse, not by the grammar.

@@ -15,13 +15,18 @@ import (
 // each such EndPos back to where the node's last token ends, which is where
 // the old stream's next (whitespace or comment) token started. The leaves
 // that parse themselves set their own EndPos and are not visited.
-func restoreEndPositions(f *File, tokens []lexer.Token) {
-	r := endRestorer{tokens: tokens}
+//
+// tokens are the significant tokens participle saw, EOF last; start is
+// where the stream participle saw began (where an EndPos before its first
+// token goes).
+func restoreEndPositions(f *File, tokens []lexer.Token, start lexer.Position) {
+	r := endRestorer{tokens: tokens, start: start}
 	r.walk(reflect.ValueOf(f).Elem())
 }
 
 type endRestorer struct {
 	tokens []lexer.Token // the significant tokens, EOF last
+	start  lexer.Position
 }
 
 // fix moves p from the start of a token to the end of the one before it.
@@ -34,9 +39,8 @@ func (r *endRestorer) fix(p *lexer.Position) {
 		return
 	}
 	if i == 0 {
-		// Nothing was read yet: participle's stream started at the file's
-		// first byte.
-		*p = lexer.Position{Filename: p.Filename, Line: 1, Column: 1}
+		// Nothing was read yet.
+		*p = r.start
 		return
 	}
 	end := r.tokens[i-1].Pos

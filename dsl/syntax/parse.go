@@ -75,6 +75,14 @@ func Parse(name string, src []byte) (*File, diag.Diagnostics) {
 	if d := checkEncoding(name, src); d != nil {
 		return nil, diag.Diagnostics{d}
 	}
+	if f := parseByDeclarations(name, src, minRun); f != nil {
+		return f, nil
+	}
+	return parseWhole(name, src)
+}
+
+// parseWhole parses a file in one piece: it alone reports errors.
+func parseWhole(name string, src []byte) (*File, diag.Diagnostics) {
 	file := &File{Name: name, Source: src}
 	// The grammar sees only significant tokens: whitespace and comments
 	// never reach participle (which would copy them into its token slice
@@ -116,7 +124,7 @@ func Parse(name string, src []byte) (*File, diag.Diagnostics) {
 		}
 		return nil, diag.Diagnostics{d}
 	}
-	restoreEndPositions(parsed, tokens)
+	restoreEndPositions(parsed, tokens, lexer.Position{Filename: name, Line: 1, Column: 1})
 	parsed.Pos = lexer.Position{Filename: name, Line: 1, Column: 1}
 	parsed.Name, parsed.Source, parsed.Comments = file.Name, file.Source, file.Comments
 	return parsed, nil
