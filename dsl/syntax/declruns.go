@@ -1,6 +1,12 @@
 package syntax
 
 import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
@@ -32,39 +38,109 @@ var declarationWords = func() map[string]bool {
 }()
 
 // parseByDeclarations parses a file a run of at least min tokens at a
-// time, or returns nil if anything (lexing, nesting, parsing) fails.
+// time, or returns nil if anything (lexing, nesting, parsing) fails. The
+// runs are lexed in turn and parsed on every core (participle's parsers
+// may be used concurrently); the tree is put together in order, so it is
+// the same whatever the scheduling.
 func parseByDeclarations(name string, src []byte, min int) *File {
 	start := lexer.Position{Filename: name, Line: 1, Column: 1}
 	file := &File{Name: name, Source: src, Pos: start}
-	runs := &declarationRuns{min: min, significantTokens: significantTokens{scanner: scanner{src: string(src), pos: start}, file: file}}
+	lex := &declarationRuns{min: min, significantTokens: significantTokens{scanner: scanner{src: string(src), pos: start}, file: file}}
+	var runs []*declarationRun
 	for {
-		runs.n, runs.ended = 0, false
-		peek, err := lexer.Upgrade(runs)
-		if err != nil || runs.tooDeep != nil || runs.n == 0 {
+		lex.n, lex.ended = 0, false
+		peek, err := lexer.Upgrade(lex)
+		if err != nil || lex.tooDeep != nil || lex.n == 0 {
 			return nil
 		}
-		tokens := peek.Range(0, lexer.RawCursor(runs.n+1))
-		parsed, err := parseRun(peek, &tokens[0], src)
-		if err != nil {
+		r := &declarationRun{peek: peek, tokens: peek.Range(0, lexer.RawCursor(lex.n+1)), start: start}
+		runs = append(runs, r)
+		if !lex.ended {
+			break
+		}
+		last := r.tokens[lex.n-1]
+		start = last.Pos
+		start.Advance(last.Value)
+	}
+	parseRuns(runs, src)
+	for _, r := range runs {
+		if r.err != nil {
 			return nil
 		}
-		restoreEndPositions(parsed, tokens, start)
-		file.Decls = append(file.Decls, parsed.Decls...)
-		file.EndPos = parsed.EndPos
-		if !runs.ended {
-			return file
+		file.Decls = append(file.Decls, r.parsed.Decls...)
+		file.EndPos = r.parsed.EndPos
+	}
+	return file
+}
+
+// declarationRun is one run: its tokens (EOF last), where participle's
+// stream of it starts, and what parsing it gave.
+type declarationRun struct {
+	peek   *lexer.PeekingLexer
+	tokens []lexer.Token
+	start  lexer.Position
+	parsed *File
+	err    error
+}
+
+// parseRuns parses runs on up to GOMAXPROCS goroutines; after a failure
+// the runs not yet started are left unparsed.
+func parseRuns(runs []*declarationRun, src []byte) {
+	workers := min(runtime.GOMAXPROCS(0), len(runs))
+	var next atomic.Int64
+	var failed atomic.Bool
+	work := func() {
+		for !failed.Load() {
+			i := int(next.Add(1) - 1)
+			if i >= len(runs) {
+				return
+			}
+			if runs[i].parse(src); runs[i].err != nil {
+				failed.Store(true)
+			}
 		}
-		start = tokens[runs.n-1].Pos
-		start.Advance(tokens[runs.n-1].Value)
+	}
+	if workers <= 1 {
+		work()
+		return
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	wg.Wait()
+	if failed.Load() {
+		for _, r := range runs {
+			if r.parsed == nil && r.err == nil {
+				r.err = errNotParsed
+			}
+		}
 	}
 }
 
-// parseRun parses one run; first is its first token, through which its
-// expressions find the source (see sourceOf).
-func parseRun(peek *lexer.PeekingLexer, first *lexer.Token, src []byte) (*File, error) {
-	parsing.Store(first, src)
-	defer parsing.Delete(first)
-	return parser.ParseFromLexer(peek)
+var errNotParsed = errors.New("not parsed")
+
+// parse parses the run and restores its end positions. A panic is an
+// error here (parseWhole, in the caller's goroutine, then meets it
+// again), so that it never takes down the process from a goroutine.
+func (r *declarationRun) parse(src []byte) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.parsed, r.err = nil, fmt.Errorf("panic: %v", p)
+		}
+	}()
+	// Expressions find the source through their first token (see
+	// sourceOf).
+	parsing.Store(&r.tokens[0], src)
+	defer parsing.Delete(&r.tokens[0])
+	r.parsed, r.err = parser.ParseFromLexer(r.peek)
+	if r.err == nil {
+		restoreEndPositions(r.parsed, r.tokens, r.start)
+	}
 }
 
 // declarationRuns hands on the significant tokens a run at a time: after
