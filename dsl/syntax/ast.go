@@ -19,7 +19,7 @@ import (
 // File is one parsed .munda file.
 type File struct {
 	Pos    lexer.Position
-	Decls  []Decl `parser:"@@*"`
+	Decls  []Decl `parser:"( (?! EOF) @@ )*"`
 	EndPos lexer.Position
 
 	// Filled in by Parse, not by the grammar.
@@ -181,7 +181,7 @@ type Expr struct {
 // Block is a braced list of statements.
 type Block struct {
 	Pos    lexer.Position
-	Stmts  []Stmt `parser:"'{' @@* '}'"`
+	Stmts  []Stmt `parser:"'{' ( (?! '}') @@ )* '}'"`
 	EndPos lexer.Position
 }
 
@@ -221,7 +221,7 @@ type Ruleset struct {
 	Pos    lexer.Position
 	ID     *Ident        `parser:"'ruleset' @@"`
 	Title  *Str          `parser:"@@"`
-	Items  []RulesetItem `parser:"'{' @@* '}'"`
+	Items  []RulesetItem `parser:"'{' ( (?! '}') @@ )* '}'"`
 	EndPos lexer.Position
 }
 
@@ -258,7 +258,7 @@ type Dice struct {
 	Pos    lexer.Position
 	ID     *Ident     `parser:"'dice' @@"`
 	Title  *Str       `parser:"@@"`
-	Items  []DiceItem `parser:"'{' @@* '}'"`
+	Items  []DiceItem `parser:"'{' ( (?! '}') @@ )* '}'"`
 	EndPos lexer.Position
 }
 
@@ -304,7 +304,7 @@ type Characteristic struct {
 	Pos    lexer.Position
 	ID     *Ident     `parser:"'characteristic' @@"`
 	Title  *Str       `parser:"@@"`
-	Items  []CharItem `parser:"'{' @@* '}'"`
+	Items  []CharItem `parser:"'{' ( (?! '}') @@ )* '}'"`
 	EndPos lexer.Position
 }
 
@@ -360,7 +360,7 @@ type ModelKind struct {
 	Pos    lexer.Position
 	ID     *Ident     `parser:"'kind' @@"`
 	Title  *Str       `parser:"@@"`
-	Items  []KindItem `parser:"'{' @@* '}'"`
+	Items  []KindItem `parser:"'{' ( (?! '}') @@ )* '}'"`
 	EndPos lexer.Position
 }
 
@@ -404,7 +404,7 @@ type Enum struct {
 	Pos    lexer.Position
 	ID     *Ident     `parser:"'enum' @@"`
 	Title  *Str       `parser:"@@"`
-	Items  []EnumItem `parser:"'{' @@* '}'"`
+	Items  []EnumItem `parser:"'{' ( (?! '}') @@ )* '}'"`
 	EndPos lexer.Position
 }
 
@@ -433,7 +433,7 @@ type Table struct {
 	ID     *Ident      `parser:"'table' @@"`
 	Params []*Param    `parser:"( '(' ( @@ ( ',' @@ )* )? ')' )?"`
 	Title  *Str        `parser:"@@"`
-	Items  []TableItem `parser:"'{' @@* '}'"`
+	Items  []TableItem `parser:"'{' ( (?! '}') @@ )* '}'"`
 	EndPos lexer.Position
 }
 
@@ -547,7 +547,7 @@ type Feature struct {
 	ID     *Ident        `parser:"@@"`
 	Params []*Param      `parser:"( '(' ( @@ ( ',' @@ )* )? ')' )?"` // actions only
 	Title  *Str          `parser:"@@"`
-	Items  []FeatureItem `parser:"'{' @@* '}'"`
+	Items  []FeatureItem `parser:"'{' ( (?! '}') @@ )* '}'"`
 	EndPos lexer.Position
 }
 
@@ -576,7 +576,7 @@ type House struct {
 	Pos    lexer.Position
 	ID     *Ident      `parser:"'house' @@"`
 	Title  *Str        `parser:"@@"`
-	Items  []HouseItem `parser:"'{' @@* '}'"`
+	Items  []HouseItem `parser:"'{' ( (?! '}') @@ )* '}'"`
 	EndPos lexer.Position
 }
 
@@ -590,7 +590,7 @@ type HouseRule struct {
 	Pos    lexer.Position
 	ID     *Ident        `parser:"'rule' @@"`
 	Title  *Str          `parser:"@@"`
-	Items  []FeatureItem `parser:"'{' @@* '}'"`
+	Items  []FeatureItem `parser:"'{' ( (?! '}') @@ )* '}'"`
 	EndPos lexer.Position
 }
 
@@ -698,7 +698,7 @@ type Replace struct {
 type TestDecl struct {
 	Pos    lexer.Position
 	Name   *Str       `parser:"'test' @@"`
-	Items  []TestItem `parser:"'{' @@* '}'"`
+	Items  []TestItem `parser:"'{' ( (?! '}') @@ )* '}'"`
 	EndPos lexer.Position
 }
 

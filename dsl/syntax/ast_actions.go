@@ -46,15 +46,43 @@ type StopTarget struct {
 	Ident
 }
 
-// Parse takes an identifier on the same line as the token before it.
+// Parse takes an identifier on the same line as the token before it: no
+// whitespace between them holds a line break (a comment may, as the
+// grammar sees no comments).
 func (s *StopTarget) Parse(lex *lexer.PeekingLexer) error {
-	t, _ := lex.PeekAny(func(t lexer.Token) bool {
-		return t.Type == tokWhitespace && strings.Contains(t.Value, "\n")
-	})
-	if t.Type != tokIdent {
+	next := lex.Peek()
+	if next.Type != tokIdent {
 		return participle.NextMatch
 	}
+	if raw := lex.MakeCheckpoint().RawCursor(); raw > 0 {
+		prev := lex.Range(raw-1, raw)[0]
+		if lineBreakBetween(sourceOf(lex), prev, *next) {
+			return participle.NextMatch
+		}
+	}
 	return s.Ident.Parse(lex)
+}
+
+// lineBreakBetween reports whether the whitespace between two tokens
+// (comments apart) holds a line break.
+func lineBreakBetween(src []byte, prev, next lexer.Token) bool {
+	end := prev.Pos
+	end.Advance(prev.Value)
+	if src == nil || end.Offset > next.Pos.Offset || next.Pos.Offset > len(src) {
+		return end.Line != next.Pos.Line
+	}
+	gap := string(src[end.Offset:next.Pos.Offset])
+	for gap != "" {
+		typ, n := scanToken(gap)
+		if n == 0 {
+			return end.Line != next.Pos.Line
+		}
+		if typ == tokWhitespace && strings.Contains(gap[:n], "\n") {
+			return true
+		}
+		gap = gap[n:]
+	}
+	return false
 }
 
 // Until is how long an added entry lasts: `until end of round`.

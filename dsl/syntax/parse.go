@@ -25,14 +25,20 @@ const (
 // cover every kind (what a mod may write) range over it, so a new kind
 // added here without a case fails them.
 func DeclKinds() []Decl {
-	return []Decl{&Feature{}, &Table{}, &Procedure{}, &TestDecl{}, &Function{}, &Dice{},
-		&Characteristic{}, &Event{}, &ModelKind{}, &Enum{}, &HouseRule{}, &House{}, &Replace{}, &Include{}, &Ruleset{}}
+	return []Decl{&TestDecl{}, &Feature{}, &Procedure{}, &Table{}, &Function{}, &HouseRule{},
+		&Characteristic{}, &Event{}, &Dice{}, &Replace{}, &House{}, &Enum{}, &ModelKind{}, &Ruleset{}, &Include{}}
 }
 
 var parser = participle.MustBuild[File](parserOptions...)
 
 // parserOptions build the parser; parse errors build parsers of single
 // items with them too (see explain.go).
+//
+// Members of a union are tried in order, and each that fails costs
+// participle a branch and a struct, so the most frequent come first: by
+// count in the shipped rules and the generated pack of dsl's benchmarks
+// together. Members that start with distinct keywords may go in any order:
+// it changes what is tried, never what matches.
 var parserOptions = []participle.Option{
 	participle.Lexer(ruleLexer),
 	participle.Elide("Comment", "Whitespace"),
@@ -45,17 +51,18 @@ var parserOptions = []participle.Option{
 	// Metadata before members, as for table rows.
 	participle.Union[EnumItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &Member{}),
 	// Metadata before rows: `source "…"` would also read as a row keyed "source".
-	participle.Union[TableItem](&TextItem{}, &SourceItem{}, &TitleItem{}, &TableRoll{}, &TableBy{}, &TableChoose{}, &Require{}, &Row{}),
+	participle.Union[TableItem](&SourceItem{}, &TableRoll{}, &Require{}, &TextItem{}, &TableBy{}, &TableChoose{}, &TitleItem{}, &Row{}),
 	participle.Union[RowKey](&RangeKey{}, &FaceKey{}),
-	participle.Union[FeatureItem](&TextItem{}, &SourceItem{}, &Property{}, &Modify{}, &Hook{}, &On{},
-		&Reroll{}, &ExtraDice{}, &Override{}, &Flag{}, &Replace{}, &TitleItem{}, &Grant{}, &Prevent{}, &Available{}, &ActionBody{}, &Holder{}, &TextOnly{}),
+	participle.Union[FeatureItem](&TextItem{}, &SourceItem{}, &Property{}, &Modify{}, &Hook{}, &TextOnly{}, &On{},
+		&Available{}, &ActionBody{}, &Override{}, &Flag{}, &Reroll{}, &Grant{}, &ExtraDice{}, &Prevent{}, &Replace{}, &TitleItem{}, &Holder{}),
 	participle.Union[HouseItem](&SourceItem{}, &TextItem{}, &TitleItem{}, &HouseRule{}),
-	participle.Union[TestItem](&TestRules{}, &TestHouse{}, &TestState{}, &TestDice{}, &TestSeed{},
-		&TestChoose{}, &TestRun{}, &TestExpectError{}, &TestExpectEmit{}, &TestExpectSignal{}, &TestExpect{}),
-	// Members are tried in order, so the most frequent come first.
-	participle.Union[Stmt](&Let{}, &Set{}, &If{}, &Emit{}, &Roll{}, &Add{}, &Call{}, &Apply{}, &ForEach{}, &While{},
-		&TestStmt{}, &Change{}, &Choose{}, &Remove{}, &Stop{}, &TextItem{}, &SourceItem{}, &Step{}, &Require{},
-		&Signal{}, &TitleItem{}, &Perform{}),
+	// The four that start with `expect` keep their order: a plain
+	// expectation would also read `expect error "…"`.
+	participle.Union[TestItem](&TestState{}, &TestRun{}, &TestDice{}, &TestChoose{}, &TestExpectError{},
+		&TestExpectEmit{}, &TestExpectSignal{}, &TestExpect{}, &TestRules{}, &TestHouse{}, &TestSeed{}),
+	participle.Union[Stmt](&Set{}, &Emit{}, &If{}, &Let{}, &Add{}, &Roll{}, &Call{}, &Choose{}, &TextItem{}, &SourceItem{},
+		&ForEach{}, &Require{}, &Stop{}, &Step{}, &Change{}, &Remove{}, &Signal{}, &TestStmt{}, &Apply{}, &Perform{},
+		&While{}, &TitleItem{}),
 	participle.UseLookahead(2),
 }
 
@@ -68,62 +75,56 @@ func Parse(name string, src []byte) (*File, diag.Diagnostics) {
 	if d := checkEncoding(name, src); d != nil {
 		return nil, diag.Diagnostics{d}
 	}
+	if f := parseByDeclarations(name, src, minRun); f != nil {
+		return f, nil
+	}
+	return parseWhole(name, src)
+}
+
+// parseWhole parses a file in one piece: it alone reports errors.
+func parseWhole(name string, src []byte) (*File, diag.Diagnostics) {
 	file := &File{Name: name, Source: src}
-	// Comments are also kept aside for the formatter; expressions take
-	// their text straight from the source.
-	tokens := make([]lexer.Token, 0, len(src)/3+16)
-	whitespace := 0
-	sc := &scanner{src: string(src), pos: lexer.Position{Filename: name, Line: 1, Column: 1}}
-	for {
-		t, err := sc.Next()
-		if err != nil {
-			return nil, diag.Diagnostics{lexError(name, src, err)}
+	// The grammar sees only significant tokens: whitespace and comments
+	// never reach participle (which would copy them into its token slice
+	// and step over them on every peek). Comments are kept aside for the
+	// formatter; expressions take their text straight from the source; and
+	// restoreEndPositions puts back the end positions that participle reads
+	// off the token after a node.
+	stream := &significantTokens{scanner: scanner{src: string(src), pos: lexer.Position{Filename: name, Line: 1, Column: 1}}, file: file}
+	peek, err := lexer.Upgrade(stream)
+	if err != nil {
+		if d, ok := err.(*streamError); ok {
+			return nil, diag.Diagnostics{d.d}
 		}
-		switch t.Type {
-		case tokComment:
-			file.Comments = append(file.Comments, Comment{Pos: t.Pos, Text: t.Value})
-		case tokOpenComment:
-			return nil, diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeParseError, Subject: diag.RangeOf(t.Pos, t.Pos),
-				Summary: "unterminated comment", Detail: "A /* comment needs a closing */."}}
-		}
-		if t.Type == tokWhitespace {
-			whitespace++
-		}
-		tokens = append(tokens, t)
-		if t.EOF() {
-			break
-		}
+		return nil, diag.Diagnostics{lexError(name, src, err)}
 	}
-	d, unclosed := checkNesting(tokens)
-	if d != nil {
-		return nil, diag.Diagnostics{d}
+	if stream.tooDeep != nil {
+		return nil, diag.Diagnostics{stream.tooDeep}
 	}
-	if len(tokens) == len(file.Comments)+whitespace+1 {
+	if stream.significant == 0 {
 		start := lexer.Position{Filename: name, Line: 1, Column: 1}
 		return nil, diag.Diagnostics{{Severity: diag.Error, Code: diag.CodeEmptyFile, Subject: diag.RangeOf(start, start),
 			Summary: "file has no declarations",
 			Detail:  "A rule file must declare something: a ruleset, dice, a table, a procedure, a skill, a house rule or a test."}}
 	}
-	// Whitespace and comments stay in the stream, elided, so that each
-	// node's EndPos is where its last token ends.
-	peek, err := lexer.Upgrade(&sliceLexer{tokens: tokens}, tokWhitespace, tokComment)
-	if err != nil {
-		return nil, diag.Diagnostics{lexError(name, src, err)}
-	}
 	// Expressions find the source through their token stream (see
 	// sourceOf): participle gives Parseable nodes nothing else.
-	key := &peek.Range(0, 1)[0]
+	tokens := peek.Range(0, lexer.RawCursor(stream.significant+1))
+	key := &tokens[0]
 	parsing.Store(key, src)
 	defer parsing.Delete(key)
 	parsed, err := parser.ParseFromLexer(peek)
 	if err != nil {
-		d := parseError(name, src, tokens, err)
-		if strings.HasPrefix(d.Summary, "unexpected end of file") && len(unclosed) > 0 {
-			open := unclosed[len(unclosed)-1]
+		// Errors are explained from every token, whitespace and comments
+		// too: lexing again costs nothing next to a parse.
+		d := parseError(name, src, allTokens(name, src), err)
+		if strings.HasPrefix(d.Summary, "unexpected end of file") && len(stream.open) > 0 {
+			open := stream.open[len(stream.open)-1]
 			d.Detail = fmt.Sprintf("The %q at line %d, column %d is never closed.", open.Value, open.Pos.Line, open.Pos.Column)
 		}
 		return nil, diag.Diagnostics{d}
 	}
+	restoreEndPositions(parsed, tokens, lexer.Position{Filename: name, Line: 1, Column: 1})
 	parsed.Pos = lexer.Position{Filename: name, Line: 1, Column: 1}
 	parsed.Name, parsed.Source, parsed.Comments = file.Name, file.Source, file.Comments
 	return parsed, nil
@@ -142,6 +143,85 @@ func sourceOf(lex *lexer.PeekingLexer) []byte {
 
 // ParseString is Parse for a string.
 func ParseString(name, src string) (*File, diag.Diagnostics) { return Parse(name, []byte(src)) }
+
+// significantTokens lexes a file for the parser: it hands on only the
+// tokens the grammar sees, keeps the comments aside, and bounds bracket
+// depth as it goes, so deeply nested input cannot make the parser (or
+// expr's) recurse without limit.
+type significantTokens struct {
+	scanner
+	file        *File
+	significant int              // tokens handed on, EOF not counted
+	open        []lexer.Token    // brackets open so far
+	tooDeep     *diag.Diagnostic // the first bracket nested too deeply
+}
+
+// streamError carries a diagnostic of its own out of lexer.Upgrade.
+type streamError struct{ d *diag.Diagnostic }
+
+func (e *streamError) Error() string { return e.d.Summary }
+
+func (s *significantTokens) Next() (lexer.Token, error) {
+	for {
+		t, err := s.scanner.Next()
+		if err != nil {
+			return t, err
+		}
+		switch t.Type {
+		case tokWhitespace:
+			continue
+		case tokComment:
+			s.file.Comments = append(s.file.Comments, Comment{Pos: t.Pos, Text: t.Value})
+			continue
+		case tokOpenComment:
+			return t, &streamError{&diag.Diagnostic{Severity: diag.Error, Code: diag.CodeParseError, Subject: diag.RangeOf(t.Pos, t.Pos),
+				Summary: "unterminated comment", Detail: "A /* comment needs a closing */."}}
+		case tokPunct:
+			s.nest(t)
+		}
+		if !t.EOF() {
+			s.significant++
+		}
+		return t, nil
+	}
+}
+
+// nest follows bracket depth, and the brackets left open (which explain an
+// "unexpected end of file").
+func (s *significantTokens) nest(t lexer.Token) {
+	if s.tooDeep != nil {
+		return
+	}
+	switch t.Value {
+	case "(", "[", "{":
+		s.open = append(s.open, t)
+		if len(s.open) > MaxNesting {
+			s.tooDeep = &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeParseError, Subject: diag.RangeOf(t.Pos, t.Pos),
+				Summary: fmt.Sprintf("brackets nested too deeply (the limit is %d)", MaxNesting)}
+		}
+	case ")", "]", "}":
+		if len(s.open) > 0 {
+			s.open = s.open[:len(s.open)-1]
+		}
+	}
+}
+
+// allTokens lexes a file that lexed without error, whitespace and comments
+// included, EOF last.
+func allTokens(name string, src []byte) []lexer.Token {
+	var tokens []lexer.Token
+	sc := &scanner{src: string(src), pos: lexer.Position{Filename: name, Line: 1, Column: 1}}
+	for {
+		t, err := sc.Next()
+		if err != nil {
+			return tokens
+		}
+		tokens = append(tokens, t)
+		if t.EOF() {
+			return tokens
+		}
+	}
+}
 
 // sliceLexer replays tokens that were already lexed.
 type sliceLexer struct {
@@ -196,31 +276,6 @@ func checkEncoding(name string, src []byte) *diag.Diagnostic {
 		lineStart += end + 1
 	}
 	return nil
-}
-
-// checkNesting bounds bracket depth, so deeply nested input cannot make the
-// parser (or expr's) recurse without limit. It also returns the brackets
-// left open at the end, to explain an "unexpected end of file".
-func checkNesting(tokens []lexer.Token) (*diag.Diagnostic, []lexer.Token) {
-	var open []lexer.Token
-	for _, t := range tokens {
-		if t.Type != tokPunct {
-			continue
-		}
-		switch t.Value {
-		case "(", "[", "{":
-			open = append(open, t)
-			if len(open) > MaxNesting {
-				return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeParseError, Subject: diag.RangeOf(t.Pos, t.Pos),
-					Summary: fmt.Sprintf("brackets nested too deeply (the limit is %d)", MaxNesting)}, nil
-			}
-		case ")", "]", "}":
-			if len(open) > 0 {
-				open = open[:len(open)-1]
-			}
-		}
-	}
-	return nil, open
 }
 
 func lexError(name string, src []byte, err error) *diag.Diagnostic {
