@@ -444,28 +444,7 @@ func (lv *liveness) summarise(p *Program, logging bool) {
 		}
 		direct[key] = s
 	}
-	for id, proc := range idx.Procedures {
-		collect("p:"+id, proc.Decl)
-	}
-	for id, t := range idx.Tables {
-		collect("t:"+id, t.Decl)
-	}
-	for id, fn := range idx.Functions {
-		if fn.Function != nil {
-			collect("f:"+id, fn.Function)
-		} else if fn.Table != nil {
-			collect("f:"+id, fn.Table.Decl)
-		}
-	}
-	var actions []string
-	for id, a := range idx.Actions {
-		nodes := []any{a.Body, a.Available, a.Unavailable}
-		for _, prm := range a.Params {
-			nodes = append(nodes, prm.Default)
-		}
-		collect("a:"+id, nodes...)
-		actions = append(actions, "a:"+id)
-	}
+	actions := eachCallable(idx, collect)
 	// An effect reads where it fires: one on a procedure, an action or a
 	// table (its rolls, lets, steps, hooks) as that runs, so with its
 	// summary; an `on` handler at a signal of its event; the others
@@ -592,6 +571,35 @@ func siteStmts(idx *dsl.Index, e *dsl.EffectInfo) []syntax.Stmt {
 		out = append(out, site.Stmt)
 	}
 	return out
+}
+
+// eachCallable gives collect the declaration of every procedure ("p:id"),
+// table ("t:id"), function or lookup table ("f:id") and action ("a:id":
+// its body, conditions and parameters' defaults), as the read and write
+// summaries key them, and lists the actions' keys.
+func eachCallable(idx *dsl.Index, collect func(key string, nodes ...any)) (actions []string) {
+	for id, proc := range idx.Procedures {
+		collect("p:"+id, proc.Decl)
+	}
+	for id, t := range idx.Tables {
+		collect("t:"+id, t.Decl)
+	}
+	for id, fn := range idx.Functions {
+		if fn.Function != nil {
+			collect("f:"+id, fn.Function)
+		} else if fn.Table != nil {
+			collect("f:"+id, fn.Table.Decl)
+		}
+	}
+	for id, a := range idx.Actions {
+		nodes := []any{a.Body, a.Available, a.Unavailable}
+		for _, prm := range a.Params {
+			nodes = append(nodes, prm.Default)
+		}
+		collect("a:"+id, nodes...)
+		actions = append(actions, "a:"+id)
+	}
+	return actions
 }
 
 // allActions stands for every action among what a statement calls.

@@ -111,28 +111,7 @@ func newWrites(p *Program) *writes {
 			calls[key] = append(calls[key], writesOf(idx, n, s)...)
 		}
 	}
-	for id, proc := range idx.Procedures {
-		collect("p:"+id, proc.Decl)
-	}
-	for id, t := range idx.Tables {
-		collect("t:"+id, t.Decl)
-	}
-	for id, fn := range idx.Functions {
-		if fn.Function != nil {
-			collect("f:"+id, fn.Function)
-		} else if fn.Table != nil {
-			collect("f:"+id, fn.Table.Decl)
-		}
-	}
-	var actions []string
-	for id, a := range idx.Actions {
-		nodes := []any{a.Body, a.Available, a.Unavailable}
-		for _, prm := range a.Params {
-			nodes = append(nodes, prm.Default)
-		}
-		collect("a:"+id, nodes...)
-		actions = append(actions, "a:"+id)
-	}
+	actions := eachCallable(idx, collect)
 	// Effects: with what they act on (effectKeys), and, for a procedure,
 	// an action or a table, as its own (they run in its frames).
 	owners := map[string][]string{}
