@@ -498,23 +498,16 @@ func (m *remap) gang(x *state.Gang) (*state.Gang, bool) {
 }
 
 func (m *remap) weapon(x *state.Weapon) (*state.Weapon, bool) {
-	for i, g := range m.from.Gangs {
-		if g == nil {
-			continue
-		}
-		for j, md := range g.Models {
-			if md == nil {
-				continue
-			}
-			if k := slices.Index(md.Weapons, x); k >= 0 {
-				return m.to.Gangs[i].Models[j].Weapons[k], true
-			}
-		}
-	}
-	return nil, false
+	return carried(m, x, func(md *state.Model) []*state.Weapon { return md.Weapons })
 }
 
 func (m *remap) armour(x *state.Armour) (*state.Armour, bool) {
+	return carried(m, x, func(md *state.Model) []*state.Armour { return md.Armour })
+}
+
+// carried maps x, one of a model's list of (weapons or armour), to the
+// same place in the copy.
+func carried[T any](m *remap, x *T, of func(*state.Model) []*T) (*T, bool) {
 	for i, g := range m.from.Gangs {
 		if g == nil {
 			continue
@@ -523,8 +516,8 @@ func (m *remap) armour(x *state.Armour) (*state.Armour, bool) {
 			if md == nil {
 				continue
 			}
-			if k := slices.Index(md.Armour, x); k >= 0 {
-				return m.to.Gangs[i].Models[j].Armour[k], true
+			if k := slices.Index(of(md), x); k >= 0 {
+				return of(m.to.Gangs[i].Models[j])[k], true
 			}
 		}
 	}
