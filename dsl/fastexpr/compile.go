@@ -35,6 +35,10 @@ type compiler struct {
 	// slotOf, when set (CompileSlots), gives each name the expression may
 	// read its index in the frame's slots: there is no environment map.
 	slotOf func(name string) (int, bool)
+	// typedBools are the typed closures behind the untyped ones compile
+	// returned as boolEval.asAny, by node: condition takes the typed one
+	// back rather than boxing and asserting each value (see boolAsAny).
+	typedBools map[ast.Node]boolEval
 }
 
 type letVar struct {
