@@ -20,7 +20,8 @@ import (
 // callProc runs a procedure: its when, its before hooks, its body (or an
 // instead_of hook), its after hooks.
 func (r *runner) callProc(proc *dsl.ProcInfo, args callArgs, caller *frame) (control, error) {
-	rule := r.p.procRules[proc.ID]
+	plan := r.p.procPlanOf(proc)
+	rule := plan.rule
 	if err := r.enter(rule); err != nil {
 		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.cur, proc.Decl.Pos), err)
 	}
@@ -53,24 +54,18 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args callArgs, caller *frame) (con
 	if err := r.logLazy(f, func() *Event { return &Event{Kind: EventCall, Name: proc.ID, Args: shown, At: at(d.Pos), Text: text} }); err != nil {
 		return next, r.errorAt(f, diag.CodeRunLimit, point(d.Pos), err)
 	}
-	if err := r.procBody(proc, f); err != nil {
+	if err := r.hookedBody(plan.fx, proc.Decl.Body, f); err != nil {
 		if !isStopOf(err, proc.ID) {
 			return next, err
 		}
 	}
-	return next, r.hooks(r.p.after[proc.ID], f)
-}
-
-// procBody runs a procedure's before hooks and its body (or an instead_of
-// hook): what `stop ID` naming it ends.
-func (r *runner) procBody(proc *dsl.ProcInfo, f *frame) error {
-	return r.hookedBody(proc.ID, proc.Decl.Body, f)
+	return next, r.hooks(plan.fx.after, f)
 }
 
 // hookedBody runs the before hooks of a procedure or action, and its body
-// or an instead_of hook in its place.
-func (r *runner) hookedBody(id string, body *syntax.Block, f *frame) error {
-	fx := r.p.effectsOn(id)
+// or an instead_of hook in its place (fx: the effects on it): what
+// `stop ID` naming it ends.
+func (r *runner) hookedBody(fx *targetEffects, body *syntax.Block, f *frame) error {
 	if err := r.hooks(fx.before, f); err != nil {
 		return err
 	}

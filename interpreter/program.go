@@ -49,6 +49,9 @@ type Program struct {
 	// procRules and tableRules are "procedure x" and "table y", built
 	// once: every call names its rule in events and errors.
 	procRules, tableRules map[string]string
+	// procs are what a call of each procedure looks up, found once here
+	// rather than by its name at every call (procPlanOf).
+	procs map[*dsl.ProcInfo]*procPlan
 
 	// targets maps a procedure and a name in it to "proc.name", for the
 	// names some effect targets. Every let, roll, test and step looks its
@@ -210,6 +213,10 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 		for name, target := range names {
 			p.sites[effectSite{proc, name}] = siteEffects{target: target, fx: p.effectsOn(target)}
 		}
+	}
+	p.procs = make(map[*dsl.ProcInfo]*procPlan, len(rules.Index.Procedures))
+	for id, proc := range rules.Index.Procedures {
+		p.procs[proc] = &procPlan{rule: p.procRules[id], fx: p.effectsOn(id)}
 	}
 	return p, nil
 }
@@ -467,4 +474,21 @@ func rowsReadRoll(t *dsl.TableInfo) bool {
 		})
 	}
 	return reads
+}
+
+// procPlan is what running a procedure needs of the program: the rule
+// its limits count against and the effects on it (before, instead_of,
+// after hooks).
+type procPlan struct {
+	rule string
+	fx   *targetEffects
+}
+
+// procPlanOf is proc's plan; a procedure not in the program's index (none
+// is, today) is looked up by its name.
+func (p *Program) procPlanOf(proc *dsl.ProcInfo) *procPlan {
+	if pl := p.procs[proc]; pl != nil {
+		return pl
+	}
+	return &procPlan{rule: p.procRules[proc.ID], fx: p.effectsOn(proc.ID)}
 }
