@@ -30,36 +30,45 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args callArgs, caller *frame) (con
 	defer r.deactivate()
 	f := r.newFrame(rule, proc.Meta.Source, proc.ID)
 	defer r.release(f)
+	// One return after the defers, so that Go inlines them (a defer is
+	// cheap only where returns × defers stay few).
+	return next, r.runProc(proc, plan, args, f)
+}
+
+// runProc is callProc in the procedure's frame f.
+func (r *runner) runProc(proc *dsl.ProcInfo, plan *procPlan, args callArgs, f *frame) error {
 	shown, err := r.bindParams(f, proc.Params, args)
 	if err != nil {
-		return next, err
+		return err
 	}
 	d := proc.Decl
 	if d.When != nil {
 		ok, err := r.evalBool(f, d.When)
 		if err != nil {
-			return next, err
+			return err
 		}
 		if !ok {
-			return next, r.logLazy(f, func() *Event {
+			return r.logLazy(f, func() *Event {
 				return &Event{Kind: EventSkip, Name: proc.ID, Args: shown,
 					Text: fmt.Sprintf("%s (%s): %s", r.title(proc.Meta, proc.Title), strings.Join(shown, ", "), r.say("not_needed", "not needed"))}
 			})
 		}
 	}
-	text := r.title(proc.Meta, proc.Title)
-	if len(shown) > 0 {
-		text += " (" + strings.Join(shown, ", ") + ")"
-	}
-	if err := r.logLazy(f, func() *Event { return &Event{Kind: EventCall, Name: proc.ID, Args: shown, At: at(d.Pos), Text: text} }); err != nil {
-		return next, r.errorAt(f, diag.CodeRunLimit, point(d.Pos), err)
+	if err := r.logLazy(f, func() *Event {
+		text := r.title(proc.Meta, proc.Title)
+		if len(shown) > 0 {
+			text += " (" + strings.Join(shown, ", ") + ")"
+		}
+		return &Event{Kind: EventCall, Name: proc.ID, Args: shown, At: at(d.Pos), Text: text}
+	}); err != nil {
+		return r.errorAt(f, diag.CodeRunLimit, point(d.Pos), err)
 	}
 	if err := r.hookedBody(plan.fx, proc.Decl.Body, f); err != nil {
 		if !isStopOf(err, proc.ID) {
-			return next, err
+			return err
 		}
 	}
-	return next, r.hooks(plan.fx.after, f)
+	return r.hooks(plan.fx.after, f)
 }
 
 // hookedBody runs the before hooks of a procedure or action, and its body

@@ -139,8 +139,13 @@ func (f *frame) reset() {
 		f.vals[i], f.state[i] = nil, slotUnused
 	}
 	f.used = f.used[:0]
-	clear(f.natural)
-	clear(f.rolled)
+	// clear of an empty map is not free: most frames roll nothing.
+	if len(f.natural) > 0 {
+		clear(f.natural)
+	}
+	if len(f.rolled) > 0 {
+		clear(f.rolled)
+	}
 }
 
 // The names a run binds and reads by name (a let's, a roll's, a
