@@ -427,7 +427,7 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 
 // runStep runs a named step with its hooks.
 func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
-	_, fx := r.p.effectsAt(f.proc, s.ID.Name)
+	_, fx := r.p.effectsOf(s, f.proc, s.ID.Name)
 	title := s.ID.Name
 	if s.Title != nil {
 		title = r.translatedText(s.Title.Value(), f)
@@ -466,7 +466,7 @@ func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 func (r *runner) letValue(s *syntax.Let, f *frame) (any, error) {
 	var chosen *effect
 	var v any
-	target, fx := r.p.effectsAt(f.proc, s.Name.Name)
+	target, fx := r.p.effectsOf(s, f.proc, s.Name.Name)
 	for _, ef := range fx.override {
 		if chosen != nil && ef.info.Layer < chosen.info.Layer {
 			break

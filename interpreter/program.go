@@ -52,6 +52,10 @@ type Program struct {
 	// procs are what a call of each procedure looks up, found once here
 	// rather than by its name at every call (procPlanOf).
 	procs map[*dsl.ProcInfo]*procPlan
+	// stmtSites are effectsAt's answers by statement (the rolls, tests,
+	// lets and steps of procedures), each with the procedure it is in:
+	// one lookup by pointer where effectsAt hashes two names.
+	stmtSites map[syntax.Stmt]stmtSite
 
 	// targets maps a procedure and a name in it to "proc.name", for the
 	// names some effect targets. Every let, roll, test and step looks its
@@ -112,6 +116,21 @@ func (p *Program) effectsAt(proc, name string) (target string, fx *targetEffects
 		return s.target, s.fx
 	}
 	return "", p.effectsOn("")
+}
+
+// stmtSite is a statement's siteEffects in the procedure it is in.
+type stmtSite struct {
+	proc string
+	siteEffects
+}
+
+// effectsOf is effectsAt(proc, name) for the statement st named name,
+// found by the statement where it is known in that procedure.
+func (p *Program) effectsOf(st syntax.Stmt, proc, name string) (target string, fx *targetEffects) {
+	if s, ok := p.stmtSites[st]; ok && s.proc == proc {
+		return s.target, s.fx
+	}
+	return p.effectsAt(proc, name)
 }
 
 // effect is one effect in force, with who it belongs to.
@@ -217,6 +236,15 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 	p.procs = make(map[*dsl.ProcInfo]*procPlan, len(rules.Index.Procedures))
 	for id, proc := range rules.Index.Procedures {
 		p.procs[proc] = &procPlan{rule: p.procRules[id], fx: p.effectsOn(id)}
+	}
+	p.stmtSites = map[syntax.Stmt]stmtSite{}
+	for id, proc := range rules.Index.Procedures {
+		for name, sites := range proc.Sites {
+			target, fx := p.effectsAt(id, name)
+			for _, site := range sites {
+				p.stmtSites[site.Stmt] = stmtSite{proc: id, siteEffects: siteEffects{target: target, fx: fx}}
+			}
+		}
 	}
 	return p, nil
 }
