@@ -37,7 +37,7 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args callArgs, caller *frame) (con
 
 // runProc is callProc in the procedure's frame f.
 func (r *runner) runProc(proc *dsl.ProcInfo, plan *procPlan, args callArgs, f *frame) error {
-	shown, err := r.bindParams(f, proc.Params, args)
+	shown, err := r.bindParamSlots(f, proc.Params, plan, args)
 	if err != nil {
 		return err
 	}
@@ -127,6 +127,25 @@ func (r *runner) bindParams(f *frame, params []dsl.ParamInfo, args callArgs) ([]
 		}
 	}
 	return shown, nil
+}
+
+// bindParamSlots is bindParams with the parameters' slots found at
+// Compile, where the frame numbers its names as the plan does.
+func (r *runner) bindParamSlots(f *frame, params []dsl.ParamInfo, plan *procPlan, args callArgs) ([]string, error) {
+	if f.slots != plan.slots || len(plan.params) != len(params) || r.logging() {
+		return r.bindParams(f, params, args)
+	}
+	for i, prm := range params {
+		v, ok := args.vals[i], args.given[i]
+		if !ok && prm.Default != nil {
+			var err error
+			if v, err = r.eval(f, prm.Default); err != nil {
+				return nil, err
+			}
+		}
+		f.setSlot(plan.params[i], v)
+	}
+	return nil, nil
 }
 
 // isDefault reports whether v is the parameter's default: the narration

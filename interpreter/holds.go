@@ -279,7 +279,7 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (ok bool
 	if r.st == nil {
 		return false, noRestore, nil
 	}
-	grants := r.p.grants[kind][id]
+	grants := ef.grants // p.grants[kind][id]
 	for _, g := range r.st.Gangs {
 		for _, m := range g.Models {
 			if kind != "trait" {

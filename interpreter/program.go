@@ -56,6 +56,8 @@ type Program struct {
 	// lets and steps of procedures), each with the procedure it is in:
 	// one lookup by pointer where effectsAt hashes two names.
 	stmtSites map[syntax.Stmt]stmtSite
+	// anyRerolls are the re-rolls of any roll, asked at every roll.
+	anyRerolls []*effect
 
 	// targets maps a procedure and a name in it to "proc.name", for the
 	// names some effect targets. Every let, roll, test and step looks its
@@ -138,6 +140,9 @@ type effect struct {
 	info   *dsl.EffectInfo
 	owner  string // "skill Iron Will", "house rule aa.reinforcements_count"
 	source string
+	// grants are the grants of the feature the effect belongs to (its
+	// info.Feature), found once at Compile: asked of every holder tried.
+	grants []*effect
 }
 
 // Compile prepares checked rules for running. The rules must have been
@@ -167,6 +172,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 		p.eventParams[id] = params
 	}
 	p.targets = map[string]map[string]string{}
+	all := make([]*effect, 0, len(rules.Index.Effects))
 	for _, e := range rules.Index.Effects {
 		if proc, name, ok := strings.Cut(e.Target, "."); ok {
 			if p.targets[proc] == nil {
@@ -175,6 +181,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 			p.targets[proc][name] = e.Target
 		}
 		ef := &effect{info: e, owner: p.ownerTitle(e), source: p.ownerSource(e)}
+		all = append(all, ef)
 		p.values = p.values || e.TargetKind == "value"
 		switch it := e.Item.(type) {
 		case *syntax.Modify:
@@ -235,8 +242,18 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 	}
 	p.procs = make(map[*dsl.ProcInfo]*procPlan, len(rules.Index.Procedures))
 	for id, proc := range rules.Index.Procedures {
-		p.procs[proc] = &procPlan{rule: p.procRules[id], fx: p.effectsOn(id)}
+		plan := &procPlan{rule: p.procRules[id], fx: p.effectsOn(id), slots: rules.Index.Slots}
+		for _, prm := range proc.Params {
+			plan.params = append(plan.params, slotOf(rules.Index.Slots, prm.Name))
+		}
+		p.procs[proc] = plan
 	}
+	for _, ef := range all {
+		if ft := ef.info.Feature; ft != nil {
+			ef.grants = p.grants[ft.Kind][ft.ID.Name]
+		}
+	}
+	p.anyRerolls = p.reroll[dsl.AnyRoll]
 	p.stmtSites = map[syntax.Stmt]stmtSite{}
 	for id, proc := range rules.Index.Procedures {
 		for name, sites := range proc.Sites {
@@ -510,6 +527,10 @@ func rowsReadRoll(t *dsl.TableInfo) bool {
 type procPlan struct {
 	rule string
 	fx   *targetEffects
+	// params are the parameters' slots in the numbering slots (the
+	// program's, which a procedure's frame has).
+	params []int
+	slots  *dsl.Slots
 }
 
 // procPlanOf is proc's plan; a procedure not in the program's index (none
