@@ -136,15 +136,8 @@ func (r *runner) anyHolder(ef *effect) bool {
 	if len(granted) == 0 && kind != "trait" {
 		// Nothing grants it: a model holds it if its list says so
 		// (stdlib.Listed), read here without asking per model which list.
-		var listed func(m *state.Model) []string
-		switch kind {
-		case "skill":
-			listed = func(m *state.Model) []string { return m.Skills }
-		case "power":
-			listed = func(m *state.Model) []string { return m.Powers }
-		case "condition":
-			listed = func(m *state.Model) []string { return m.Conditions }
-		default:
+		listed := listedBy(kind)
+		if listed == nil {
 			return false
 		}
 		for _, g := range r.st.Gangs {
@@ -246,4 +239,19 @@ func (r *runner) anyRerollDefault(f *frame, ef *effect) (bool, error) {
 		return false, nil
 	}
 	return r.evalBool(f, where)
+}
+
+// listedBy is the list of a model's features of a kind (stdlib.Listed
+// with the kind decided once, for a loop over models), nil for a kind no
+// model lists.
+func listedBy(kind string) func(m *state.Model) []string {
+	switch kind {
+	case "skill":
+		return func(m *state.Model) []string { return m.Skills }
+	case "power":
+		return func(m *state.Model) []string { return m.Powers }
+	case "condition":
+		return func(m *state.Model) []string { return m.Conditions }
+	}
+	return nil
 }

@@ -130,8 +130,11 @@ func (f *frame) fillGlobals(st *state.State, gangs any) {
 	if len(f.vals) < dsl.GlobalSlots {
 		f.grow(dsl.GlobalSlots)
 	}
-	for i := range dsl.GlobalSlots {
-		f.setSlot(i, nil)
+	for i := range dsl.GlobalSlots { // setSlot, but for the value, written next
+		if f.state[i] == slotUnused {
+			f.used = append(f.used, i)
+		}
+		f.state[i] = slotSet
 	}
 	dsl.FillGlobalSlots(f.vals, st, gangs, f.natural, f.rolled)
 }

@@ -8,6 +8,7 @@ package interpreter
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/munda-rules/munda/dsl"
@@ -280,6 +281,22 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (ok bool
 		return false, noRestore, nil
 	}
 	grants := ef.grants // p.grants[kind][id]
+	if len(grants) == 0 && kind != "trait" {
+		// Nothing grants it: holdsGranted is stdlib.Listed, its kind
+		// decided here once rather than for every model.
+		if listed := listedBy(kind); listed != nil {
+			for _, g := range r.st.Gangs {
+				for _, m := range g.Models {
+					if m != nil && slices.Contains(listed(m), id) {
+						if ok, err := h.try(m); ok || err != nil {
+							return h.end(ok, err)
+						}
+					}
+				}
+			}
+		}
+		return h.end(false, nil)
+	}
 	for _, g := range r.st.Gangs {
 		for _, m := range g.Models {
 			if kind != "trait" {
