@@ -263,7 +263,12 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (ok bool
 	kind, id := info.Feature.Kind, info.Feature.ID.Name
 	h := holderTry{r: r, ef: ef, when: when, f: f}
 	if info.Role != dsl.RoleAny {
-		x := f.value(info.Role)
+		var x any
+		if f.slots == ef.roleSlots { // its slot, found at Compile
+			x, _ = f.getSlot(ef.roleSlot)
+		} else {
+			x = f.value(info.Role)
+		}
 		if x == nil {
 			return false, noRestore, nil
 		}

@@ -143,6 +143,10 @@ type effect struct {
 	// grants are the grants of the feature the effect belongs to (its
 	// info.Feature), found once at Compile: asked of every holder tried.
 	grants []*effect
+	// roleSlot is the slot of info.Role in roleSlots (the program's
+	// numbering, a procedure's frame's), for a role other than "as any".
+	roleSlot  int
+	roleSlots *dsl.Slots
 }
 
 // Compile prepares checked rules for running. The rules must have been
@@ -251,6 +255,9 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 	for _, ef := range all {
 		if ft := ef.info.Feature; ft != nil {
 			ef.grants = p.grants[ft.Kind][ft.ID.Name]
+		}
+		if role := ef.info.Role; role != "" && role != dsl.RoleAny {
+			ef.roleSlot, ef.roleSlots = slotOf(rules.Index.Slots, role), rules.Index.Slots
 		}
 	}
 	p.anyRerolls = p.reroll[dsl.AnyRoll]
