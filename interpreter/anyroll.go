@@ -27,7 +27,7 @@ type anyRerollAsk func(ef *effect, key string) (bool, error)
 // its once. A roll another effect has re-rolled is not offered: the
 // callers do not call this then, as a dice is re-rolled once.
 func (r *runner) offerAnyReroll(f *frame, seen *dsl.RollSeen, ask anyRerollAsk) (*effect, error) {
-	list := r.p.reroll[dsl.AnyRoll]
+	list := r.p.anyRerolls
 	if len(list) == 0 {
 		return nil, nil
 	}
@@ -116,7 +116,7 @@ func (r *runner) askAnyReroll(f *frame, pos lexerPos, where span, name, shown st
 // weapon) holds. Rolls and tests are then not decided by their chances,
 // as the player may re-roll them.
 func (r *runner) anyRerollPossible() bool {
-	for _, ef := range r.p.reroll[dsl.AnyRoll] {
+	for _, ef := range r.p.anyRerolls {
 		if ef.info.Role != dsl.RoleAny || ef.info.Feature == nil || r.anyHolder(ef) {
 			return true
 		}
@@ -132,19 +132,12 @@ func (r *runner) anyHolder(ef *effect) bool {
 		return false
 	}
 	kind, id := ef.info.Feature.Kind, ef.info.Feature.ID.Name
-	granted := r.p.grants[kind][id] // once, not once per holder
+	granted := ef.grants // p.grants[kind][id], found at Compile
 	if len(granted) == 0 && kind != "trait" {
 		// Nothing grants it: a model holds it if its list says so
 		// (stdlib.Listed), read here without asking per model which list.
-		var listed func(m *state.Model) []string
-		switch kind {
-		case "skill":
-			listed = func(m *state.Model) []string { return m.Skills }
-		case "power":
-			listed = func(m *state.Model) []string { return m.Powers }
-		case "condition":
-			listed = func(m *state.Model) []string { return m.Conditions }
-		default:
+		listed := listedBy(kind)
+		if listed == nil {
 			return false
 		}
 		for _, g := range r.st.Gangs {
@@ -246,4 +239,19 @@ func (r *runner) anyRerollDefault(f *frame, ef *effect) (bool, error) {
 		return false, nil
 	}
 	return r.evalBool(f, where)
+}
+
+// listedBy is the list of a model's features of a kind (stdlib.Listed
+// with the kind decided once, for a loop over models), nil for a kind no
+// model lists.
+func listedBy(kind string) func(m *state.Model) []string {
+	switch kind {
+	case "skill":
+		return func(m *state.Model) []string { return m.Skills }
+	case "power":
+		return func(m *state.Model) []string { return m.Powers }
+	case "condition":
+		return func(m *state.Model) []string { return m.Conditions }
+	}
+	return nil
 }

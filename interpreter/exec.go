@@ -20,7 +20,8 @@ import (
 // callProc runs a procedure: its when, its before hooks, its body (or an
 // instead_of hook), its after hooks.
 func (r *runner) callProc(proc *dsl.ProcInfo, args callArgs, caller *frame) (control, error) {
-	rule := r.p.procRules[proc.ID]
+	plan := r.p.procPlanOf(proc)
+	rule := plan.rule
 	if err := r.enter(rule); err != nil {
 		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.cur, proc.Decl.Pos), err)
 	}
@@ -29,48 +30,51 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args callArgs, caller *frame) (con
 	defer r.deactivate()
 	f := r.newFrame(rule, proc.Meta.Source, proc.ID)
 	defer r.release(f)
-	shown, err := r.bindParams(f, proc.Params, args)
+	// One return after the defers, so that Go inlines them (a defer is
+	// cheap only where returns × defers stay few).
+	return next, r.runProc(proc, plan, args, f)
+}
+
+// runProc is callProc in the procedure's frame f.
+func (r *runner) runProc(proc *dsl.ProcInfo, plan *procPlan, args callArgs, f *frame) error {
+	shown, err := r.bindParamSlots(f, proc.Params, plan, args)
 	if err != nil {
-		return next, err
+		return err
 	}
 	d := proc.Decl
 	if d.When != nil {
 		ok, err := r.evalBool(f, d.When)
 		if err != nil {
-			return next, err
+			return err
 		}
 		if !ok {
-			return next, r.logLazy(f, func() *Event {
+			return r.logLazy(f, func() *Event {
 				return &Event{Kind: EventSkip, Name: proc.ID, Args: shown,
 					Text: fmt.Sprintf("%s (%s): %s", r.title(proc.Meta, proc.Title), strings.Join(shown, ", "), r.say("not_needed", "not needed"))}
 			})
 		}
 	}
-	text := r.title(proc.Meta, proc.Title)
-	if len(shown) > 0 {
-		text += " (" + strings.Join(shown, ", ") + ")"
+	if err := r.logLazy(f, func() *Event {
+		text := r.title(proc.Meta, proc.Title)
+		if len(shown) > 0 {
+			text += " (" + strings.Join(shown, ", ") + ")"
+		}
+		return &Event{Kind: EventCall, Name: proc.ID, Args: shown, At: at(d.Pos), Text: text}
+	}); err != nil {
+		return r.errorAt(f, diag.CodeRunLimit, point(d.Pos), err)
 	}
-	if err := r.logLazy(f, func() *Event { return &Event{Kind: EventCall, Name: proc.ID, Args: shown, At: at(d.Pos), Text: text} }); err != nil {
-		return next, r.errorAt(f, diag.CodeRunLimit, point(d.Pos), err)
-	}
-	if err := r.procBody(proc, f); err != nil {
+	if err := r.hookedBody(plan.fx, proc.Decl.Body, f); err != nil {
 		if !isStopOf(err, proc.ID) {
-			return next, err
+			return err
 		}
 	}
-	return next, r.hooks(r.p.after[proc.ID], f)
-}
-
-// procBody runs a procedure's before hooks and its body (or an instead_of
-// hook): what `stop ID` naming it ends.
-func (r *runner) procBody(proc *dsl.ProcInfo, f *frame) error {
-	return r.hookedBody(proc.ID, proc.Decl.Body, f)
+	return r.hooks(plan.fx.after, f)
 }
 
 // hookedBody runs the before hooks of a procedure or action, and its body
-// or an instead_of hook in its place.
-func (r *runner) hookedBody(id string, body *syntax.Block, f *frame) error {
-	fx := r.p.effectsOn(id)
+// or an instead_of hook in its place (fx: the effects on it): what
+// `stop ID` naming it ends.
+func (r *runner) hookedBody(fx *targetEffects, body *syntax.Block, f *frame) error {
 	if err := r.hooks(fx.before, f); err != nil {
 		return err
 	}
@@ -123,6 +127,25 @@ func (r *runner) bindParams(f *frame, params []dsl.ParamInfo, args callArgs) ([]
 		}
 	}
 	return shown, nil
+}
+
+// bindParamSlots is bindParams with the parameters' slots found at
+// Compile, where the frame numbers its names as the plan does.
+func (r *runner) bindParamSlots(f *frame, params []dsl.ParamInfo, plan *procPlan, args callArgs) ([]string, error) {
+	if f.slots != plan.slots || len(plan.params) != len(params) || r.logging() {
+		return r.bindParams(f, params, args)
+	}
+	for i, prm := range params {
+		v, ok := args.vals[i], args.given[i]
+		if !ok && prm.Default != nil {
+			var err error
+			if v, err = r.eval(f, prm.Default); err != nil {
+				return nil, err
+			}
+		}
+		f.setSlot(plan.params[i], v)
+	}
+	return nil, nil
 }
 
 // isDefault reports whether v is the parameter's default: the narration
@@ -423,7 +446,7 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 
 // runStep runs a named step with its hooks.
 func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
-	_, fx := r.p.effectsAt(f.proc, s.ID.Name)
+	_, fx := r.p.effectsOf(s, f.proc, s.ID.Name)
 	title := s.ID.Name
 	if s.Title != nil {
 		title = r.translatedText(s.Title.Value(), f)
@@ -462,7 +485,7 @@ func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 func (r *runner) letValue(s *syntax.Let, f *frame) (any, error) {
 	var chosen *effect
 	var v any
-	target, fx := r.p.effectsAt(f.proc, s.Name.Name)
+	target, fx := r.p.effectsOf(s, f.proc, s.Name.Name)
 	for _, ef := range fx.override {
 		if chosen != nil && ef.info.Layer < chosen.info.Layer {
 			break

@@ -1,7 +1,10 @@
 package interpreter
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/stdlib/state"
@@ -127,8 +130,11 @@ func (f *frame) fillGlobals(st *state.State, gangs any) {
 	if len(f.vals) < dsl.GlobalSlots {
 		f.grow(dsl.GlobalSlots)
 	}
-	for i := range dsl.GlobalSlots {
-		f.setSlot(i, nil)
+	for i := range dsl.GlobalSlots { // setSlot, but for the value, written next
+		if f.state[i] == slotUnused {
+			f.used = append(f.used, i)
+		}
+		f.state[i] = slotSet
 	}
 	dsl.FillGlobalSlots(f.vals, st, gangs, f.natural, f.rolled)
 }
@@ -139,8 +145,13 @@ func (f *frame) reset() {
 		f.vals[i], f.state[i] = nil, slotUnused
 	}
 	f.used = f.used[:0]
-	clear(f.natural)
-	clear(f.rolled)
+	// clear of an empty map is not free: most frames roll nothing.
+	if len(f.natural) > 0 {
+		clear(f.natural)
+	}
+	if len(f.rolled) > 0 {
+		clear(f.rolled)
+	}
 }
 
 // The names a run binds and reads by name (a let's, a roll's, a
@@ -161,10 +172,20 @@ type slotEntry struct {
 // slotCacheAt is where a name's entry may be: one of two neighbours (two
 // hot names of the same hash would otherwise evict each other at every
 // statement).
+//
+// A name of 8 bytes or more is hashed by its length and its first and
+// last 8 bytes, two loads (names that share all three merely miss);
+// a shorter one byte by byte (FNV-1a).
 func slotCacheAt(name string) (a, b *atomic.Pointer[slotEntry]) {
-	h := uint64(14695981039346656037) // FNV-1a
-	for i := 0; i < len(name); i++ {
-		h = (h ^ uint64(name[i])) * 1099511628211
+	var h uint64
+	if n := len(name); n >= 8 {
+		bs := unsafe.Slice(unsafe.StringData(name), n)
+		h = binary.LittleEndian.Uint64(bs) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(bs[n-8:]), 29) ^ uint64(n)
+	} else {
+		h = 14695981039346656037
+		for i := 0; i < n; i++ {
+			h = (h ^ uint64(name[i])) * 1099511628211
+		}
 	}
 	i := (h * 0x9E3779B97F4A7C15) >> (64 - 12)
 	return &slotCache[i], &slotCache[i^1]

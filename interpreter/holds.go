@@ -8,6 +8,7 @@ package interpreter
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/munda-rules/munda/dsl"
@@ -262,7 +263,12 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (ok bool
 	kind, id := info.Feature.Kind, info.Feature.ID.Name
 	h := holderTry{r: r, ef: ef, when: when, f: f}
 	if info.Role != dsl.RoleAny {
-		x := f.value(info.Role)
+		var x any
+		if f.slots == ef.roleSlots { // its slot, found at Compile
+			x, _ = f.getSlot(ef.roleSlot)
+		} else {
+			x = f.value(info.Role)
+		}
 		if x == nil {
 			return false, noRestore, nil
 		}
@@ -279,7 +285,23 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (ok bool
 	if r.st == nil {
 		return false, noRestore, nil
 	}
-	grants := r.p.grants[kind][id]
+	grants := ef.grants // p.grants[kind][id]
+	if len(grants) == 0 && kind != "trait" {
+		// Nothing grants it: holdsGranted is stdlib.Listed, its kind
+		// decided here once rather than for every model.
+		if listed := listedBy(kind); listed != nil {
+			for _, g := range r.st.Gangs {
+				for _, m := range g.Models {
+					if m != nil && slices.Contains(listed(m), id) {
+						if ok, err := h.try(m); ok || err != nil {
+							return h.end(ok, err)
+						}
+					}
+				}
+			}
+		}
+		return h.end(false, nil)
+	}
 	for _, g := range r.st.Gangs {
 		for _, m := range g.Models {
 			if kind != "trait" {

@@ -90,7 +90,7 @@ func ownerKey(ef *effect) string {
 // re-rolls of some of the dice.
 func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error) {
 	name := s.Name.Name
-	target, fx := r.p.effectsAt(f.proc, name)
+	target, fx := r.p.effectsOf(s, f.proc, name)
 	n := 0
 	if s.Count.Number != nil {
 		n = s.Count.Number.Value()

@@ -49,6 +49,15 @@ type Program struct {
 	// procRules and tableRules are "procedure x" and "table y", built
 	// once: every call names its rule in events and errors.
 	procRules, tableRules map[string]string
+	// procs are what a call of each procedure looks up, found once here
+	// rather than by its name at every call (procPlanOf).
+	procs map[*dsl.ProcInfo]*procPlan
+	// stmtSites are effectsAt's answers by statement (the rolls, tests,
+	// lets and steps of procedures), each with the procedure it is in:
+	// one lookup by pointer where effectsAt hashes two names.
+	stmtSites map[syntax.Stmt]stmtSite
+	// anyRerolls are the re-rolls of any roll, asked at every roll.
+	anyRerolls []*effect
 
 	// targets maps a procedure and a name in it to "proc.name", for the
 	// names some effect targets. Every let, roll, test and step looks its
@@ -111,11 +120,33 @@ func (p *Program) effectsAt(proc, name string) (target string, fx *targetEffects
 	return "", p.effectsOn("")
 }
 
+// stmtSite is a statement's siteEffects in the procedure it is in.
+type stmtSite struct {
+	proc string
+	siteEffects
+}
+
+// effectsOf is effectsAt(proc, name) for the statement st named name,
+// found by the statement where it is known in that procedure.
+func (p *Program) effectsOf(st syntax.Stmt, proc, name string) (target string, fx *targetEffects) {
+	if s, ok := p.stmtSites[st]; ok && s.proc == proc {
+		return s.target, s.fx
+	}
+	return p.effectsAt(proc, name)
+}
+
 // effect is one effect in force, with who it belongs to.
 type effect struct {
 	info   *dsl.EffectInfo
 	owner  string // "skill Iron Will", "house rule aa.reinforcements_count"
 	source string
+	// grants are the grants of the feature the effect belongs to (its
+	// info.Feature), found once at Compile: asked of every holder tried.
+	grants []*effect
+	// roleSlot is the slot of info.Role in roleSlots (the program's
+	// numbering, a procedure's frame's), for a role other than "as any".
+	roleSlot  int
+	roleSlots *dsl.Slots
 }
 
 // Compile prepares checked rules for running. The rules must have been
@@ -145,6 +176,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 		p.eventParams[id] = params
 	}
 	p.targets = map[string]map[string]string{}
+	all := make([]*effect, 0, len(rules.Index.Effects))
 	for _, e := range rules.Index.Effects {
 		if proc, name, ok := strings.Cut(e.Target, "."); ok {
 			if p.targets[proc] == nil {
@@ -153,6 +185,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 			p.targets[proc][name] = e.Target
 		}
 		ef := &effect{info: e, owner: p.ownerTitle(e), source: p.ownerSource(e)}
+		all = append(all, ef)
 		p.values = p.values || e.TargetKind == "value"
 		switch it := e.Item.(type) {
 		case *syntax.Modify:
@@ -209,6 +242,32 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 	for proc, names := range p.targets {
 		for name, target := range names {
 			p.sites[effectSite{proc, name}] = siteEffects{target: target, fx: p.effectsOn(target)}
+		}
+	}
+	p.procs = make(map[*dsl.ProcInfo]*procPlan, len(rules.Index.Procedures))
+	for id, proc := range rules.Index.Procedures {
+		plan := &procPlan{rule: p.procRules[id], fx: p.effectsOn(id), slots: rules.Index.Slots}
+		for _, prm := range proc.Params {
+			plan.params = append(plan.params, slotOf(rules.Index.Slots, prm.Name))
+		}
+		p.procs[proc] = plan
+	}
+	for _, ef := range all {
+		if ft := ef.info.Feature; ft != nil {
+			ef.grants = p.grants[ft.Kind][ft.ID.Name]
+		}
+		if role := ef.info.Role; role != "" && role != dsl.RoleAny {
+			ef.roleSlot, ef.roleSlots = slotOf(rules.Index.Slots, role), rules.Index.Slots
+		}
+	}
+	p.anyRerolls = p.reroll[dsl.AnyRoll]
+	p.stmtSites = map[syntax.Stmt]stmtSite{}
+	for id, proc := range rules.Index.Procedures {
+		for name, sites := range proc.Sites {
+			target, fx := p.effectsAt(id, name)
+			for _, site := range sites {
+				p.stmtSites[site.Stmt] = stmtSite{proc: id, siteEffects: siteEffects{target: target, fx: fx}}
+			}
 		}
 	}
 	return p, nil
@@ -467,4 +526,25 @@ func rowsReadRoll(t *dsl.TableInfo) bool {
 		})
 	}
 	return reads
+}
+
+// procPlan is what running a procedure needs of the program: the rule
+// its limits count against and the effects on it (before, instead_of,
+// after hooks).
+type procPlan struct {
+	rule string
+	fx   *targetEffects
+	// params are the parameters' slots in the numbering slots (the
+	// program's, which a procedure's frame has).
+	params []int
+	slots  *dsl.Slots
+}
+
+// procPlanOf is proc's plan; a procedure not in the program's index (none
+// is, today) is looked up by its name.
+func (p *Program) procPlanOf(proc *dsl.ProcInfo) *procPlan {
+	if pl := p.procs[proc]; pl != nil {
+		return pl
+	}
+	return &procPlan{rule: p.procRules[proc.ID], fx: p.effectsOn(proc.ID)}
 }

@@ -195,7 +195,7 @@ func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 		return r.rollOneOf(s, f)
 	}
 	d := r.p.idx.Dice[s.Dice.Name]
-	_, fx := r.p.effectsAt(f.proc, name)
+	_, fx := r.p.effectsOf(s, f.proc, name)
 	if s.Count != nil {
 		return r.rollPool(s, f, d)
 	}
@@ -442,8 +442,8 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 			own = -own
 		}
 	}
-	target, tfx := r.p.effectsAt(f.proc, s.Name.Name) // on this test
-	cfx := r.p.effectsOn(ci.ID)                       // on every test of the characteristic
+	target, tfx := r.p.effectsOf(s, f.proc, s.Name.Name) // on this test
+	cfx := r.p.effectsOn(ci.ID)                          // on every test of the characteristic
 	mod, mods, err := r.modifiers(tfx, f, own, "roll")
 	if err != nil {
 		return false, err

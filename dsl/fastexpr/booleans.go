@@ -31,6 +31,16 @@ func (b boolEval) asAny() eval {
 	}
 }
 
+// boolAsAny is b where compile must return an untyped closure for n; it
+// remembers b, so that condition, consuming n as a bool, runs b itself.
+func (c *compiler) boolAsAny(n ast.Node, b boolEval) eval {
+	if c.typedBools == nil {
+		c.typedBools = map[ast.Node]boolEval{}
+	}
+	c.typedBools[n] = b
+	return b.asAny()
+}
+
 // condition compiles a node consumed as a bool (a predicate's body, the
 // operand of not, and, or, ?:): derefed first where the VM derefs it
 // (deref says so: an operator's operand), then asserted a bool.
@@ -40,6 +50,13 @@ func (c *compiler) condition(n ast.Node, deref bool) (boolEval, error) {
 			return b, err
 		}
 	}
+	// The node compiled last for inner is the one compiled here (a node
+	// shared by two inlined calls is compiled once for each).
+	inner := n
+	for p, ok := inner.(*ast.PredicateNode); ok; p, ok = inner.(*ast.PredicateNode) {
+		inner = p.Node
+	}
+	delete(c.typedBools, inner)
 	var f eval
 	var err error
 	if deref {
@@ -49,6 +66,12 @@ func (c *compiler) condition(n ast.Node, deref bool) (boolEval, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	// Typed bool after all (an and/or whose right side is, a quantifier,
+	// a comparison of ints or strings): its value is a bool, never
+	// derefed, so the typed closure is the same condition, unboxed.
+	if b, ok := c.typedBools[inner]; ok {
+		return b, nil
 	}
 	return func(fr *frame) (bool, error) {
 		v, err := f(fr)

@@ -35,6 +35,10 @@ type compiler struct {
 	// slotOf, when set (CompileSlots), gives each name the expression may
 	// read its index in the frame's slots: there is no environment map.
 	slotOf func(name string) (int, bool)
+	// typedBools are the typed closures behind the untyped ones compile
+	// returned as boolEval.asAny, by node: condition takes the typed one
+	// back rather than boxing and asserting each value (see boolAsAny).
+	typedBools map[ast.Node]boolEval
 }
 
 type letVar struct {
@@ -71,42 +75,60 @@ func Compile(node ast.Node, functions map[string]*builtin.Function) (f Func, err
 // under way (an expression may call a function that evaluates another):
 // an interpreter's run keeps one, which spares the shared pool's
 // synchronisation at every expression. The zero value is ready to use.
-type Frames struct{ free []*frame }
+type Frames struct {
+	// frames[:used] are the evaluations under way, innermost last; those
+	// after are free. Evaluations nest, so a frame is given back by
+	// counting down: no pointer is written per evaluation (each such
+	// write is a write barrier while the collector runs).
+	frames []*frame
+	used   int
+}
 
 // runPooled runs a compiled expression in a frame from fs (nil: from the
 // pool), with its names in env or vals, and a panic as errFailed (the VM
 // then says why).
-func runPooled(fs *Frames, run func(*frame) (any, error), slots, depth int, env map[string]any, vals []any) (v any, err error) {
+func runPooled(fs *Frames, run func(*frame) (any, error), slots, depth int, env map[string]any, vals []any) (any, error) {
 	var fr *frame
 	switch {
 	case fs == nil:
 		fr = framePool.Get().(*frame)
-	case len(fs.free) > 0:
-		fr = fs.free[len(fs.free)-1]
-		fs.free = fs.free[:len(fs.free)-1]
+	case fs.used < len(fs.frames):
+		fr = fs.frames[fs.used]
+		fs.used++
 	default:
 		fr = new(frame)
+		fs.frames = append(fs.frames, fr)
+		fs.used++
 	}
 	fr.env, fr.slots, fr.memory = env, vals, 0
 	if len(fr.vars) < slots {
 		fr.vars = make([]any, slots)
 	}
+	v, err := guarded(run, fr)
+	// Clear only what this expression used: clearing the whole frame was
+	// a tenth of an activation (write barriers).
+	if fr.env != nil {
+		fr.env = nil
+	}
+	fr.slots = nil
+	clear(fr.items[:depth])
+	clear(fr.vars[:slots])
+	if len(fr.args) > 0 {
+		fr.popArgs(0)
+	}
+	if fs != nil {
+		fs.used--
+	} else {
+		framePool.Put(fr)
+	}
+	return v, err
+}
+
+// guarded is run(fr), with a panic as errFailed.
+func guarded(run func(*frame) (any, error), fr *frame) (v any, err error) {
 	defer func() {
-		if r := recover(); r != nil {
+		if recover() != nil {
 			v, err = nil, errFailed
-		}
-		// Clear only what this expression used: clearing the whole
-		// frame was a tenth of an activation (write barriers).
-		fr.env, fr.slots = nil, nil
-		clear(fr.items[:depth])
-		clear(fr.vars[:slots])
-		if len(fr.args) > 0 {
-			fr.popArgs(0)
-		}
-		if fs != nil {
-			fs.free = append(fs.free, fr)
-		} else {
-			framePool.Put(fr)
 		}
 	}()
 	return run(fr)

@@ -70,7 +70,7 @@ func (c *compiler) unary(n *ast.UnaryNode) (eval, error) {
 		if err != nil {
 			return nil, err
 		}
-		return b.asAny(), nil
+		return c.boolAsAny(n, b), nil
 	}
 	x, err := c.operand(n.Node)
 	if err != nil {
@@ -176,7 +176,7 @@ func (c *compiler) binary(n *ast.BinaryNode) (eval, error) {
 			if err != nil {
 				return nil, err
 			}
-			return b.asAny(), nil
+			return c.boolAsAny(n, b), nil
 		}
 	}
 	l, err := c.operand(n.Left)
@@ -259,7 +259,7 @@ func (c *compiler) logical(n *ast.BinaryNode) (eval, error) {
 		if err != nil {
 			return nil, err
 		}
-		return b.asAny(), nil
+		return c.boolAsAny(n, b), nil
 	}
 	l, err := c.operand(n.Left)
 	if err != nil {

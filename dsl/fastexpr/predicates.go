@@ -159,7 +159,7 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 		if err != nil {
 			return nil, err
 		}
-		return b.asAny(), nil
+		return c.boolAsAny(n, b), nil
 	}
 	p, err := c.predicateParts(n)
 	if err != nil {

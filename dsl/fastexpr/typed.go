@@ -61,7 +61,7 @@ func (c *compiler) stringEquality(n *ast.BinaryNode) (eval, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.asAny(), nil
+	return c.boolAsAny(n, b), nil
 }
 
 // stringEqualityBool is stringEquality typed bool.
@@ -169,7 +169,7 @@ func (c *compiler) stringIn(n *ast.BinaryNode) (eval, error) {
 	if err != nil {
 		return nil, err
 	}
-	return b.asAny(), nil
+	return c.boolAsAny(n, b), nil
 }
 
 // stringInBool is stringIn typed bool.
