@@ -602,6 +602,25 @@ func eachCallable(idx *dsl.Index, collect func(key string, nodes ...any)) (actio
 	return actions
 }
 
+// calleeKey is the summary key of what a call, signal, apply or perform
+// runs ("p:id", "e:id", "t:id", "a:id", allActions), "" for other nodes.
+func calleeKey(n any) string {
+	switch x := n.(type) {
+	case *syntax.Call:
+		return "p:" + x.Proc.Name
+	case *syntax.Signal:
+		return "e:" + x.Event.Name
+	case *syntax.Apply:
+		return "t:" + x.Table.Name
+	case *syntax.Perform:
+		if x.Action != nil {
+			return "a:" + x.Action.Name
+		}
+		return allActions
+	}
+	return ""
+}
+
 // allActions stands for every action among what a statement calls.
 const allActions = "a:*"
 
@@ -758,17 +777,9 @@ func readsOf(node any, logging bool, s *nameSet) []string {
 			s.add(x.Name)
 		case *syntax.Str:
 			placeholderReads(x.Raw, s)
-		case *syntax.Call:
-			calls = append(calls, "p:"+x.Proc.Name)
-		case *syntax.Signal:
-			calls = append(calls, "e:"+x.Event.Name)
-		case *syntax.Apply:
-			calls = append(calls, "t:"+x.Table.Name)
-		case *syntax.Perform:
-			if x.Action != nil {
-				calls = append(calls, "a:"+x.Action.Name)
-			} else {
-				calls = append(calls, allActions)
+		default:
+			if k := calleeKey(n); k != "" {
+				calls = append(calls, k)
 			}
 		}
 		return true

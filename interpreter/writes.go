@@ -214,17 +214,9 @@ func writesOf(idx *dsl.Index, node any, s *nameSet) []string {
 					s.setAllFields()
 				}
 			}
-		case *syntax.Call:
-			calls = append(calls, "p:"+x.Proc.Name)
-		case *syntax.Signal:
-			calls = append(calls, "e:"+x.Event.Name)
-		case *syntax.Apply:
-			calls = append(calls, "t:"+x.Table.Name)
-		case *syntax.Perform:
-			if x.Action != nil {
-				calls = append(calls, "a:"+x.Action.Name)
-			} else {
-				calls = append(calls, allActions)
+		default:
+			if k := calleeKey(n); k != "" {
+				calls = append(calls, k)
 			}
 		}
 		return true
