@@ -316,6 +316,24 @@ type liveAt struct {
 	plans sync.Map
 }
 
+// appendPlaceKey appends what identifies a place a run pauses at: the
+// blocks running, their statements, and each frame's owner (its effects
+// are live, and write, in it).
+func appendPlaceKey(key []byte, levels []ckLevel) []byte {
+	for j, l := range levels {
+		key = binary.AppendUvarint(key, uint64(reflect.ValueOf(l.block).Pointer()))
+		key = binary.AppendUvarint(key, uint64(l.stmt))
+		if j == 0 || l.f != levels[j-1].f {
+			key = append(key, 1)
+			key = binary.AppendUvarint(key, uint64(len(l.f.proc)))
+			key = append(key, l.f.proc...)
+		} else {
+			key = append(key, 0)
+		}
+	}
+	return key
+}
+
 // at is what is live at a checkpoint with these levels, found once per
 // place: it depends on the blocks running and their statements alone.
 func (lv *liveness) at(levels []ckLevel, logging bool) *liveAt {
@@ -324,18 +342,7 @@ func (lv *liveness) at(levels []ckLevel, logging bool) *liveAt {
 	if logging {
 		key = append(key, 1)
 	}
-	for j, l := range levels {
-		key = binary.AppendUvarint(key, uint64(reflect.ValueOf(l.block).Pointer()))
-		key = binary.AppendUvarint(key, uint64(l.stmt))
-		if j == 0 || l.f != levels[j-1].f {
-			// A frame of its own, and whose (its effects are live in it).
-			key = append(key, 1)
-			key = binary.AppendUvarint(key, uint64(len(l.f.proc)))
-			key = append(key, l.f.proc...)
-		} else {
-			key = append(key, 0)
-		}
-	}
+	key = appendPlaceKey(key, levels)
 	lv.atsMu.RLock()
 	at, ok := lv.ats[string(key)]
 	lv.atsMu.RUnlock()

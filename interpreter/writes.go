@@ -23,7 +23,6 @@ package interpreter
 // anywhere).
 
 import (
-	"encoding/binary"
 	"reflect"
 	"strconv"
 	"strings"
@@ -264,18 +263,7 @@ func (w *writes) suffixes(idx *dsl.Index, b *syntax.Block) []nameSet {
 // statements and their frames' owners alone, so it is found once per
 // place.
 func (w *writes) rest(idx *dsl.Index, levels []ckLevel) *nameSet {
-	key := make([]byte, 0, 16*len(levels))
-	for j, l := range levels {
-		key = binary.AppendUvarint(key, uint64(reflect.ValueOf(l.block).Pointer()))
-		key = binary.AppendUvarint(key, uint64(l.stmt))
-		if j == 0 || l.f != levels[j-1].f {
-			key = append(key, 1)
-			key = binary.AppendUvarint(key, uint64(len(l.f.proc)))
-			key = append(key, l.f.proc...)
-		} else {
-			key = append(key, 0)
-		}
-	}
+	key := appendPlaceKey(make([]byte, 0, 16*len(levels)), levels)
 	if v, ok := w.ats.Load(string(key)); ok {
 		return v.(*nameSet)
 	}
