@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,31 +38,41 @@ func TestDroppableFieldsOnlyRulesRead(t *testing.T) {
 	// The state's declarations name them in tags: read its code by Go
 	// names only.
 	tagsOnly := map[string]bool{"stdlib/state/state.go": true}
+	skip := []string{"stdlib/yaktribe", "dsl/lsp", "dsl/ruledoc"} // importing a roster; the editor's help; rules' documents
+	eachGoLine(t, skip, allowed, func(rel string, n int, line string) {
+		if m := byGo.FindString(line); m != "" {
+			t.Errorf("%s:%d reads model field %s: leave it out of droppableModelFields (fields.go), or show that only the rules read it", rel, n, m)
+		}
+		if m := byRules.FindString(line); m != "" && !tagsOnly[rel] {
+			t.Errorf("%s:%d names model field %s: leave it out of droppableModelFields (fields.go), or show that only the rules read it", rel, n, m)
+		}
+	})
+}
+
+// eachGoLine calls line with each line of code (not a comment) of the Go
+// sources that may run while rules run: interpreter, dsl and stdlib, but
+// tests, the directories in skip and the files in except; n counts from 1.
+func eachGoLine(t *testing.T, skip []string, except map[string]bool, line func(rel string, n int, line string)) {
+	t.Helper()
 	for _, dir := range []string{"../interpreter", "../dsl", "../stdlib"} {
 		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
 			rel := strings.TrimPrefix(filepath.ToSlash(path), "../")
-			if d.IsDir() && (rel == "stdlib/yaktribe" || rel == "dsl/lsp" || rel == "dsl/ruledoc") {
-				return filepath.SkipDir // importing a roster; the editor's help; rules' documents
+			if d.IsDir() && slices.Contains(skip, rel) {
+				return filepath.SkipDir
 			}
-			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || allowed[rel] {
+			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || except[rel] {
 				return nil
 			}
 			src, err := os.ReadFile(path)
 			if err != nil {
 				return err
 			}
-			for i, line := range strings.Split(string(src), "\n") {
-				if strings.HasPrefix(strings.TrimSpace(line), "//") {
-					continue
-				}
-				if m := byGo.FindString(line); m != "" {
-					t.Errorf("%s:%d reads model field %s: leave it out of droppableModelFields (fields.go), or show that only the rules read it", rel, i+1, m)
-				}
-				if m := byRules.FindString(line); m != "" && !tagsOnly[rel] {
-					t.Errorf("%s:%d names model field %s: leave it out of droppableModelFields (fields.go), or show that only the rules read it", rel, i+1, m)
+			for i, l := range strings.Split(string(src), "\n") {
+				if !strings.HasPrefix(strings.TrimSpace(l), "//") {
+					line(rel, i+1, l)
 				}
 			}
 			return nil

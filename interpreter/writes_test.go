@@ -1,9 +1,6 @@
 package interpreter
 
 import (
-	"io/fs"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
@@ -94,44 +91,19 @@ func goWritesFound(t *testing.T) []goWrite {
 	appendTo := regexp.MustCompile(`(append|copy|clear|slices\.\w+|sort\.\w+)\(\s*[\w.\[\]()]*\.(?P<f>` + alt + `)\b`)
 	addr := regexp.MustCompile(`&[\w.\[\]()]*\.(?P<f>` + alt + `)\b`)
 	var out []goWrite
-	for _, dir := range []string{"../interpreter", "../dsl", "../stdlib"} {
-		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
+	// Importing a roster, the editor's help, rules' documents, reading the
+	// weapons' catalogue, the rules' syntax: none runs while rules run.
+	skip := []string{"stdlib/yaktribe", "dsl/lsp", "dsl/ruledoc", "stdlib/catalogue", "dsl/syntax"}
+	eachGoLine(t, skip, goWriteFiles, func(rel string, n int, line string) {
+		for _, re := range []*regexp.Regexp{write, appendTo, addr} {
+			for _, m := range re.FindAllStringSubmatch(line, -1) {
+				out = append(out, goWrite{rel + ":" + strconv.Itoa(n), m[re.SubexpIndex("f")]})
 			}
-			rel := strings.TrimPrefix(filepath.ToSlash(path), "../")
-			if d.IsDir() && (rel == "stdlib/yaktribe" || rel == "dsl/lsp" || rel == "dsl/ruledoc" || rel == "stdlib/catalogue" || rel == "dsl/syntax") {
-				// Importing a roster, the editor's help, rules' documents,
-				// reading the weapons' catalogue, the rules' syntax: none
-				// runs while rules run.
-				return filepath.SkipDir
-			}
-			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || goWriteFiles[rel] {
-				return nil
-			}
-			src, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			for i, line := range strings.Split(string(src), "\n") {
-				if strings.HasPrefix(strings.TrimSpace(line), "//") {
-					continue
-				}
-				for _, re := range []*regexp.Regexp{write, appendTo, addr} {
-					for _, m := range re.FindAllStringSubmatch(line, -1) {
-						out = append(out, goWrite{rel + ":" + strconv.Itoa(i+1), m[re.SubexpIndex("f")]})
-					}
-				}
-				if reflectWrite.MatchString(line) && !reflectWriteFiles[rel] {
-					out = append(out, goWrite{rel + ":" + strconv.Itoa(i+1), "(by reflection)"})
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
 		}
-	}
+		if reflectWrite.MatchString(line) && !reflectWriteFiles[rel] {
+			out = append(out, goWrite{rel + ":" + strconv.Itoa(n), "(by reflection)"})
+		}
+	})
 	return out
 }
 
