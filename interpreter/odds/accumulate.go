@@ -12,24 +12,27 @@ type accumulator struct {
 	byKey  map[string]*Outcome
 	total  int
 	values map[string]any
+	// probs are the outcomes' probabilities summed (exact), by key: each
+	// Outcome's P is made from its once, in result.
+	probs map[string]prob
 }
 
 func newAccumulator() *accumulator {
-	return &accumulator{byKey: map[string]*Outcome{}, values: map[string]any{}}
+	return &accumulator{byKey: map[string]*Outcome{}, values: map[string]any{}, probs: map[string]prob{}}
 }
 
-// add counts an outcome; it reports whether the key is new (its value is
-// then kept).
-func (a *accumulator) add(key string, value any, p *big.Rat) (isNew bool) {
+// add counts an outcome of probability p (0 for a sample); it reports
+// whether the key is new (its value is then kept).
+func (a *accumulator) add(key string, value any, p prob) (isNew bool) {
 	o, ok := a.byKey[key]
 	if !ok {
 		isNew = true
-		o = &Outcome{Key: key, Value: value, P: new(big.Rat)}
+		o = &Outcome{Key: key, Value: value}
 		a.byKey[key] = o
 		a.order = append(a.order, key)
 	}
-	if p != nil {
-		o.P.Add(o.P, p)
+	if !p.isZero() {
+		a.probs[key] = a.probs[key].add(p)
 	}
 	o.Count++
 	a.total++
@@ -42,12 +45,14 @@ func (a *accumulator) merge(b *accumulator) {
 		o := b.byKey[k]
 		mine, ok := a.byKey[k]
 		if !ok {
-			mine = &Outcome{Key: k, Value: o.Value, P: new(big.Rat)}
+			mine = &Outcome{Key: k, Value: o.Value}
 			a.byKey[k] = mine
 			a.order = append(a.order, k)
 		}
 		mine.Count += o.Count
-		mine.P.Add(mine.P, o.P)
+		if p, ok := b.probs[k]; ok {
+			a.probs[k] = a.probs[k].add(p)
+		}
 	}
 	a.total += b.total
 }
@@ -56,21 +61,29 @@ func (a *accumulator) merge(b *accumulator) {
 // most likely first, ties by key, so output is deterministic.
 func (a *accumulator) result() *Result {
 	res := &Result{Numeric: len(a.order) > 0}
+	probs := make([]prob, 0, len(a.order))
 	for _, k := range a.order {
 		o := *a.byKey[k]
 		res.Outcomes = append(res.Outcomes, o)
+		probs = append(probs, a.probs[k])
 		if _, ok := number(o.Value); !ok {
 			res.Numeric = false
 		}
 	}
-	sort.SliceStable(res.Outcomes, func(i, j int) bool {
-		x, y := res.Outcomes[i], res.Outcomes[j]
+	// Sorted by index, so that the probabilities are compared as probs
+	// (no allocation), and each made a big.Rat once after.
+	order := make([]int, len(res.Outcomes))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		x, y := res.Outcomes[order[i]], res.Outcomes[order[j]]
 		if res.Numeric {
 			a, _ := number(x.Value)
 			b, _ := number(y.Value)
 			return a.Cmp(b) < 0
 		}
-		if c := x.P.Cmp(y.P); c != 0 {
+		if c := probs[order[i]].cmp(probs[order[j]]); c != 0 {
 			return c > 0
 		}
 		if x.Count != y.Count {
@@ -78,6 +91,12 @@ func (a *accumulator) result() *Result {
 		}
 		return x.Key < y.Key
 	})
+	sorted := make([]Outcome, len(order))
+	for i, k := range order {
+		sorted[i] = res.Outcomes[k]
+		sorted[i].P = probs[k].rat()
+	}
+	res.Outcomes = sorted
 	if res.Numeric {
 		res.Mean = new(big.Rat)
 		for _, o := range res.Outcomes {

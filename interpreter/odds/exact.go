@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/big"
 	"strings"
 
 	"github.com/munda-rules/munda/interpreter"
@@ -34,7 +33,7 @@ func exactReplay(ctx context.Context, q Question, maxPaths int) (*Result, error)
 	w := &walker{}
 	acc := newAccumulator()
 	paths := 0
-	covered := new(big.Rat)
+	var covered prob
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -50,10 +49,9 @@ func exactReplay(ctx context.Context, q Question, maxPaths int) (*Result, error)
 		paths++
 		acc.add(key, value, w.p)
 		if q.Progress != nil {
-			covered.Add(covered, w.p)
+			covered = covered.add(w.p)
 			if paths%64 == 0 {
-				f, _ := covered.Float64()
-				q.Progress(paths, f)
+				q.Progress(paths, covered.float())
 			}
 		}
 		if !w.next() {
@@ -89,7 +87,7 @@ type branch struct {
 type walker struct {
 	path []branch
 	pos  int
-	p    *big.Rat // the probability of the path taken in this run (after base)
+	p    prob // the probability of the path taken in this run (after base)
 	// base is how many picks are a fixed prefix, replayed to reach a
 	// configuration: next() never moves them, and their chances are not
 	// in p (the configuration's probability has them).
@@ -105,14 +103,14 @@ type walker struct {
 
 func (w *walker) start() {
 	w.pos = 0
-	w.p = big.NewRat(1, 1)
+	w.p = probOne
 }
 
 // weigh multiplies the path's probability by the chance of pick i, unless
 // it is part of the replayed prefix.
 func (w *walker) weigh(i int, num, den int64) {
 	if i >= w.base && !w.path[i].forced {
-		w.p.Mul(w.p, big.NewRat(num, den))
+		w.p = w.p.mul(probFrac(num, den))
 	}
 }
 

@@ -112,7 +112,7 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 		maxConfigs = DefaultMaxPaths
 	}
 	e := &merger{q: &q, max: maxConfigs, pending: map[string]*config{}, acc: newAccumulator(),
-		counters: q.Limits != (interpreter.Limits{}), covered: new(big.Rat), noSnapshots: opts.noSnapshots, runAgain: opts.runAgain,
+		counters: q.Limits != (interpreter.Limits{}), noSnapshots: opts.noSnapshots, runAgain: opts.runAgain,
 		scopeHash: opts.scopeHash, checkLive: opts.checkLive, noUnread: opts.noUnread}
 	if !opts.noDecided && q.Table == "" {
 		// What the question reads of the final state, when all of it
@@ -135,7 +135,7 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 			e.reads = q.Program.SummaryReads(q.Focus)
 		}
 	}
-	root := &config{p: big.NewRat(1, 1)}
+	root := &config{p: probOne}
 	if err := e.drain(ctx, root, opts); err != nil {
 		return nil, err
 	}
@@ -238,7 +238,7 @@ type config struct {
 	// replay, when there is no snapshot; and to name it in errors).
 	path    []branch
 	signals signalCounts // the signals so far, when the question asks them
-	p       *big.Rat
+	p       prob
 	index   int // in the queue
 	// checkLive: the hash of every variable in scope, and runs merged
 	// into this one whose hash of them differs (see exactOptions).
@@ -256,7 +256,7 @@ type merger struct {
 	configs  int // distinct configurations made
 	runs     int // runs started (each up to the next checkpoint)
 	ends     int // runs that reached the end
-	covered  *big.Rat
+	covered  prob // the probability of the ends so far (for Progress)
 	merged   int // paused runs merged into a configuration
 	// noSnapshots: configurations are reached by replay (tests)
 	noSnapshots bool
@@ -301,7 +301,7 @@ type decidedRun struct {
 type ending struct {
 	key   string
 	value any
-	p     *big.Rat
+	p     prob
 }
 
 // expand follows every branch of the dice from c through its next
@@ -398,7 +398,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x ex
 			x.err = pathError(c.fullPath(w), err)
 			return x
 		}
-		p := new(big.Rat).Mul(c.p, w.p)
+		p := c.p.mul(w.p)
 		if decided != nil {
 			x.ends = append(x.ends, ending{decided.key, decided.value, p})
 			if !plainValue(decided.value) {
@@ -548,15 +548,14 @@ func (e *merger) merge(x expansion) error {
 		}
 		e.acc.add(end.key, end.value, end.p)
 		if e.q.Progress != nil {
-			e.covered.Add(e.covered, end.p)
+			e.covered = e.covered.add(end.p)
 		}
 	}
 	if x.err != nil {
 		return x.err
 	}
 	if e.q.Progress != nil && e.runs/64 != before/64 {
-		f, _ := e.covered.Float64()
-		e.q.Progress(e.runs, f)
+		e.q.Progress(e.runs, e.covered.float())
 	}
 	return nil
 }
@@ -574,7 +573,7 @@ func (e *merger) add(c *config) error {
 			!slices.ContainsFunc(have.alts, func(a *config) bool { return a.scope == c.scope }) {
 			have.alts = append(have.alts, c)
 		}
-		have.p.Add(have.p, c.p)
+		have.p = have.p.add(c.p)
 		return nil
 	}
 	e.configs++
@@ -628,7 +627,7 @@ func (e *merger) checkMerged(ctx context.Context, c *config) error {
 		return nil
 	}
 	one := func(x *config) *config {
-		return &config{pos: x.pos, key: x.key, snap: x.snap, path: x.path, signals: x.signals, p: big.NewRat(1, 1)}
+		return &config{pos: x.pos, key: x.key, snap: x.snap, path: x.path, signals: x.signals, p: probOne}
 	}
 	buf := new(state.Buffer)
 	a := e.expand(ctx, one(c), buf)
@@ -641,7 +640,7 @@ func (e *merger) checkMerged(ctx context.Context, c *config) error {
 		if b.err != nil {
 			return fmt.Errorf("checking a merge: %w", b.err)
 		}
-		if got := b.chances(); !maps.EqualFunc(got, want, func(x, y *big.Rat) bool { return x.Cmp(y) == 0 }) {
+		if got := b.chances(); !maps.EqualFunc(got, want, func(x, y prob) bool { return x.cmp(y) == 0 }) {
 			return fmt.Errorf("internal: runs merged by their live hash go on differently (%s, and %s):\n%v\n%v",
 				(&walker{path: c.path, pos: len(c.path)}).describe(), (&walker{path: alt.path, pos: len(alt.path)}).describe(), want, got)
 		}
@@ -665,7 +664,7 @@ func (e *merger) checkUnread(ctx context.Context, batch []*config, xs []expansio
 		if y.err != nil {
 			return fmt.Errorf("checking a roll nothing reads: %w", y.err)
 		}
-		if got, want := x.chances(), y.chances(); !maps.EqualFunc(got, want, func(a, b *big.Rat) bool { return a.Cmp(b) == 0 }) {
+		if got, want := x.chances(), y.chances(); !maps.EqualFunc(got, want, func(a, b prob) bool { return a.cmp(b) == 0 }) {
 			return fmt.Errorf("internal: a roll taken as read by nothing later changes what follows (%s):\n%v\n%v",
 				(&walker{path: batch[i].path, pos: len(batch[i].path)}).describe(), want, got)
 		}
@@ -678,14 +677,9 @@ const maxAlts = 8
 
 // chances are an expansion's next configurations and outcomes (by key,
 // "end " before an outcome's) with the probability of reaching each.
-func (x expansion) chances() map[string]*big.Rat {
-	out := map[string]*big.Rat{}
-	add := func(k string, p *big.Rat) {
-		if out[k] == nil {
-			out[k] = new(big.Rat)
-		}
-		out[k].Add(out[k], p)
-	}
+func (x expansion) chances() map[string]prob {
+	out := map[string]prob{}
+	add := func(k string, p prob) { out[k] = out[k].add(p) }
 	for _, c := range x.paused {
 		add(fmt.Sprintf("%x", c.key), c.p)
 	}
@@ -710,8 +704,8 @@ func (e *merger) checkDecidedRuns(ctx context.Context, xs []expansion) error {
 				*e.decidedChecked++
 			}
 			full := &merger{q: e.q, max: e.max, pending: map[string]*config{}, acc: newAccumulator(),
-				counters: e.counters, covered: new(big.Rat), reads: e.reads}
-			root := &config{pos: d.at.pos, key: d.at.key, snap: d.at.snap, path: d.at.path, p: big.NewRat(1, 1)}
+				counters: e.counters, reads: e.reads}
+			root := &config{pos: d.at.pos, key: d.at.key, snap: d.at.snap, path: d.at.path, p: probOne}
 			if err := full.drain(ctx, root, exactOptions{workers: 1}); err != nil {
 				return fmt.Errorf("checking a run taken as decided: %w", err)
 			}

@@ -111,7 +111,7 @@ func sampleChunk(ctx context.Context, q *Question, c, size int, seed uint64, buf
 		if err != nil {
 			return nil, err
 		}
-		if acc.add(key, value, nil) && !plainValue(value) {
+		if acc.add(key, value, prob{}) && !plainValue(value) {
 			// The outcome keeps a value that points into this copy (a
 			// model, a list): the buffer gives the copy up to it.
 			buf.Release()
