@@ -253,11 +253,11 @@ type merger struct {
 	pending  map[string]*config
 	queue    configQueue
 	acc      *accumulator
-	configs  int // distinct configurations made
-	runs     int // runs started (each up to the next checkpoint)
-	ends     int // runs that reached the end
+	configs  int  // distinct configurations made
+	runs     int  // runs started (each up to the next checkpoint)
+	ends     int  // runs that reached the end
 	covered  prob // the probability of the ends so far (for Progress)
-	merged   int // paused runs merged into a configuration
+	merged   int  // paused runs merged into a configuration
 	// noSnapshots: configurations are reached by replay (tests)
 	noSnapshots bool
 	runAgain    bool // see exactOptions
