@@ -219,6 +219,9 @@ type remap struct {
 	// copies of weapons and armour outside the state (see mapOrCopy)
 	copies map[any]any
 	ok     bool // every value so far could be mapped
+	// shared: values that point into no state are not copied (unpack: a
+	// snapshot's values are its own and never changed, see value)
+	shared bool
 	// where the last model mapped was (model)
 	lastGang, lastModel int
 }
@@ -257,6 +260,9 @@ type packedFrame struct {
 type packedSlot struct {
 	slot  int
 	value any
+	// plain: nothing in value points into the state (see remap.value),
+	// so every copy of the frame shares it
+	plain bool
 }
 
 type packedNatural struct {
@@ -297,6 +303,7 @@ func (m *remap) pack(s *Snapshot, from []ckLevel) {
 // scopes in scopes (both emptied, for reuse), each frame once into an
 // empty one from empty.
 func (m *remap) unpack(s *Snapshot, out []ckLevel, scopes []blockScope, empty func() *frame) ([]ckLevel, []blockScope) {
+	m.shared = true
 	// Room for the levels the continued run enters, so that they do not
 	// grow the list again on every resume.
 	if cap(out) < len(s.levels)+4 {
@@ -358,7 +365,8 @@ func (f *frame) packFor(m *remap) packedFrame {
 		if f.state[i] != slotSet || i < dsl.GlobalSlots {
 			continue
 		}
-		p.slots = append(p.slots, packedSlot{i, m.value(f.vals[i])})
+		v := m.value(f.vals[i])
+		p.slots = append(p.slots, packedSlot{i, v, pointsNowhere(v)})
 	}
 	if len(f.natural) > 0 {
 		p.natural = make([]packedNatural, 0, len(f.natural))
@@ -394,13 +402,17 @@ func (p *packedFrame) unpackFor(m *remap, c *frame) *frame {
 		c.used = make([]int, 0, len(p.slots)+dsl.GlobalSlots)
 	}
 	for _, s := range p.slots {
-		c.setSlot(s.slot, m.value(s.value))
+		if s.plain {
+			c.setSlot(s.slot, s.value)
+		} else {
+			c.setSlot(s.slot, m.value(s.value))
+		}
 	}
 	for _, n := range p.natural {
 		c.natural[n.name] = n.n
 	}
 	for _, r := range p.rolled {
-		c.rolled[r.name] = slices.Clone(r.dice)
+		c.rolled[r.name] = r.dice // the snapshot's own (see remap.value)
 	}
 	c.fillGlobals(m.to, m.gangs)
 	return c
@@ -415,21 +427,41 @@ func (m *remap) list(items []any) []any {
 }
 
 // value maps a value a rule can hold onto the copy of the state.
+//
+// Packing a run copies every list and record: the run's may share memory
+// with its state, which a worker's buffer lays out again for the next
+// copy (state.CopyInto). Unpacking (m.shared) shares those of the
+// snapshot that point into no state instead: a snapshot's values are
+// its own, and neither rules nor Go change a list or record a variable
+// holds (expressions make new ones; add and remove write a struct's
+// field with a new list; a roll's dice are a new list each time).
 func (m *remap) value(v any) any {
 	switch x := v.(type) {
 	case nil, bool, int, int64, float64, string:
 		return v
 	case []any:
+		if m.shared && pointsNowhere(x) {
+			return v
+		}
 		return m.list(x)
 	case map[string]any: // a record a rule made
+		if m.shared && pointsNowhere(x) {
+			return v
+		}
 		out := make(map[string]any, len(x))
 		for k, e := range x {
 			out[k] = m.value(e)
 		}
 		return out
 	case []int:
+		if m.shared {
+			return v
+		}
 		return slices.Clone(x)
 	case []string:
+		if m.shared {
+			return v
+		}
 		return slices.Clone(x)
 	case *state.Model:
 		return mapPtr(m, x, m.model)
@@ -462,6 +494,31 @@ func (m *remap) value(v any) any {
 	}
 	m.ok = false
 	return v
+}
+
+// pointsNowhere reports whether v is a value value copies (lists and records of
+// numbers, texts and flags) with nothing in it that points into the
+// state.
+func pointsNowhere(v any) bool {
+	switch x := v.(type) {
+	case nil, bool, int, int64, float64, string, []int, []string:
+		return true
+	case []any:
+		for _, e := range x {
+			if !pointsNowhere(e) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		for _, e := range x {
+			if !pointsNowhere(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // model, gang, weapon and armour find x in the original state, and give
