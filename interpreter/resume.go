@@ -100,7 +100,8 @@ func (p *Program) ResumeIn(s *Snapshot, opts Options, buf *state.Buffer) (*state
 	levels, scopes := m.unpack(s, r.ck.levels[:0], r.stacks.scopes[:0], r.emptyFrame)
 	r.stacks.scopes = scopes
 	r.root, r.ck.root, r.ck.levels = s.root, s.blocks, levels
-	r.stack, r.active = slices.Clone(s.stack), slices.Clone(s.active)
+	// Into the stacks the runner keeps between runs (newRunner).
+	r.stack, r.active = append(r.stack[:0], s.stack...), append(r.active[:0], s.active...)
 	r.steps, r.seq, r.text, r.topRow = s.steps, s.seq, s.text, s.topRow
 	r.resumeDepth = len(levels)
 	var err error

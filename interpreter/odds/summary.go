@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"unsafe"
 
@@ -20,18 +19,20 @@ import (
 // with focus, only the changes of those models count ("what happens to the
 // target"), so an attacker's gains do not split what befalls it.
 func Summary(before, after *state.State, focus ...string) string {
-	parts := make([]string, 0, 8)
+	w := summaryWriters.Get().(*summaryWriter)
+	w.b = w.b[:0]
 	if len(focus) == 0 {
-		diffStruct(&parts, "battle", battleFields(), unsafe.Pointer(&before.Battle), unsafe.Pointer(&after.Battle))
+		w.diffStruct("battle", battleFields(), unsafe.Pointer(&before.Battle), unsafe.Pointer(&after.Battle))
 	}
 	for _, ga := range after.Gangs {
 		gb := before.Gang(ga.ID)
 		if gb == nil {
-			parts = append(parts, ga.ID+": new")
+			w.part(ga.ID, "")
+			w.b = append(w.b, "new"...)
 			continue
 		}
 		if len(focus) == 0 {
-			diffStruct(&parts, ga.ID, gangFields(), unsafe.Pointer(gb), unsafe.Pointer(ga))
+			w.diffStruct(ga.ID, gangFields(), unsafe.Pointer(gb), unsafe.Pointer(ga))
 		}
 		for _, ma := range ga.Models {
 			if len(focus) > 0 && !slices.Contains(focus, ma.ID) {
@@ -39,16 +40,40 @@ func Summary(before, after *state.State, focus ...string) string {
 			}
 			mb := before.Model(ma.ID)
 			if mb == nil {
-				parts = append(parts, ma.ID+": new")
+				w.part(ma.ID, "")
+				w.b = append(w.b, "new"...)
 				continue
 			}
-			diffStruct(&parts, ma.ID, modelFields(), unsafe.Pointer(mb), unsafe.Pointer(ma))
+			w.diffStruct(ma.ID, modelFields(), unsafe.Pointer(mb), unsafe.Pointer(ma))
 		}
 	}
-	if len(parts) == 0 {
-		return "no change"
+	out := "no change"
+	if len(w.b) > 0 {
+		out = string(w.b)
 	}
-	return strings.Join(parts, "; ")
+	summaryWriters.Put(w)
+	return out
+}
+
+// summaryWriter is where a summary is written, part after part, into
+// memory kept between summaries (one is made at every end of an exact
+// enumeration): the summary's text is then its one allocation.
+type summaryWriter struct{ b []byte }
+
+var summaryWriters = sync.Pool{New: func() any { return new(summaryWriter) }}
+
+// part starts a part of the summary: "prefix.name: " ("prefix: " without
+// a name), after "; " unless it is the first.
+func (w *summaryWriter) part(prefix, name string) {
+	if len(w.b) > 0 {
+		w.b = append(w.b, "; "...)
+	}
+	w.b = append(w.b, prefix...)
+	if name != "" {
+		w.b = append(w.b, '.')
+		w.b = append(w.b, name...)
+	}
+	w.b = append(w.b, ": "...)
 }
 
 // diffStruct compares the fields the rules can see (those with an expr
@@ -57,51 +82,63 @@ func Summary(before, after *state.State, focus ...string) string {
 // ids, and back-links. A summary is made for every end of an exact
 // enumeration: the fields are found once per type (summaryFieldsOf) and
 // read at their offsets, not through reflection at every call.
-func diffStruct(parts *[]string, prefix string, fields []summaryField, a, b unsafe.Pointer) {
+func (w *summaryWriter) diffStruct(prefix string, fields []summaryField, a, b unsafe.Pointer) {
 	for i := range fields {
 		f := &fields[i]
 		fa, fb := unsafe.Add(a, f.offset), unsafe.Add(b, f.offset)
 		switch f.kind {
 		case summaryStruct:
-			diffStruct(parts, prefix, f.fields, fa, fb) // its fields' names are "name.field"
+			w.diffStruct(prefix, f.fields, fa, fb) // its fields' names are "name.field"
 		case summaryStrings:
 			la, lb := *(*[]string)(fa), *(*[]string)(fb)
 			if slices.Equal(la, lb) {
 				continue
 			}
-			if s := listChange(la, lb); s != "" {
-				*parts = append(*parts, prefix+"."+f.name+": "+s)
+			// A list that gained and lost nothing (only its order
+			// changed) is no part.
+			at := len(w.b)
+			w.part(prefix, f.name)
+			start := len(w.b)
+			if w.b = appendListChange(w.b, la, lb); len(w.b) == start {
+				w.b = w.b[:at]
 			}
 		case summaryWhole: // battle.recorded, markers, armour: only as a whole
 			if !reflect.DeepEqual(reflect.NewAt(f.typ, fa).Elem().Interface(), reflect.NewAt(f.typ, fb).Elem().Interface()) {
-				*parts = append(*parts, prefix+"."+f.name+": changed")
+				w.part(prefix, f.name)
+				w.b = append(w.b, "changed"...)
 			}
 		case summaryWeapons:
-			diffWeapons(parts, prefix, *(*[]*state.Weapon)(fa), *(*[]*state.Weapon)(fb))
+			w.diffWeapons(prefix, *(*[]*state.Weapon)(fa), *(*[]*state.Weapon)(fb))
 		case summaryArmour: // as a whole, as reflect.DeepEqual compares (a model's, at every end)
 			if !sameArmour(*(*[]*state.Armour)(fa), *(*[]*state.Armour)(fb)) {
-				*parts = append(*parts, prefix+"."+f.name+": changed")
+				w.part(prefix, f.name)
+				w.b = append(w.b, "changed"...)
 			}
 		case summaryString:
 			if *(*string)(fa) != *(*string)(fb) {
-				*parts = append(*parts, prefix+"."+f.name+": "+show(*(*string)(fb)))
+				w.part(prefix, f.name)
+				w.b = appendShow(w.b, *(*string)(fb))
 			}
 		case summaryInt:
 			if *(*int)(fa) != *(*int)(fb) {
-				*parts = append(*parts, prefix+"."+f.name+": "+strconv.Itoa(*(*int)(fb)))
+				w.part(prefix, f.name)
+				w.b = strconv.AppendInt(w.b, int64(*(*int)(fb)), 10)
 			}
 		case summaryBool:
 			if *(*bool)(fa) != *(*bool)(fb) {
-				*parts = append(*parts, prefix+"."+f.name+": "+strconv.FormatBool(*(*bool)(fb)))
+				w.part(prefix, f.name)
+				w.b = strconv.AppendBool(w.b, *(*bool)(fb))
 			}
 		case summaryFloat:
 			if *(*float64)(fa) != *(*float64)(fb) {
-				*parts = append(*parts, fmt.Sprintf("%s.%s: %v", prefix, f.name, *(*float64)(fb)))
+				w.part(prefix, f.name)
+				w.b = fmt.Append(w.b, *(*float64)(fb))
 			}
 		case summaryScalar:
 			va, vb := reflect.NewAt(f.typ, fa).Elem().Interface(), reflect.NewAt(f.typ, fb).Elem().Interface()
 			if va != vb {
-				*parts = append(*parts, fmt.Sprintf("%s.%s: %v", prefix, f.name, show(vb)))
+				w.part(prefix, f.name)
+				w.b = fmt.Append(w.b, show(vb))
 			}
 		}
 	}
@@ -203,11 +240,12 @@ func sameArmour(a, b []*state.Armour) bool {
 	return true
 }
 
-func diffWeapons(parts *[]string, prefix string, a, b []*state.Weapon) {
+func (w *summaryWriter) diffWeapons(prefix string, a, b []*state.Weapon) {
 	for _, wb := range b {
 		for _, wa := range a {
 			if wa.ID == wb.ID && wa.Damaged != wb.Damaged {
-				*parts = append(*parts, fmt.Sprintf("%s.%s.damaged: %v", prefix, wb.ID, wb.Damaged))
+				w.part(prefix, wb.ID+".damaged")
+				w.b = strconv.AppendBool(w.b, wb.Damaged)
 			}
 		}
 	}
@@ -218,20 +256,23 @@ func diffWeapons(parts *[]string, prefix string, a, b []*state.Weapon) {
 // part of an outcome (two Lasting Injuries rolled in either order are
 // one outcome), and exact odds merge runs whose lists differ only in
 // order when nothing reads it (see Reads.orderFree).
-func listChange(a, b []string) string {
+func listChange(a, b []string) string { return string(appendListChange(nil, a, b)) }
+
+// appendListChange appends listChange(a, b) to out.
+func appendListChange(out []byte, a, b []string) []byte {
 	// Both sorted, on the stack when short; then a merge of the two
 	// walks what only b has (gained) and what only a has (lost).
 	var bufA, bufB [16]string
 	sa, sb := append(bufA[:0], a...), append(bufB[:0], b...)
 	slices.Sort(sa)
 	slices.Sort(sb)
-	var out strings.Builder
+	start := len(out)
 	write := func(sign byte, s string) {
-		if out.Len() > 0 {
-			out.WriteByte(' ')
+		if len(out) > start {
+			out = append(out, ' ')
 		}
-		out.WriteByte(sign)
-		out.WriteString(s)
+		out = append(out, sign)
+		out = append(out, s...)
 	}
 	for _, gains := range []bool{true, false} {
 		i, j := 0, 0
@@ -252,7 +293,15 @@ func listChange(a, b []string) string {
 			}
 		}
 	}
-	return out.String()
+	return out
+}
+
+// appendShow appends a text field's value: "—" for an empty one.
+func appendShow(b []byte, s string) []byte {
+	if s == "" {
+		return append(b, "—"...)
+	}
+	return append(b, s...)
 }
 
 func show(v any) string {

@@ -191,7 +191,7 @@ func diffReflective(parts *[]string, prefix string, a, b reflect.Value) {
 				*parts = append(*parts, prefix+"."+name+": "+s)
 			}
 		case k == reflect.Slice && name == "weapons":
-			diffWeapons(parts, prefix, fa.Interface().([]*state.Weapon), fb.Interface().([]*state.Weapon))
+			diffWeaponsReference(parts, prefix, fa.Interface().([]*state.Weapon), fb.Interface().([]*state.Weapon))
 		case k == reflect.Slice && name == "models":
 		case k == reflect.Slice || k == reflect.Map:
 			if !reflect.DeepEqual(fa.Interface(), fb.Interface()) {
@@ -242,6 +242,18 @@ func TestListChangeMatchesReference(t *testing.T) {
 		a, b := list(), list()
 		if got, want := listChange(a, b), listChangeReference(a, b); got != want {
 			t.Fatalf("listChange(%q, %q) = %q, want %q", a, b, got, want)
+		}
+	}
+}
+
+// diffWeaponsReference is what a weapon's change adds to a summary:
+// "prefix.id.damaged: true".
+func diffWeaponsReference(parts *[]string, prefix string, a, b []*state.Weapon) {
+	for _, wb := range b {
+		for _, wa := range a {
+			if wa.ID == wb.ID && wa.Damaged != wb.Damaged {
+				*parts = append(*parts, fmt.Sprintf("%s.%s.damaged: %v", prefix, wb.ID, wb.Damaged))
+			}
 		}
 	}
 }
