@@ -346,7 +346,8 @@ func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x ex
 				decided.key, decided.value = "", err
 			}
 			if e.checkDecided {
-				dAt = &config{pos: cp.Position(nil), key: e.keyAt(cp, nil), snap: cp.Snapshot(), path: c.fullPath(w).path}
+				pos := cp.Position(nil)
+				dAt = &config{pos: pos, key: e.keyAt(cp, pos, nil), snap: cp.Snapshot(), path: c.fullPath(w).path}
 			}
 			return true
 		}
@@ -458,7 +459,8 @@ func (e *merger) signalsFrom(c *config) signalCounts {
 // already or was made by this expansion (made; it is then merged into
 // that one).
 func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made map[string]bool) *config {
-	child := &config{pos: cp.Position(nil), key: e.keyAt(cp, signals)}
+	pos := cp.Position(nil)
+	child := &config{pos: pos, key: e.keyAt(cp, pos, signals)}
 	if e.checkLive {
 		child.scope = cp.ScopeHash(e.counters)
 	}
@@ -469,14 +471,17 @@ func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made map[
 	return child
 }
 
-// keyAt is the key of a configuration at checkpoint cp: its position,
-// blocks and hash.
-func (e *merger) keyAt(cp interpreter.Checkpoint, signals signalCounts) string {
-	var b []byte
-	for _, v := range cp.Position(nil) {
+// keyAt is the key of a configuration at checkpoint cp: its position
+// (pos, cp's), blocks and hash. It is made on the stack, and the key's
+// text is its one allocation.
+func (e *merger) keyAt(cp interpreter.Checkpoint, pos []int, signals signalCounts) string {
+	var bb [256]byte
+	var ib [32]uintptr
+	b := bb[:0]
+	for _, v := range pos {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
-	for _, v := range cp.Identity(nil) {
+	for _, v := range cp.Identity(ib[:0]) {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
 	if e.scopeHash {
