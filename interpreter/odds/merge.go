@@ -147,7 +147,7 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 // drain expands root, then the configurations waiting, first position
 // first, until none is left.
 func (e *merger) drain(ctx context.Context, root *config, opts exactOptions) error {
-	x := e.expand(ctx, root, new(state.Buffer))
+	x := e.expand(ctx, root, new(state.Buffer), nil, 0)
 	if e.checkDecided {
 		if err := e.checkDecidedRuns(ctx, []expansion{x}); err != nil {
 			return err
@@ -197,12 +197,13 @@ func (e *merger) drain(ctx context.Context, root *config, opts exactOptions) err
 func (e *merger) expandAll(ctx context.Context, batch []*config, workers int) []expansion {
 	xs := make([]expansion, len(batch))
 	workers = min(workers, len(batch))
+	others := &batchMade{by: map[string]int{}}
 	if workers <= 1 {
 		if e.buf == nil {
 			e.buf = new(state.Buffer)
 		}
 		for i, c := range batch {
-			xs[i] = e.expand(ctx, c, e.buf)
+			xs[i] = e.expand(ctx, c, e.buf, others, i)
 		}
 		return xs
 	}
@@ -220,7 +221,7 @@ func (e *merger) expandAll(ctx context.Context, batch []*config, workers int) []
 				if i >= len(batch) {
 					return
 				}
-				xs[i] = e.expand(ctx, batch[i], &buf)
+				xs[i] = e.expand(ctx, batch[i], &buf, others, i)
 			}
 		}()
 	}
@@ -317,7 +318,10 @@ type ending struct {
 // run again with the same dice up to it, to be hashed and copied there.
 // Most statements are checkpoints, so this costs far less than hashing
 // and copying the run at each of them.
-func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x expansion) {
+//
+// others, if not nil, are the configurations the other expansions of
+// c's batch made (c is the index-th): see madeKeys.
+func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer, others *batchMade, index int) (x expansion) {
 	w := &walker{}
 	if c.snap == nil {
 		w.path, w.base = append([]branch(nil), c.path...), len(c.path)
@@ -333,7 +337,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x ex
 		decided *ending
 		dAt     *config // checkDecided: the run where it was decided
 	)
-	made := map[string]bool{} // keys of the configurations made here
+	made := &madeKeys{own: map[string]bool{}, others: others, index: index}
 	hook := func(cp interpreter.Checkpoint) bool {
 		ord++
 		// A run whose rest cannot change the answer is an outcome here
@@ -419,7 +423,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer) (x ex
 				}
 			}
 			if child.snap != nil {
-				made[child.key] = true
+				made.add(child.key)
 			}
 			child.path, child.p = c.fullPath(w).path, p
 			x.paused = append(x.paused, child)
@@ -456,15 +460,15 @@ func (e *merger) signalsFrom(c *config) signalCounts {
 
 // take makes a configuration of the run at checkpoint cp: its position
 // and key, and a snapshot unless a configuration of that key is waiting
-// already or was made by this expansion (made; it is then merged into
-// that one).
-func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made map[string]bool) *config {
+// already, or was made by this expansion or one before it in its batch
+// (made; it is then merged into that one).
+func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *madeKeys) *config {
 	pos := cp.Position(nil)
 	child := &config{pos: pos, key: e.keyAt(cp, pos, signals)}
 	if e.checkLive {
 		child.scope = cp.ScopeHash(e.counters)
 	}
-	if _, ok := e.pending[child.key]; !ok && !made[child.key] && !e.noSnapshots {
+	if _, ok := e.pending[child.key]; !ok && !made.has(child.key) && !e.noSnapshots {
 		child.snap = cp.Snapshot()
 	}
 	child.signals = signals.clone()
@@ -506,7 +510,7 @@ func (e *merger) run(c *config, w *walker, hook func(interpreter.Checkpoint) boo
 
 // capture runs from c again with the picks a paused run took, up to its
 // checkpoint number at, and takes a configuration there.
-func (e *merger) capture(c *config, picks []branch, at int, made map[string]bool, buf *state.Buffer) (*config, error) {
+func (e *merger) capture(c *config, picks []branch, at int, made *madeKeys, buf *state.Buffer) (*config, error) {
 	w := &walker{path: append([]branch(nil), picks...), base: len(picks)}
 	w.start()
 	var child *config
@@ -635,13 +639,13 @@ func (e *merger) checkMerged(ctx context.Context, c *config) error {
 		return &config{pos: x.pos, key: x.key, snap: x.snap, path: x.path, signals: x.signals, p: probOne}
 	}
 	buf := new(state.Buffer)
-	a := e.expand(ctx, one(c), buf)
+	a := e.expand(ctx, one(c), buf, nil, 0)
 	if a.err != nil {
 		return fmt.Errorf("checking a merge: %w", a.err)
 	}
 	want := a.chances()
 	for _, alt := range c.alts {
-		b := e.expand(ctx, one(alt), buf)
+		b := e.expand(ctx, one(alt), buf, nil, 0)
 		if b.err != nil {
 			return fmt.Errorf("checking a merge: %w", b.err)
 		}
@@ -665,7 +669,7 @@ func (e *merger) checkUnread(ctx context.Context, batch []*config, xs []expansio
 		if !x.forced || x.err != nil {
 			continue
 		}
-		y := every.expand(ctx, batch[i], buf)
+		y := every.expand(ctx, batch[i], buf, nil, 0)
 		if y.err != nil {
 			return fmt.Errorf("checking a roll nothing reads: %w", y.err)
 		}
@@ -725,4 +729,59 @@ func (e *merger) checkDecidedRuns(ctx context.Context, xs []expansion) error {
 		}
 	}
 	return nil
+}
+
+// madeKeys is what an expansion knows of the configurations made before its
+// runs reach one: those it made itself (own), and those that the
+// expansions before it in its batch (others; index is its place) made.
+// A configuration of one of those keys needs no snapshot: the merge, in
+// the batch's order, keeps the first of each key, which was made with
+// one. (Expansions after it that made the key do not count: the merge
+// keeps this one's.) The expansions of a batch run at once, so what the
+// others made is known only as they make it; a key made by an earlier
+// one later is merely a snapshot made twice, one dropped.
+type madeKeys struct {
+	own    map[string]bool
+	others *batchMade
+	index  int
+}
+
+func (m *madeKeys) has(key string) bool {
+	return m.own[key] || m.others.before(key, m.index)
+}
+
+// add says the expansion made a configuration of key, with a snapshot.
+func (m *madeKeys) add(key string) {
+	m.own[key] = true
+	m.others.add(key, m.index)
+}
+
+// batchMade is, for each key of a configuration that the expansions of a
+// batch made with a snapshot, the first of them (by their place in the
+// batch) to make it.
+type batchMade struct {
+	mu sync.Mutex
+	by map[string]int
+}
+
+// before reports whether an expansion before the index-th made key.
+func (b *batchMade) before(key string, index int) bool {
+	if b == nil {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	i, ok := b.by[key]
+	return ok && i < index
+}
+
+func (b *batchMade) add(key string, index int) {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if i, ok := b.by[key]; !ok || index < i {
+		b.by[key] = index
+	}
 }
