@@ -27,6 +27,7 @@ package interpreter
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -69,7 +70,9 @@ func (c Checkpoint) Snapshot() *Snapshot {
 		stack: slices.Clone(r.stack), active: slices.Clone(r.active),
 		steps: r.steps, seq: r.seq, text: r.text, topRow: r.topRow}
 	m.pack(s, r.ck.levels)
-	if !m.ok {
+	ok := m.ok
+	m.free()
+	if !ok {
 		return nil
 	}
 	return s
@@ -98,6 +101,8 @@ func (p *Program) ResumeIn(s *Snapshot, opts Options, buf *state.Buffer) (*state
 		r.ck = &r.ckOwn
 	}
 	levels, scopes := m.unpack(s, r.ck.levels[:0], r.stacks.scopes[:0], r.emptyFrame)
+	st := m.to
+	m.free()
 	r.stacks.scopes = scopes
 	r.root, r.ck.root, r.ck.levels = s.root, s.blocks, levels
 	// Into the stacks the runner keeps between runs (newRunner).
@@ -113,7 +118,7 @@ func (p *Program) ResumeIn(s *Snapshot, opts Options, buf *state.Buffer) (*state
 	case *dsl.TableInfo:
 		_, err = r.resumeRow(root, 0)
 	}
-	return m.to, r.stopped(err)
+	return st, r.stopped(err)
 }
 
 // resumeBlock runs the rest of the block of level k: the statement it
@@ -227,9 +232,12 @@ type remap struct {
 	lastGang, lastModel int
 }
 
-// newRemap copies from, into buf if there is one.
+// newRemap copies from, into buf if there is one. The remap is one of
+// those kept between copies (a copy per run resumed and per snapshot):
+// give it back with free once done.
 func newRemap(from *state.State, buf *state.Buffer) *remap {
-	m := &remap{from: from, ok: true}
+	m := remaps.Get().(*remap)
+	*m = remap{from: from, ok: true}
 	if buf != nil {
 		m.to = from.CopyInto(buf)
 	} else {
@@ -237,6 +245,14 @@ func newRemap(from *state.State, buf *state.Buffer) *remap {
 	}
 	m.gangs = m.to.Gangs
 	return m
+}
+
+var remaps = sync.Pool{New: func() any { return new(remap) }}
+
+// free gives m back to be used again. Nothing may use it after.
+func (m *remap) free() {
+	*m = remap{}
+	remaps.Put(m)
 }
 
 // packedLevel is a level of a snapshot: its frame is frames[frame], its
@@ -254,13 +270,14 @@ type packedFrame struct {
 	numbering          *dsl.Slots // the frame's (frame.slots)
 	rule, source, proc string
 	slots              []packedSlot
+	top                int // the highest slot set, plus one (at least dsl.GlobalSlots)
 	natural            []packedNatural
 	rolled             []packedRolled
 }
 
 type packedSlot struct {
-	slot  int
 	value any
+	slot  int32
 	// plain: nothing in value points into the state (see remap.value),
 	// so every copy of the frame shares it
 	plain bool
@@ -367,7 +384,8 @@ func (f *frame) packFor(m *remap) packedFrame {
 			continue
 		}
 		v := m.value(f.vals[i])
-		p.slots = append(p.slots, packedSlot{i, v, pointsNowhere(v)})
+		p.slots = append(p.slots, packedSlot{value: v, slot: int32(i), plain: pointsNowhere(v)})
+		p.top = max(p.top, i+1)
 	}
 	if len(f.natural) > 0 {
 		p.natural = make([]packedNatural, 0, len(f.natural))
@@ -392,10 +410,7 @@ func (p *packedFrame) unpackFor(m *remap, c *frame) *frame {
 	// a copy per branch of every decision, so no names looked up and no
 	// growing by doubling (slots are numbered per process, so a frame is
 	// as long as its highest name's number).
-	top := dsl.GlobalSlots
-	for _, s := range p.slots {
-		top = max(top, s.slot+1)
-	}
+	top := max(p.top, dsl.GlobalSlots)
 	if len(c.vals) < top {
 		c.vals, c.state = make([]any, top), make([]uint8, top)
 	}
@@ -404,9 +419,9 @@ func (p *packedFrame) unpackFor(m *remap, c *frame) *frame {
 	}
 	for _, s := range p.slots {
 		if s.plain {
-			c.setSlot(s.slot, s.value)
+			c.setSlot(int(s.slot), s.value)
 		} else {
-			c.setSlot(s.slot, m.value(s.value))
+			c.setSlot(int(s.slot), m.value(s.value))
 		}
 	}
 	for _, n := range p.natural {

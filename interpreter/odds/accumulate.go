@@ -8,33 +8,34 @@ import (
 // accumulator merges outcomes by key, adding their probabilities (exact)
 // or counts (samples).
 type accumulator struct {
-	order  []string
-	byKey  map[string]*Outcome
-	total  int
-	values map[string]any
-	// probs are the outcomes' probabilities summed (exact), by key: each
-	// Outcome's P is made from its once, in result.
-	probs map[string]prob
+	order []string
+	byKey map[string]*tally
+	total int
+}
+
+// tally is an outcome so far: its probability summed as a prob (each
+// Outcome's P is made from it once, in result).
+type tally struct {
+	o Outcome
+	p prob
 }
 
 func newAccumulator() *accumulator {
-	return &accumulator{byKey: map[string]*Outcome{}, values: map[string]any{}, probs: map[string]prob{}}
+	return &accumulator{byKey: map[string]*tally{}}
 }
 
 // add counts an outcome of probability p (0 for a sample); it reports
 // whether the key is new (its value is then kept).
 func (a *accumulator) add(key string, value any, p prob) (isNew bool) {
-	o, ok := a.byKey[key]
+	t, ok := a.byKey[key]
 	if !ok {
 		isNew = true
-		o = &Outcome{Key: key, Value: value}
-		a.byKey[key] = o
+		t = &tally{o: Outcome{Key: key, Value: value}}
+		a.byKey[key] = t
 		a.order = append(a.order, key)
 	}
-	if !p.isZero() {
-		a.probs[key] = a.probs[key].add(p)
-	}
-	o.Count++
+	t.p = t.p.add(p)
+	t.o.Count++
 	a.total++
 	return isNew
 }
@@ -42,17 +43,15 @@ func (a *accumulator) add(key string, value any, p prob) (isNew bool) {
 // merge adds another accumulator's counts (Monte Carlo chunks).
 func (a *accumulator) merge(b *accumulator) {
 	for _, k := range b.order {
-		o := b.byKey[k]
+		t := b.byKey[k]
 		mine, ok := a.byKey[k]
 		if !ok {
-			mine = &Outcome{Key: k, Value: o.Value}
+			mine = &tally{o: Outcome{Key: k, Value: t.o.Value}}
 			a.byKey[k] = mine
 			a.order = append(a.order, k)
 		}
-		mine.Count += o.Count
-		if p, ok := b.probs[k]; ok {
-			a.probs[k] = a.probs[k].add(p)
-		}
+		mine.o.Count += t.o.Count
+		mine.p = mine.p.add(t.p)
 	}
 	a.total += b.total
 }
@@ -63,10 +62,10 @@ func (a *accumulator) result() *Result {
 	res := &Result{Numeric: len(a.order) > 0}
 	probs := make([]prob, 0, len(a.order))
 	for _, k := range a.order {
-		o := *a.byKey[k]
-		res.Outcomes = append(res.Outcomes, o)
-		probs = append(probs, a.probs[k])
-		if _, ok := number(o.Value); !ok {
+		t := a.byKey[k]
+		res.Outcomes = append(res.Outcomes, t.o)
+		probs = append(probs, t.p)
+		if _, ok := number(t.o.Value); !ok {
 			res.Numeric = false
 		}
 	}
@@ -76,12 +75,17 @@ func (a *accumulator) result() *Result {
 	for i := range order {
 		order[i] = i
 	}
+	var nums []*big.Rat // the values, when all are numbers
+	if res.Numeric {
+		nums = make([]*big.Rat, len(res.Outcomes))
+		for i, o := range res.Outcomes {
+			nums[i], _ = number(o.Value)
+		}
+	}
 	sort.SliceStable(order, func(i, j int) bool {
-		x, y := res.Outcomes[order[i]], res.Outcomes[order[j]]
+		x, y := &res.Outcomes[order[i]], &res.Outcomes[order[j]]
 		if res.Numeric {
-			a, _ := number(x.Value)
-			b, _ := number(y.Value)
-			return a.Cmp(b) < 0
+			return nums[order[i]].Cmp(nums[order[j]]) < 0
 		}
 		if c := probs[order[i]].cmp(probs[order[j]]); c != 0 {
 			return c > 0

@@ -111,6 +111,7 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 	if maxConfigs <= 0 {
 		maxConfigs = DefaultMaxPaths
 	}
+	q.keys = newKeyTable()
 	e := &merger{q: &q, max: maxConfigs, pending: map[string]*config{}, acc: newAccumulator(),
 		counters: q.Limits != (interpreter.Limits{}), noSnapshots: opts.noSnapshots, runAgain: opts.runAgain,
 		scopeHash: opts.scopeHash, checkLive: opts.checkLive, noUnread: opts.noUnread}

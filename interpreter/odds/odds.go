@@ -42,6 +42,9 @@ type Question struct {
 	// end, which is known exactly as each branch ends (so the time left can be
 	// estimated from it).
 	Progress func(branches int, covered float64)
+
+	// keys interns the summaries of a question's runs (set by Exact).
+	keys *keyTable
 }
 
 // Outcome is one answer and how likely it is.

@@ -77,7 +77,7 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 		return "", nil, false, err
 	}
 	if q.Of == nil {
-		return Summary(q.State, st, q.Focus...), nil, false, nil
+		return summaryIn(q.keys, q.State, st, q.Focus), nil, false, nil
 	}
 	return outcomeOf(q, st, signals)
 }
@@ -108,7 +108,7 @@ func runResumed(q *Question, snap *interpreter.Snapshot, dice interpreter.DiceSo
 			// checkpoint to resume from.
 			return "", nil, false, fmt.Errorf("internal: a table's row resumed")
 		}
-		return Summary(q.State, st, q.Focus...), nil, false, nil
+		return summaryIn(q.keys, q.State, st, q.Focus), nil, false, nil
 	}
 	return outcomeOf(q, st, signals)
 }

@@ -19,6 +19,11 @@ import (
 // with focus, only the changes of those models count ("what happens to the
 // target"), so an attacker's gains do not split what befalls it.
 func Summary(before, after *state.State, focus ...string) string {
+	return summaryIn(nil, before, after, focus)
+}
+
+// summaryIn is Summary, its text interned in keys (nil: none).
+func summaryIn(keys *keyTable, before, after *state.State, focus []string) string {
 	w := summaryWriters.Get().(*summaryWriter)
 	w.b = w.b[:0]
 	if len(focus) == 0 {
@@ -49,10 +54,36 @@ func Summary(before, after *state.State, focus ...string) string {
 	}
 	out := "no change"
 	if len(w.b) > 0 {
-		out = string(w.b)
+		out = keys.of(w.b)
 	}
 	summaryWriters.Put(w)
 	return out
+}
+
+// keyTable interns the texts of outcomes: exact odds make a summary at
+// each of thousands of ends, most of them the same few texts, and a text
+// already seen is then no allocation. It keeps no more than the
+// accumulator does (a text per outcome), and is safe for concurrent use.
+type keyTable struct {
+	mu    sync.Mutex
+	texts map[string]string
+}
+
+func newKeyTable() *keyTable { return &keyTable{texts: map[string]string{}} }
+
+// of is b as a text: the one kept for it, else a new one, kept.
+func (t *keyTable) of(b []byte) string {
+	if t == nil {
+		return string(b)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s, ok := t.texts[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	t.texts[s] = s
+	return s
 }
 
 // summaryWriter is where a summary is written, part after part, into
