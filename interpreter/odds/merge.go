@@ -236,9 +236,9 @@ type config struct {
 	pos  []int
 	key  string // position, blocks and hash: equal keys are merged
 	snap *interpreter.Snapshot
-	// path is one path of picks that reaches it from the start (to
+	// trail is one path of picks that reaches it from the start (to
 	// replay, when there is no snapshot; and to name it in errors).
-	path    []branch
+	trail   *trail
 	signals signalCounts // the signals so far, when the question asks them
 	p       prob
 	index   int // in the queue
@@ -325,7 +325,8 @@ type ending struct {
 func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer, others *batchMade, index int) (x expansion) {
 	w := &walker{}
 	if c.snap == nil {
-		w.path, w.base = append([]branch(nil), c.path...), len(c.path)
+		path := c.trail.path()
+		w.path, w.base = path, len(path)
 	}
 	var (
 		seen    bool // a checkpoint since the latest new decision
@@ -352,7 +353,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer, other
 			}
 			if e.checkDecided {
 				pos := cp.Position(nil)
-				dAt = &config{pos: pos, key: e.keyAt(cp, pos, nil), snap: cp.Snapshot(), path: c.fullPath(w).path}
+				dAt = &config{pos: pos, key: e.keyAt(cp, pos, nil), snap: cp.Snapshot(), trail: c.trailTo(w)}
 			}
 			return true
 		}
@@ -426,7 +427,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer, other
 			if child.snap != nil {
 				made.add(child.key)
 			}
-			child.path, child.p = c.fullPath(w).path, p
+			child.trail, child.p = c.trailTo(w), p
 			x.paused = append(x.paused, child)
 		} else {
 			x.ends = append(x.ends, ending{key, value, p})
@@ -537,8 +538,43 @@ func (c *config) fullPath(w *walker) *walker {
 	if c.snap == nil {
 		return &walker{path: append([]branch(nil), w.path[:w.pos]...), pos: w.pos}
 	}
-	path := append(append([]branch(nil), c.path...), w.path[:w.pos]...)
+	path := append(c.trail.path(), w.path[:w.pos]...)
 	return &walker{path: path, pos: len(path)}
+}
+
+// trailTo is the trail to where w is: c's, and w's picks after it (a
+// replaying walker's first picks are c's).
+func (c *config) trailTo(w *walker) *trail {
+	return &trail{parent: c.trail, picks: slices.Clone(w.path[w.base:w.pos])}
+}
+
+// trail is a path of picks from the start, as the picks of the
+// configuration it was taken from (parent) and those after: each
+// configuration keeps only the picks of its own expansion, not a copy
+// of the whole path.
+type trail struct {
+	parent *trail
+	picks  []branch
+}
+
+// path is the whole path of picks, a new list.
+func (t *trail) path() []branch {
+	n := 0
+	for u := t; u != nil; u = u.parent {
+		n += len(u.picks)
+	}
+	path := make([]branch, n)
+	for u := t; u != nil; u = u.parent {
+		n -= len(u.picks)
+		copy(path[n:], u.picks)
+	}
+	return path
+}
+
+// describe names the path of picks, for errors.
+func (t *trail) describe() string {
+	path := t.path()
+	return (&walker{path: path, pos: len(path)}).describe()
 }
 
 // merge adds what expanding a configuration gave: outcomes, and paused
@@ -637,7 +673,7 @@ func (e *merger) checkMerged(ctx context.Context, c *config) error {
 		return nil
 	}
 	one := func(x *config) *config {
-		return &config{pos: x.pos, key: x.key, snap: x.snap, path: x.path, signals: x.signals, p: probOne}
+		return &config{pos: x.pos, key: x.key, snap: x.snap, trail: x.trail, signals: x.signals, p: probOne}
 	}
 	buf := new(state.Buffer)
 	a := e.expand(ctx, one(c), buf, nil, 0)
@@ -652,7 +688,7 @@ func (e *merger) checkMerged(ctx context.Context, c *config) error {
 		}
 		if got := b.chances(); !maps.EqualFunc(got, want, func(x, y prob) bool { return x.cmp(y) == 0 }) {
 			return fmt.Errorf("internal: runs merged by their live hash go on differently (%s, and %s):\n%v\n%v",
-				(&walker{path: c.path, pos: len(c.path)}).describe(), (&walker{path: alt.path, pos: len(alt.path)}).describe(), want, got)
+				c.trail.describe(), alt.trail.describe(), want, got)
 		}
 	}
 	return nil
@@ -676,7 +712,7 @@ func (e *merger) checkUnread(ctx context.Context, batch []*config, xs []expansio
 		}
 		if got, want := x.chances(), y.chances(); !maps.EqualFunc(got, want, func(a, b prob) bool { return a.cmp(b) == 0 }) {
 			return fmt.Errorf("internal: a roll taken as read by nothing later changes what follows (%s):\n%v\n%v",
-				(&walker{path: batch[i].path, pos: len(batch[i].path)}).describe(), want, got)
+				batch[i].trail.describe(), want, got)
 		}
 	}
 	return nil
@@ -715,7 +751,7 @@ func (e *merger) checkDecidedRuns(ctx context.Context, xs []expansion) error {
 			}
 			full := &merger{q: e.q, max: e.max, pending: map[string]*config{}, acc: newAccumulator(),
 				counters: e.counters, reads: e.reads}
-			root := &config{pos: d.at.pos, key: d.at.key, snap: d.at.snap, path: d.at.path, p: probOne}
+			root := &config{pos: d.at.pos, key: d.at.key, snap: d.at.snap, trail: d.at.trail, p: probOne}
 			if err := full.drain(ctx, root, exactOptions{workers: 1}); err != nil {
 				return fmt.Errorf("checking a run taken as decided: %w", err)
 			}
