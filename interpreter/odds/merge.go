@@ -181,6 +181,7 @@ func (e *merger) drain(ctx context.Context, root *config, opts exactOptions) err
 			if err := e.merge(x); err != nil {
 				return err
 			}
+			e.keepEnds(x.ends)
 		}
 		if e.checkLive {
 			for _, c := range batch {
@@ -324,6 +325,7 @@ type ending struct {
 // c's batch made (c is the index-th): see madeKeys.
 func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer, others *batchMade, index int) (x expansion) {
 	w := &walker{}
+	x.ends = e.endsList()
 	if c.snap == nil {
 		path := c.trail.path()
 		w.path, w.base = path, len(path)
@@ -447,6 +449,30 @@ func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer, other
 		}
 	}
 }
+
+// endsList is an empty list of ends for an expansion, one kept from
+// expansions merged before when there is one: a batch's expansions end
+// thousands of runs, and growing a list for each was a twentieth of a
+// question's garbage.
+func (e *merger) endsList() []ending {
+	if l, ok := endLists.Get().(*[]ending); ok {
+		return (*l)[:0]
+	}
+	return nil
+}
+
+// keepEnds keeps the list of ends of an expansion merged, for another.
+func (e *merger) keepEnds(ends []ending) {
+	if cap(ends) == 0 {
+		return
+	}
+	clear(ends[:cap(ends)]) // the values and keys are the accumulator's now
+	ends = ends[:0]
+	endLists.Put(&ends)
+}
+
+// endLists are the lists of ends kept (*[]ending).
+var endLists sync.Pool
 
 // signalsFrom is a run's count of signals, starting from c's, when the
 // question asks them (else nil).
