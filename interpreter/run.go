@@ -185,10 +185,16 @@ type runner struct {
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {
+	return newRunnerIn(new(runner), p, st, opts)
+}
+
+// newRunnerIn is newRunner in r's memory (a Resumer's), all of r
+// overwritten.
+func newRunnerIn(r *runner, p *Program, st *state.State, opts Options) *runner {
 	if opts.Choices == nil {
 		opts.Choices = Defaults{}
 	}
-	r := &runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), gangs: st.Gangs}
+	*r = runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), gangs: st.Gangs}
 	rs := stacksPool.Get().(*runStacks)
 	r.stacks = rs
 	r.argVals, r.argGiven, r.stack, r.active, r.frames = rs.vals, rs.given, rs.stack, rs.active, rs.frames

@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 
 	"github.com/munda-rules/munda/interpreter"
-	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Exact gives the exact distribution of the question's outcomes by
@@ -148,7 +147,7 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 // drain expands root, then the configurations waiting, first position
 // first, until none is left.
 func (e *merger) drain(ctx context.Context, root *config, opts exactOptions) error {
-	x := e.expand(ctx, root, new(state.Buffer), nil, 0)
+	x := e.expand(ctx, root, new(interpreter.Resumer), nil, 0)
 	if e.checkDecided {
 		if err := e.checkDecidedRuns(ctx, []expansion{x}); err != nil {
 			return err
@@ -202,7 +201,7 @@ func (e *merger) expandAll(ctx context.Context, batch []*config, workers int) []
 	others := &batchMade{by: map[string]int{}}
 	if workers <= 1 {
 		if e.buf == nil {
-			e.buf = new(state.Buffer)
+			e.buf = new(interpreter.Resumer)
 		}
 		for i, c := range batch {
 			xs[i] = e.expand(ctx, c, e.buf, others, i)
@@ -215,9 +214,9 @@ func (e *merger) expandAll(ctx context.Context, batch []*config, workers int) []
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// One state buffer per worker: each run resumed is copied
-			// into it.
-			var buf state.Buffer
+			// One Resumer per worker: each run resumed is copied into
+			// its memory (the state's, and the run's).
+			var buf interpreter.Resumer
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(batch) {
@@ -276,7 +275,7 @@ type merger struct {
 	checked      map[string]bool // checkDecided: the configurations checked
 	// decidedChecked: see exactOptions
 	decidedChecked *int
-	buf            *state.Buffer // the state buffer of a single worker
+	buf            *interpreter.Resumer // the memory of a single worker
 }
 
 // expansion is what following the branches from one configuration gave:
@@ -323,7 +322,7 @@ type ending struct {
 //
 // others, if not nil, are the configurations the other expansions of
 // c's batch made (c is the index-th): see madeKeys.
-func (e *merger) expand(ctx context.Context, c *config, buf *state.Buffer, others *batchMade, index int) (x expansion) {
+func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer, others *batchMade, index int) (x expansion) {
 	w := &walker{}
 	x.ends = e.endsList()
 	if c.snap == nil {
@@ -529,16 +528,16 @@ func (e *merger) keyAt(cp interpreter.Checkpoint, pos []int, signals signalCount
 
 // run runs from configuration c (a copy of its snapshot, or its path
 // replayed) with the walker's dice, up to a pause or the end.
-func (e *merger) run(c *config, w *walker, hook func(interpreter.Checkpoint) bool, buf *state.Buffer, signals signalCounts) (string, any, bool, error) {
+func (e *merger) run(c *config, w *walker, hook func(interpreter.Checkpoint) bool, buf *interpreter.Resumer, signals signalCounts) (string, any, bool, error) {
 	if c.snap != nil {
 		return runResumed(e.q, c.snap, w, hook, buf, signals)
 	}
-	return runUntil(e.q, w, hook, buf, signals)
+	return runUntil(e.q, w, hook, &buf.Buf, signals)
 }
 
 // capture runs from c again with the picks a paused run took, up to its
 // checkpoint number at, and takes a configuration there.
-func (e *merger) capture(c *config, picks []branch, at int, made *madeKeys, buf *state.Buffer) (*config, error) {
+func (e *merger) capture(c *config, picks []branch, at int, made *madeKeys, buf *interpreter.Resumer) (*config, error) {
 	w := &walker{path: append([]branch(nil), picks...), base: len(picks)}
 	w.start()
 	var child *config
@@ -701,7 +700,7 @@ func (e *merger) checkMerged(ctx context.Context, c *config) error {
 	one := func(x *config) *config {
 		return &config{pos: x.pos, key: x.key, snap: x.snap, trail: x.trail, signals: x.signals, p: probOne}
 	}
-	buf := new(state.Buffer)
+	buf := new(interpreter.Resumer)
 	a := e.expand(ctx, one(c), buf, nil, 0)
 	if a.err != nil {
 		return fmt.Errorf("checking a merge: %w", a.err)
@@ -727,7 +726,7 @@ func (e *merger) checkMerged(ctx context.Context, c *config) error {
 func (e *merger) checkUnread(ctx context.Context, batch []*config, xs []expansion) error {
 	every := *e
 	every.noUnread = true
-	buf := new(state.Buffer)
+	buf := new(interpreter.Resumer)
 	for i, x := range xs {
 		if !x.forced || x.err != nil {
 			continue

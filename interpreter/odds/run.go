@@ -84,8 +84,8 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 
 // runResumed is runUntil for a run continued from a snapshot (see
 // interpreter.Snapshot), with its own copy of the signals so far, in
-// buf's memory.
-func runResumed(q *Question, snap *interpreter.Snapshot, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, buf *state.Buffer, signals signalCounts) (key string, value any, paused bool, err error) {
+// rm's memory (the copy of the state, and the run).
+func runResumed(q *Question, snap *interpreter.Snapshot, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, rm *interpreter.Resumer, signals signalCounts) (key string, value any, paused bool, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			if _, ok := v.(pickPause); !ok && !interpreter.IsPause(v) {
@@ -98,7 +98,7 @@ func runResumed(q *Question, snap *interpreter.Snapshot, dice interpreter.DiceSo
 	if signals != nil {
 		opts.Signalled = signals.add
 	}
-	st, err := q.Program.ResumeIn(snap, opts, buf)
+	st, err := q.Program.ResumeWith(snap, opts, rm)
 	if err != nil {
 		return "", nil, false, err
 	}
