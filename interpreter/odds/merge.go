@@ -199,32 +199,31 @@ func (e *merger) expandAll(ctx context.Context, batch []*config, workers int) []
 	xs := make([]expansion, len(batch))
 	workers = min(workers, len(batch))
 	others := &batchMade{by: map[string]int{}}
+	// One Resumer per worker, kept from batch to batch: each run resumed
+	// is copied into its memory (the state's, and the run's).
+	for len(e.mem) < workers {
+		e.mem = append(e.mem, new(interpreter.Resumer))
+	}
 	if workers <= 1 {
-		if e.buf == nil {
-			e.buf = new(interpreter.Resumer)
-		}
 		for i, c := range batch {
-			xs[i] = e.expand(ctx, c, e.buf, others, i)
+			xs[i] = e.expand(ctx, c, e.mem[0], others, i)
 		}
 		return xs
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range workers {
+	for k := range workers {
 		wg.Add(1)
-		go func() {
+		go func(mem *interpreter.Resumer) {
 			defer wg.Done()
-			// One Resumer per worker: each run resumed is copied into
-			// its memory (the state's, and the run's).
-			var buf interpreter.Resumer
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(batch) {
 					return
 				}
-				xs[i] = e.expand(ctx, batch[i], &buf, others, i)
+				xs[i] = e.expand(ctx, batch[i], mem, others, i)
 			}
-		}()
+		}(e.mem[k])
 	}
 	wg.Wait()
 	return xs
@@ -275,7 +274,7 @@ type merger struct {
 	checked      map[string]bool // checkDecided: the configurations checked
 	// decidedChecked: see exactOptions
 	decidedChecked *int
-	buf            *interpreter.Resumer // the memory of a single worker
+	mem            []*interpreter.Resumer // each worker's (see expandAll)
 }
 
 // expansion is what following the branches from one configuration gave:
