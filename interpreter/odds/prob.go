@@ -63,7 +63,7 @@ func (p prob) d() uint64 {
 // rat is p as a new big.Rat (the caller's to change).
 func (p prob) rat() *big.Rat {
 	if p.r != nil {
-		return new(big.Rat).Set(p.r)
+		return new(big.Rat).SetFrac(p.r.Num(), p.r.Denom()) // a copy
 	}
 	return new(big.Rat).SetFrac(new(big.Int).SetUint64(p.num), new(big.Int).SetUint64(p.d()))
 }
