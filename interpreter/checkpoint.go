@@ -223,22 +223,29 @@ var ckSeed = maphash.MakeSeed()
 // Values it cannot hash make it unique, so that such runs are never
 // merged. A variable still in scope that nothing later reads (see
 // liveness.go) is left out: runs that differ only in it go on alike.
-func (c Checkpoint) Hash(counters bool) uint64 { return c.hash(counters, true, nil) }
+func (c Checkpoint) Hash(counters bool) uint64 { return c.hash(counters, true, true, nil) }
 
 // HashFor is Hash for a question that reads question of the final state
 // (Program.QueryReads, Program.SummaryReads; nil: all of it): it also
 // leaves out the fields of models that neither the rest of the run nor
 // the question may read (fields.go).
 func (c Checkpoint) HashFor(counters bool, question *Reads) uint64 {
-	return c.hash(counters, true, question)
+	return c.hash(counters, true, true, question)
+}
+
+// HashUnnarrowed is HashFor without the narrowings that depend on the
+// values at the checkpoint (guards.go: the branches of ifs the run will
+// not take are read all the same): what tests compare HashFor with.
+func (c Checkpoint) HashUnnarrowed(counters bool, question *Reads) uint64 {
+	return c.hash(counters, true, false, question)
 }
 
 // ScopeHash is Hash over every variable in scope, read later or not, and
 // the whole state: the hash before liveness, which tests compare Hash
 // with.
-func (c Checkpoint) ScopeHash(counters bool) uint64 { return c.hash(counters, false, nil) }
+func (c Checkpoint) ScopeHash(counters bool) uint64 { return c.hash(counters, false, false, nil) }
 
-func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
+func (c Checkpoint) hash(counters, liveOnly, narrow bool, question *Reads) uint64 {
 	r := c.r
 	h := getHasher()
 	defer putHasher(h)
@@ -248,8 +255,16 @@ func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 	liveness := r.p.liveness()
 	var at *liveAt
 	if liveOnly {
-		at = liveness.at(levels, r.logging())
+		var guards []guard
+		var vals guardValues
+		if narrow {
+			guards = r.p.guardsAt(levels)
+			vals = r.guardValues(guards)
+		}
+		at = liveness.at(levels, r.logging(), guards, vals)
 		h.plan = at.plan(r, question, counters)
+		h.u64(vals.known)
+		h.u64(vals.value)
 	}
 	h.u64(h.plan.drop)
 	h.u64(h.plan.focusKeep)

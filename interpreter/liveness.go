@@ -304,6 +304,8 @@ type liveness struct {
 	atsMu sync.RWMutex
 	// declared: the slot each statement of a block declares (declaredBy)
 	declared sync.Map
+	// guards: the ifs each place decides (guardsAt), by its key
+	guards sync.Map
 }
 
 // liveAt is what the rest of a run may read at a checkpoint: of each
@@ -335,14 +337,22 @@ func appendPlaceKey(key []byte, levels []ckLevel) []byte {
 }
 
 // at is what is live at a checkpoint with these levels, found once per
-// place: it depends on the blocks running and their statements alone.
-func (lv *liveness) at(levels []ckLevel, logging bool) *liveAt {
+// place: it depends on the blocks running and their statements alone,
+// and on the values of the place's guards (guards.go: the branches of
+// ifs the run will not take are not read; none without guards).
+func (lv *liveness) at(levels []ckLevel, logging bool, guards []guard, vals guardValues) *liveAt {
 	var buf [256]byte // a key on the stack, for the lookup
 	key := buf[:0]
 	if logging {
 		key = append(key, 1)
 	}
 	key = appendPlaceKey(key, levels)
+	var skip map[int]map[*syntax.Block]bool
+	if vals.known != 0 {
+		key = append(key, 0xff)
+		key = binary.AppendUvarint(key, vals.known)
+		key = binary.AppendUvarint(key, vals.value)
+	}
 	lv.atsMu.RLock()
 	at, ok := lv.ats[string(key)]
 	lv.atsMu.RUnlock()
@@ -350,12 +360,15 @@ func (lv *liveness) at(levels []ckLevel, logging bool) *liveAt {
 		return at
 	}
 	at = &liveAt{}
+	if vals.known != 0 {
+		skip = untaken(guards, vals)
+	}
 	for i := 0; i < len(levels); {
 		j := i
 		for j < len(levels) && levels[j].f == levels[i].f {
 			j++
 		}
-		s := lv.frameLive(levels[i:j], j == len(levels), logging)
+		s := lv.frameLive(levels[i:j], i, skip, j == len(levels), logging)
 		at.frames = append(at.frames, s)
 		at.fields.unionFields(&s)
 		i = j
@@ -632,11 +645,14 @@ func calleeKey(n any) string {
 const allActions = "a:*"
 
 // add adds what node reads to s, the fields of what it calls included.
-func (lv *liveness) add(s *nameSet, node any, logging bool) {
+func (lv *liveness) add(s *nameSet, node any, logging bool) { lv.addSkipping(s, node, logging, nil) }
+
+// addSkipping is add but for the blocks in skip (and all they hold).
+func (lv *liveness) addSkipping(s *nameSet, node any, logging bool, skip map[*syntax.Block]bool) {
 	if s.slots == nil {
 		s.slots = lv.slots
 	}
-	for _, c := range readsOf(node, logging, s) {
+	for _, c := range readsOfSkipping(node, logging, s, skip) {
 		if c == allActions {
 			for k, o := range lv.called[mode(logging)] {
 				if strings.HasPrefix(k, "a:") {
@@ -677,11 +693,17 @@ func (lv *liveness) suffixes(b *syntax.Block, logging bool) []nameSet {
 
 // addFiredAt adds the reads of the effects that fire at stmt or at a
 // statement inside it (lv.at).
-func (lv *liveness) addFiredAt(s *nameSet, stmt syntax.Stmt) {
+func (lv *liveness) addFiredAt(s *nameSet, stmt syntax.Stmt) { lv.addFiredAtSkipping(s, stmt, nil) }
+
+// addFiredAtSkipping is addFiredAt but for the blocks in skip.
+func (lv *liveness) addFiredAtSkipping(s *nameSet, stmt syntax.Stmt, skip map[*syntax.Block]bool) {
 	if len(lv.firedAt) == 0 {
 		return
 	}
 	syntax.Inspect(stmt, func(n any) bool {
+		if b, ok := n.(*syntax.Block); ok && skip[b] {
+			return false
+		}
 		if st, ok := n.(syntax.Stmt); ok {
 			if r := lv.firedAt[st]; r != nil {
 				s.union(r)
@@ -693,10 +715,12 @@ func (lv *liveness) addFiredAt(s *nameSet, stmt syntax.Stmt) {
 
 // frameLive is what the rest of the run may read of one frame, at a
 // checkpoint whose blocks running in that frame are levels (outermost
-// first), with the fields that rest reads; innermost says the last of
-// them is the checkpoint's own block (else it runs a call, an apply or a
-// perform into another frame).
-func (lv *liveness) frameLive(levels []ckLevel, innermost, logging bool) nameSet {
+// first, the first the checkpoint's level number level0), with the fields
+// that rest reads; innermost says the last of them is the checkpoint's
+// own block (else it runs a call, an apply or a perform into another
+// frame). skip: by level number, the blocks of ifs the run will not
+// enter (guards.go), whose reads are left out.
+func (lv *liveness) frameLive(levels []ckLevel, level0 int, skip map[int]map[*syntax.Block]bool, innermost, logging bool) nameSet {
 	s := nameSet{slots: lv.slots}
 	first := levels[0]
 	switch owner := first.f.proc; {
@@ -720,8 +744,16 @@ func (lv *liveness) frameLive(levels []ckLevel, innermost, logging bool) nameSet
 				from++ // done in this frame once its block ends
 			}
 		}
-		suf := lv.suffixes(l.block, logging)
-		s.union(&suf[from])
+		if sk := skip[level0+k]; sk != nil {
+			// Statement by statement, but the blocks not entered.
+			for _, st := range l.block.Stmts[from:] {
+				lv.addSkipping(&s, st, logging, sk)
+				lv.addFiredAtSkipping(&s, st, sk)
+			}
+		} else {
+			suf := lv.suffixes(l.block, logging)
+			s.union(&suf[from])
+		}
 		if s.all && s.allFields {
 			break
 		}
@@ -733,6 +765,12 @@ func (lv *liveness) frameLive(levels []ckLevel, innermost, logging bool) nameSet
 // comment) and returns what it calls ("p:id", "t:id", "a:id", allActions).
 // Without logging, emit renders nothing, so it reads nothing.
 func readsOf(node any, logging bool, s *nameSet) []string {
+	return readsOfSkipping(node, logging, s, nil)
+}
+
+// readsOfSkipping is readsOf but for the blocks in skip (and all they
+// hold).
+func readsOfSkipping(node any, logging bool, s *nameSet, skip map[*syntax.Block]bool) []string {
 	var calls []string
 	// The field a set, add or remove writes: its new value depends on
 	// the old one only for an add or remove of the field itself (and for
@@ -748,6 +786,8 @@ func readsOf(node any, logging bool, s *nameSet) []string {
 	handled := map[*syntax.Expr]bool{}
 	syntax.Inspect(node, func(n any) bool {
 		switch x := n.(type) {
+		case *syntax.Block:
+			return !skip[x]
 		case *syntax.Emit:
 			return logging
 		case *syntax.Expr:

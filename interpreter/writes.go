@@ -40,7 +40,7 @@ import (
 // is never decided early.
 var goWrittenFields = []string{
 	"Base", "Battle", "Durations", "Effects", "Field", "Gang", "Int", "Kind", "Model",
-	"Name", "Rules", "State", "Type", "Used",
+	"Name", "State", "Type", "Used",
 }
 
 // goWrittenNames are goWrittenFields by their names in the rules.
@@ -271,16 +271,7 @@ func (w *writes) rest(idx *dsl.Index, levels []ckLevel) *nameSet {
 	s.unionFields(&w.always)
 	for j, l := range levels {
 		if j == 0 || l.f != levels[j-1].f {
-			switch owner := l.f.proc; {
-			case owner != "":
-				if o := w.owner[owner]; o != nil {
-					s.unionFields(o)
-				}
-			case w.tables[l.block] != "":
-				s.unionFields(w.called["t:"+w.tables[l.block]])
-			default:
-				s.unionFields(&w.every) // a frame of no known owner
-			}
+			s.unionFields(w.ownerWrites(l))
 		}
 		from := l.stmt
 		if j < len(levels)-1 {
@@ -294,4 +285,20 @@ func (w *writes) rest(idx *dsl.Index, levels []ckLevel) *nameSet {
 	}
 	v, _ := w.ats.LoadOrStore(string(key), s)
 	return v.(*nameSet)
+}
+
+// ownerWrites is what the effects on the procedure, action or table whose
+// frame level first begins write (its hooks; a table's whole
+// declaration), as rest has them.
+func (w *writes) ownerWrites(first ckLevel) *nameSet {
+	switch owner := first.f.proc; {
+	case owner != "":
+		if o := w.owner[owner]; o != nil {
+			return o
+		}
+		return &nameSet{slots: w.slots}
+	case w.tables[first.block] != "":
+		return w.called["t:"+w.tables[first.block]]
+	}
+	return &w.every // a frame of no known owner
 }

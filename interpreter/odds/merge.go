@@ -77,6 +77,10 @@ type exactOptions struct {
 	// wholeState: leave out variables nothing later reads, but hash the
 	// whole state (no field of a model left out).
 	wholeState bool
+	// unnarrowed: hash what the rest of a run reads without the
+	// narrowings that depend on values at the checkpoint
+	// (interpreter.Checkpoint.HashUnnarrowed), as before them.
+	unnarrowed bool
 	// checkLive: check that merging by the live hash is sound. Where a
 	// run merges into a configuration whose hash of every variable in
 	// scope differs, both are continued, and their next steps must give
@@ -113,7 +117,7 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 	}
 	e := &merger{q: &q, max: maxConfigs, pending: map[string]*config{}, acc: newAccumulator(),
 		counters: q.Limits != (interpreter.Limits{}), covered: new(big.Rat), noSnapshots: opts.noSnapshots, runAgain: opts.runAgain,
-		scopeHash: opts.scopeHash, checkLive: opts.checkLive, noUnread: opts.noUnread}
+		scopeHash: opts.scopeHash, unnarrowed: opts.unnarrowed, checkLive: opts.checkLive, noUnread: opts.noUnread}
 	if !opts.noDecided && q.Table == "" {
 		// What the question reads of the final state, when all of it
 		// is known: a run whose rest can change none of it is an
@@ -262,6 +266,7 @@ type merger struct {
 	noSnapshots bool
 	runAgain    bool // see exactOptions
 	scopeHash   bool // see exactOptions
+	unnarrowed  bool // see exactOptions
 	checkLive   bool // see exactOptions
 	noUnread    bool // see exactOptions
 	// reads: what the question reads of the final state (nil: all)
@@ -481,6 +486,8 @@ func (e *merger) keyAt(cp interpreter.Checkpoint, signals signalCounts) string {
 	}
 	if e.scopeHash {
 		b = binary.LittleEndian.AppendUint64(b, cp.ScopeHash(e.counters))
+	} else if e.unnarrowed {
+		b = binary.LittleEndian.AppendUint64(b, cp.HashUnnarrowed(e.counters, e.reads))
 	} else {
 		b = binary.LittleEndian.AppendUint64(b, cp.HashFor(e.counters, e.reads))
 	}
