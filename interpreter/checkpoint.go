@@ -257,12 +257,17 @@ func (c Checkpoint) hash(counters, liveOnly, narrow bool, question *Reads) uint6
 	if liveOnly {
 		var guards []guard
 		var vals guardValues
+		var last uint64
 		if narrow {
-			guards = r.p.guardsAt(levels)
+			last = lastItems(levels)
+			guards = r.p.guardsAt(levels, last)
 			vals = r.guardValues(guards)
 		}
-		at = liveness.at(levels, r.logging(), guards, vals)
+		at = liveness.at(levels, r.logging(), narrow, guards, vals, last)
 		h.plan = at.plan(r, question, counters)
+		if len(at.vias) > 0 && (h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0) {
+			h.keeps(levels, at.vias)
+		}
 		h.u64(vals.known)
 		h.u64(vals.value)
 	}
@@ -339,7 +344,7 @@ func getHasher() *hasher {
 }
 
 func putHasher(h *hasher) {
-	h.unique, h.st, h.plan = false, nil, fieldPlan{}
+	h.unique, h.st, h.plan, h.keep = false, nil, fieldPlan{}, h.keep[:0]
 	hashers.Put(h)
 }
 
@@ -377,7 +382,10 @@ type hasher struct {
 	unique bool // a value it could not hash
 	st     *state.State
 	plan   fieldPlan // how to hash the droppable fields of models (fields.go)
-	spare  *hasher   // sub's hasher, kept for the next entry
+	// keep: the models variables reach, and the droppable fields read of
+	// each, hashed whatever the plan says (bymodel.go)
+	keep  []modelKeep
+	spare *hasher // sub's hasher, kept for the next entry
 	// inScope: the names in scope in the frame being hashed, by slot
 	inScope slotBits
 }

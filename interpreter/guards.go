@@ -35,6 +35,8 @@ package interpreter
 // the same hash plan.
 
 import (
+	"encoding/binary"
+
 	"github.com/expr-lang/expr/ast"
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -56,11 +58,12 @@ type guardValues struct{ known, value uint64 }
 const maxGuards = 64
 
 // guardsAt are the guards of the rest of a run paused at these levels,
-// found once per place.
-func (p *Program) guardsAt(levels []ckLevel) []guard {
+// found once per place and loops at their last item (last, lastItems).
+func (p *Program) guardsAt(levels []ckLevel, last uint64) []guard {
 	lv := p.liveness()
 	var buf [256]byte
 	key := appendPlaceKey(buf[:0], levels)
+	key = binary.AppendUvarint(key, last)
 	if v, ok := lv.guards.Load(string(key)); ok {
 		return v.([]guard)
 	}
@@ -79,7 +82,7 @@ func (p *Program) guardsAt(levels []ckLevel) []guard {
 		// the blocks deeper, the effects of the frames running and
 		// those that may fire anywhere.
 		before := &nameSet{slots: w.slots}
-		before.unionFields(w.rest(p.idx, levels[k+1:]))
+		before.unionFields(w.restFrom(p.idx, levels, k+1, last))
 		before.unionFields(&w.always)
 		for j := 0; j <= k; j++ {
 			if j == 0 || levels[j].f != levels[j-1].f {
@@ -156,15 +159,11 @@ func guardOf(s *syntax.If, before *nameSet) (guard, bool) {
 	g.reads = nameSet{slots: before.slots}
 	var calls []string
 	nodeReads(s.Cond.Program.Node(), &g.reads, &calls)
-	// A field asked whether it holds an item is read all the same.
-	for f := range g.reads.members {
-		g.reads.addField(f)
-	}
 	if len(calls) > 0 || g.reads.allFields || intersects(&g.reads, before) {
 		return g, false
 	}
 	for name := range goWrittenNames() {
-		if g.reads.hasField(name) {
+		if g.reads.hasField(name) || g.reads.members[name] != nil {
 			return g, false
 		}
 	}
@@ -198,7 +197,7 @@ func (r *runner) guardValues(guards []guard) guardValues {
 // of s.
 func durationsNameAny(r *runner, s *nameSet) bool {
 	for _, du := range r.st.Battle.Durations {
-		if du != nil && du.Field != "" && s.hasField(du.Field) {
+		if du != nil && du.Field != "" && (s.hasField(du.Field) || s.members[du.Field] != nil) {
 			return true
 		}
 	}
@@ -229,4 +228,32 @@ func untaken(guards []guard, v guardValues) map[int]map[*syntax.Block]bool {
 		out[g.level][b] = true
 	}
 	return out
+}
+
+// restFrom is what the rest of the levels from first on may write (as
+// writes.rest), but the bodies of for each loops at their last item
+// (last, by level), which do not run again.
+func (w *writes) restFrom(idx *dsl.Index, levels []ckLevel, first int, last uint64) *nameSet {
+	s := &nameSet{slots: w.slots}
+	s.unionFields(&w.always)
+	for j := first; j < len(levels); j++ {
+		l := levels[j]
+		if j == first || l.f != levels[j-1].f {
+			s.unionFields(w.ownerWrites(l))
+		}
+		from := l.stmt
+		if j < len(levels)-1 {
+			switch l.block.Stmts[l.stmt].(type) {
+			case *syntax.If, *syntax.Step, *syntax.Call, *syntax.Apply, *syntax.Perform:
+				from++ // done once its block ends
+			case *syntax.ForEach:
+				if j+1 < 64 && last&(1<<(j+1)) != 0 && levels[j+1].f == l.f {
+					from++ // its body runs no more
+				}
+			}
+		}
+		suf := w.suffixes(idx, l.block)
+		s.unionFields(&suf[from])
+	}
+	return s
 }

@@ -76,6 +76,12 @@ type nameSet struct {
 	// ("impressive_scars" in m.lasting_injuries) or to remove one, by
 	// field, with those items.
 	members map[string]slotBits
+	// via: read by model (bymodel.go), the droppable fields of models
+	// read through a variable of the frame, by its slot, of the model it
+	// holds alone (not in fields or members unless read otherwise too);
+	// assigned: the variables the statements may set.
+	via      map[int]*viaReads
+	assigned slotBits
 }
 
 // slotBits is a set of names by their slot.
@@ -212,6 +218,9 @@ func (s *nameSet) unionNames(o *nameSet) {
 
 func (s *nameSet) unionFields(o *nameSet) {
 	s.adopt(o)
+	if o.via != nil || o.assigned != nil {
+		s.unionVia(o)
+	}
 	switch {
 	case s.allFields:
 	case o.allFields:
@@ -231,7 +240,7 @@ func (s *nameSet) unionFields(o *nameSet) {
 
 // fieldsCount is a measure of the fields part, which only grows.
 func (s *nameSet) fieldsCount() int {
-	n := s.fields.count()
+	n := s.fields.count() + s.viaCount()
 	for _, b := range s.members {
 		n += b.count() + 1
 	}
@@ -267,6 +276,9 @@ func (s *nameSet) clone() nameSet {
 		for f, b := range s.members {
 			c.members[f] = slices.Clone(b)
 		}
+	}
+	if s.via != nil || s.assigned != nil {
+		c.unionVia(s)
 	}
 	return c
 }
@@ -306,6 +318,11 @@ type liveness struct {
 	declared sync.Map
 	// guards: the ifs each place decides (guardsAt), by its key
 	guards sync.Map
+	// byModel: each callable's modelSummary, and modelBlocks each
+	// block's suffixes read by model (bymodel.go), by mode.
+	idx         *dsl.Index
+	byModel     [2]map[string]*modelSummary
+	modelBlocks [2]sync.Map
 }
 
 // liveAt is what the rest of a run may read at a checkpoint: of each
@@ -313,6 +330,12 @@ type liveness struct {
 type liveAt struct {
 	frames []nameSet
 	fields nameSet
+	// byModel (with narrowing): anyFields are the fields read of any
+	// model, vias the variables of frames running read through
+	// (bymodel.go); the plan is then made of anyFields.
+	byModel   bool
+	anyFields nameSet
+	vias      []viaAt
 	// plans: the fieldPlan for each limits and durations (planKey)
 	// without a question (with one, the question keeps them)
 	plans sync.Map
@@ -340,7 +363,9 @@ func appendPlaceKey(key []byte, levels []ckLevel) []byte {
 // place: it depends on the blocks running and their statements alone,
 // and on the values of the place's guards (guards.go: the branches of
 // ifs the run will not take are not read; none without guards).
-func (lv *liveness) at(levels []ckLevel, logging bool, guards []guard, vals guardValues) *liveAt {
+//
+// With narrow, the fields are read by model too (bymodel.go).
+func (lv *liveness) at(levels []ckLevel, logging, narrow bool, guards []guard, vals guardValues, last uint64) *liveAt {
 	var buf [256]byte // a key on the stack, for the lookup
 	key := buf[:0]
 	if logging {
@@ -348,6 +373,10 @@ func (lv *liveness) at(levels []ckLevel, logging bool, guards []guard, vals guar
 	}
 	key = appendPlaceKey(key, levels)
 	var skip map[int]map[*syntax.Block]bool
+	if narrow {
+		key = append(key, 0xfe)
+		key = binary.AppendUvarint(key, last)
+	}
 	if vals.known != 0 {
 		key = append(key, 0xff)
 		key = binary.AppendUvarint(key, vals.known)
@@ -368,11 +397,17 @@ func (lv *liveness) at(levels []ckLevel, logging bool, guards []guard, vals guar
 		for j < len(levels) && levels[j].f == levels[i].f {
 			j++
 		}
-		s := lv.frameLive(levels[i:j], i, skip, j == len(levels), logging)
+		s := lv.frameLive(levels[i:j], i, skip, last, j == len(levels), logging)
 		at.frames = append(at.frames, s)
 		at.fields.unionFields(&s)
+		if narrow {
+			m, vias := lv.frameLiveByModel(levels[i:j], i, skip, last, j == len(levels), logging)
+			at.anyFields.unionFields(&m)
+			at.vias = append(at.vias, vias...)
+		}
 		i = j
 	}
+	at.byModel = narrow
 	lv.atsMu.Lock()
 	defer lv.atsMu.Unlock()
 	if have, ok := lv.ats[string(key)]; ok {
@@ -410,6 +445,9 @@ func newLiveness(p *Program) *liveness {
 	}
 	lv.summarise(p, false)
 	lv.summarise(p, true)
+	lv.idx = p.idx
+	lv.summariseByModel(p, false)
+	lv.summariseByModel(p, true)
 	for _, e := range p.idx.Effects {
 		reads := nameSet{slots: lv.slots}
 		// An effect's text is rendered whether or not the run logs in
@@ -423,6 +461,10 @@ func newLiveness(p *Program) *liveness {
 		target, _, _ := strings.Cut(e.Target, ".")
 		sites := siteStmts(p.idx, e)
 		switch {
+		case startHook(p.idx, e):
+			// Runs before the body of its procedure or action starts:
+			// never again in a frame whose body runs (a later call is
+			// read with the callee's summary).
 		case owners[target] && e.Target != dsl.AnyRoll && sites != nil:
 			for _, st := range sites {
 				if lv.firedAt[st] == nil {
@@ -448,6 +490,20 @@ func newLiveness(p *Program) *liveness {
 		}
 	}
 	return lv
+}
+
+// startHook reports whether e is a before or instead_of hook on a whole
+// procedure or action, which the runner runs before its body
+// (hookedBody).
+func startHook(idx *dsl.Index, e *dsl.EffectInfo) bool {
+	h, ok := e.Item.(*syntax.Hook)
+	if !ok || h.Timing == "after" || strings.Contains(e.Target, ".") {
+		return false
+	}
+	_, proc := idx.Procedures[e.Target]
+	_, action := idx.Actions[e.Target]
+	_, table := idx.Tables[e.Target]
+	return (proc || action) && !table
 }
 
 // summarise finds the fields each procedure, table and action reads with
@@ -720,7 +776,10 @@ func (lv *liveness) addFiredAtSkipping(s *nameSet, stmt syntax.Stmt, skip map[*s
 // own block (else it runs a call, an apply or a perform into another
 // frame). skip: by level number, the blocks of ifs the run will not
 // enter (guards.go), whose reads are left out.
-func (lv *liveness) frameLive(levels []ckLevel, level0 int, skip map[int]map[*syntax.Block]bool, innermost, logging bool) nameSet {
+//
+// last: by level, the for each loops at their last item (lastItems),
+// whose bodies run no more.
+func (lv *liveness) frameLive(levels []ckLevel, level0 int, skip map[int]map[*syntax.Block]bool, last uint64, innermost, logging bool) nameSet {
 	s := nameSet{slots: lv.slots}
 	first := levels[0]
 	switch owner := first.f.proc; {
@@ -742,6 +801,10 @@ func (lv *liveness) frameLive(levels []ckLevel, level0 int, skip map[int]map[*sy
 			switch l.block.Stmts[l.stmt].(type) {
 			case *syntax.If, *syntax.Step, *syntax.Call, *syntax.Apply, *syntax.Perform:
 				from++ // done in this frame once its block ends
+			case *syntax.ForEach:
+				if j := level0 + k + 1; j < 64 && last&(1<<j) != 0 && k < len(levels)-1 {
+					from++ // at its last item: its body runs no more
+				}
 			}
 		}
 		if sk := skip[level0+k]; sk != nil {
@@ -765,13 +828,25 @@ func (lv *liveness) frameLive(levels []ckLevel, level0 int, skip map[int]map[*sy
 // comment) and returns what it calls ("p:id", "t:id", "a:id", allActions).
 // Without logging, emit renders nothing, so it reads nothing.
 func readsOf(node any, logging bool, s *nameSet) []string {
-	return readsOfSkipping(node, logging, s, nil)
+	return readsCore(node, logging, s, nil, nil)
 }
 
 // readsOfSkipping is readsOf but for the blocks in skip (and all they
 // hold).
 func readsOfSkipping(node any, logging bool, s *nameSet, skip map[*syntax.Block]bool) []string {
+	return readsCore(node, logging, s, skip, nil)
+}
+
+// readsCore is readsOf but for the blocks in skip; with sites, it reads
+// by model (bymodel.go): the droppable fields read through a variable
+// go to s.via, the variables set to s.assigned, and each call, apply,
+// perform and signal to sites with its arguments.
+func readsCore(node any, logging bool, s *nameSet, skip map[*syntax.Block]bool, sites *[]readSite) []string {
+	byModel := sites != nil
 	var calls []string
+	// The idents of paths that name no variable set: a path's fields,
+	// and the variable a longer path starts from.
+	inPath := map[*syntax.Ident]bool{}
 	// The field a set, add or remove writes: its new value depends on
 	// the old one only for an add or remove of the field itself (and for
 	// the run's counters of text and events, which are a configuration's
@@ -792,7 +867,7 @@ func readsOfSkipping(node any, logging bool, s *nameSet, skip map[*syntax.Block]
 			return logging
 		case *syntax.Expr:
 			if !handled[x] {
-				exprReads(x, s, &calls)
+				exprReadsBy(x, s, &calls, byModel)
 			}
 		case *syntax.Set:
 			target(x.Target)
@@ -800,7 +875,7 @@ func readsOfSkipping(node any, logging bool, s *nameSet, skip map[*syntax.Block]
 				// set m.xp = m.xp + N: the old value only makes the new
 				// one, read only if the field is read later.
 				handled[x.Value] = true
-				nodeReads(by, s, &calls)
+				nodeReadsBy(by, s, &calls, byModel)
 			}
 		case *syntax.Add:
 			target(x.To)
@@ -808,25 +883,44 @@ func readsOfSkipping(node any, logging bool, s *nameSet, skip map[*syntax.Block]
 			target(x.From)
 			if x.From != nil && len(x.From.Parts) > 1 && x.Item != nil {
 				// Whether it removes one depends on the item's count.
+				if parts := x.From.Parts; byModel && len(parts) == 2 && s.addViaMember(parts[0].Name, parts[1].Name, x.Item.Name) {
+					break
+				}
 				s.addMember(x.From.Parts[len(x.From.Parts)-1].Name, x.Item.Name)
+			}
+		case *syntax.Param:
+			inPath[x.Name] = true // a parameter declared, not set
+			if x.Type != nil {
+				inPath[x.Type] = true
 			}
 		case *syntax.Path:
 			// set model.stats.cl reads the fields on its way (the one
 			// written aside).
-			for _, part := range x.Parts[1:] {
-				if !written[part] {
+			for i, part := range x.Parts[1:] {
+				if !written[part] && !(byModel && i == 0 && s.addViaField(x.Parts[0].Name, part.Name)) {
 					s.addField(part.Name)
+				}
+			}
+			for i, part := range x.Parts {
+				if i > 0 || len(x.Parts) > 1 {
+					inPath[part] = true
 				}
 			}
 		case *syntax.Ident:
 			// A path's first name, a role, a name declared: more than is
 			// read, never less.
 			s.add(x.Name)
+			if byModel && !inPath[x] {
+				s.assigned.add(s.slots, x.Name) // may be set here
+			}
 		case *syntax.Str:
 			placeholderReads(x.Raw, s)
 		default:
 			if k := calleeKey(n); k != "" {
 				calls = append(calls, k)
+				if byModel {
+					*sites = append(*sites, readSiteOf(k, n, s.slots))
+				}
 			}
 		}
 		return true
@@ -841,17 +935,29 @@ func readsOfSkipping(node any, logging bool, s *nameSet, skip map[*syntax.Block]
 // that reads the whole environment ($env), or one not compiled, reads
 // everything; a field read by a name known only at run time (m[f],
 // get(m, f)) or a value shown whole (string(m), toJSON(m)), every field.
-func exprReads(e *syntax.Expr, s *nameSet, calls *[]string) {
+func exprReads(e *syntax.Expr, s *nameSet, calls *[]string) { exprReadsBy(e, s, calls, false) }
+
+// exprReadsBy is exprReads, by model when byModel (bymodel.go).
+func exprReadsBy(e *syntax.Expr, s *nameSet, calls *[]string, byModel bool) {
 	if e.Program == nil {
 		s.setAll()
 		return
 	}
-	nodeReads(e.Program.Node(), s, calls)
+	nodeReadsBy(e.Program.Node(), s, calls, byModel)
 }
 
 // nodeReads is exprReads of a tree, adding to calls the functions and
 // lookup tables of the rules it calls ("f:id": those not inlined).
-func nodeReads(root ast.Node, s *nameSet, calls *[]string) {
+func nodeReads(root ast.Node, s *nameSet, calls *[]string) { nodeReadsBy(root, s, calls, false) }
+
+// nodeReadsBy is nodeReads; byModel, a droppable field read of a
+// variable of the frame (directly, or through the lets of inlined
+// functions that hold it) goes to s.via (bymodel.go).
+func nodeReadsBy(root ast.Node, s *nameSet, calls *[]string, byModel bool) {
+	var held func(ast.Node) string // the variable of the frame a node is, or ""
+	if byModel {
+		held = frameVariable(root)
+	}
 	tables := map[ast.Node]bool{} // natural and rolled, read as natural.X
 	// "item" in x.field asks only whether field holds the item.
 	membership := map[ast.Node]bool{}
@@ -866,7 +972,9 @@ func nodeReads(root ast.Node, s *nameSet, calls *[]string) {
 			return false
 		}
 		if field, ok := m.Property.(*ast.StringNode); ok {
-			s.addMember(field.Value, item.Value)
+			if held == nil || !s.addViaMember(held(m.Node), field.Value, item.Value) {
+				s.addMember(field.Value, item.Value)
+			}
 			membership[m] = true
 		}
 		return false
@@ -883,7 +991,7 @@ func nodeReads(root ast.Node, s *nameSet, calls *[]string) {
 				}
 				return false
 			}
-			if !membership[n] {
+			if !membership[n] && (held == nil || n.Method || !s.addViaField(held(n.Node), key.Value)) {
 				s.addField(key.Value)
 			}
 			if id, ok := n.Node.(*ast.IdentifierNode); ok && !n.Method {
