@@ -15,9 +15,10 @@ package interpreter
 //     the checkpoint, when no statement of the rest of the frame may set
 //     it (a let, a roll, a test, a choose, a for each, `set v = …`, or
 //     any name written outside an expression and a path: more than is
-//     set); the variable of a for each running, which sets it, reaches
-//     its remaining items and the value it had before the loop too (all
-//     of which the configuration's hash holds);
+//     set), and of the values blocks running hide under it (back when
+//     they end); the variable of a for each running, which sets it,
+//     reaches its remaining items and the value it had before the loop
+//     too (all of which the configuration's hash holds);
 //   - in a procedure or table called (with all it calls), through a
 //     parameter it never sets, of what the call's argument is when that
 //     is a plain variable of the caller (then as the caller's read of
@@ -438,6 +439,16 @@ func (lv *liveness) summariseByModel(p *Program, logging bool) {
 		}
 	}
 	lv.byModel[mode(logging)] = sums
+	// What an effect's body declares its block takes back when it ends
+	// (blockScope): only a set of a name outside it lasts.
+	for _, e := range idx.Effects {
+		syntax.Inspect(e.Item, func(n any) bool {
+			if st, ok := n.(*syntax.Set); ok && st.Target != nil && len(st.Target.Parts) == 1 {
+				lv.effectsSet.add(lv.slots, st.Target.Parts[0].Name)
+			}
+			return true
+		})
+	}
 }
 
 func (s *modelSummary) count() int {
@@ -533,6 +544,7 @@ func (lv *liveness) suffixesByModel(b *syntax.Block, logging bool) []nameSet {
 type viaAt struct {
 	level int
 	slot  int
+	name  string
 	reads viaReads
 	loops []int
 	// items: by bit of the fields asked whether they hold some items,
@@ -584,12 +596,15 @@ func (lv *liveness) frameLiveByModel(levels []ckLevel, level0 int, skip map[int]
 			s.unionFields(&suf[from])
 		}
 	}
+	// Effects run in frames of their own or in this one (hooks): a name
+	// one of them may set (`set v = …`) is set.
+	s.assigned.union(lv.effectsSet)
 	var vias []viaAt
 	for slot, r := range s.via {
 		if s.assigned.hasSlot(slot) {
 			continue
 		}
-		v := viaAt{level: level0, slot: slot, reads: viaReads{whole: r.whole}, loops: loops[slot]}
+		v := viaAt{level: level0, slot: slot, name: lv.slots.Name(slot), reads: viaReads{whole: r.whole}, loops: loops[slot]}
 		for b, items := range r.members {
 			if modelType.Field(droppables()[b].index).Type != reflect.TypeOf([]string(nil)) {
 				v.reads.whole |= 1 << b // asked of something but a list of ids: read whole
@@ -664,6 +679,16 @@ func (h *hasher) keeps(levels []ckLevel, vias []viaAt) {
 		f := levels[via.level].f
 		if v, ok := f.getSlot(via.slot); ok {
 			add(v, via)
+		}
+		// The values a block running hides, back when it ends.
+		for j := via.level; j < len(levels) && levels[j].f == f; j++ {
+			if sc := levels[j].sc; sc != nil {
+				for _, hidden := range sc.hidden {
+					if hidden.name == via.name {
+						add(hidden.value, via)
+					}
+				}
+			}
 		}
 		for _, li := range via.loops {
 			loop := &levels[li].loop

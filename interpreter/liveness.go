@@ -323,6 +323,8 @@ type liveness struct {
 	idx         *dsl.Index
 	byModel     [2]map[string]*modelSummary
 	modelBlocks [2]sync.Map
+	// effectsSet: the names an effect may set (bymodel.go)
+	effectsSet slotBits
 }
 
 // liveAt is what the rest of a run may read at a checkpoint: of each

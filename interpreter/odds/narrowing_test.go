@@ -236,6 +236,16 @@ func TestLiveByModelLoops(t *testing.T) {
     if d == 6 { set m.kills = m.kills + 1 }
     call late(x)
   }`, false},
+		// After the if's block, x is o again.
+		{"a name hidden by a block", `let x = o
+  roll c = d6
+  if c >= 4 { add lucky to o.marks }
+  if c > 0 {
+    let x = m
+    roll d = d6
+    if d == 6 { set x.kills = x.kills + 1 }
+  }
+  call late(x)`, false},
 		// After the loop, x is o again.
 		{"the value before", `let x = o
   roll c = d6
@@ -254,6 +264,36 @@ func TestLiveByModelLoops(t *testing.T) {
 			narrowedAgainstUnnarrowed(t, q, c.fewer)
 		})
 	}
+}
+
+// A hook that sets a variable of the frame it runs in makes it hold
+// another model: reads through it are of any model.
+func TestLiveByModelSetByAHook(t *testing.T) {
+	const src = "dice d6 \"D6\" { faces 1, 2, 3, 4, 5, 6 }\n" + `procedure late(x: model) "Late" {
+  if "lucky" in x.marks { set x.kills = x.kills + 10 }
+}
+procedure p(m: model, o: model) "P" {
+  let y = m
+  roll c = d6
+  if c >= 4 { add lucky to o.marks }
+  step s "S" {
+    roll d = d6
+    if d == 6 { set m.kills = m.kills + 1 }
+  }
+  call late(y)
+}
+rule swap "Swap" {
+  after p.s {
+    set y = o
+  }
+}
+`
+	const state = "gangs:\n  - {id: g, name: G, models: [{id: m, name: M, kind: fighter, status: standing, x: 0, y: 0, base: 25}, " +
+		"{id: o, name: O, kind: fighter, status: standing, x: 5, y: 0, base: 25}]}\n"
+	prog := looseProgram(t, "p", src)
+	q := odds.Question{Program: prog, State: decodeState(t, state), Procedure: "p", Args: map[string]string{"m": "m", "o": "o"},
+		Of: query(t, prog, `model("m").kills * 100 + model("o").kills`)}
+	narrowedAgainstUnnarrowed(t, q, false)
 }
 
 // A hook before (or instead of) a procedure's body has run in any frame
@@ -357,5 +397,23 @@ func TestNarrowingShipped(t *testing.T) {
 			}
 			t.Logf("without the narrowings: %d configurations, %d runs; narrowed: %d, %d", plain.Configs, plain.Runs, got.Configs, got.Runs)
 		})
+	}
+}
+
+// BenchmarkExactEndPhase10TwoDownToEnd is BenchmarkExactEndPhase10ToEnd
+// with two fighters Seriously Injured: their Lasting Injuries, rolled one
+// after the other, are what the narrowing by model merges.
+func BenchmarkExactEndPhase10TwoDownToEnd(b *testing.B) {
+	p := program(b)
+	q := odds.Question{Program: p, State: tenModelsDown(b, 2, 3), Procedure: "end_phase", Of: query(b, p, `gang("g").bottled`)}
+	b.ResetTimer()
+	for range b.N {
+		r, err := odds.ExactToEnd(context.Background(), q, 1_000_000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.Paths), "ends")
+		b.ReportMetric(float64(r.Configs), "configs")
+		b.ReportMetric(float64(r.Runs), "runs")
 	}
 }
