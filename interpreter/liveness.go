@@ -499,8 +499,8 @@ func newLiveness(p *Program) *liveness {
 // (hookedBody).
 func startHook(idx *dsl.Index, e *dsl.EffectInfo) bool {
 	h, ok := e.Item.(*syntax.Hook)
-	if !ok || h.Timing == "after" || strings.Contains(e.Target, ".") {
-		return false
+	if !ok || h.Timing == "after" || e.TargetKind != "procedure" || strings.Contains(e.Target, ".") {
+		return false // on a characteristic's tests, a step, or after
 	}
 	_, proc := idx.Procedures[e.Target]
 	_, action := idx.Actions[e.Target]
