@@ -34,7 +34,7 @@ package interpreter
 // At a checkpoint the hash then keeps a droppable field of a model when
 // a read of any model may read it (fields.go's plan, as before) or a
 // read through a variable reaches that model; the models a variable
-// reaches are found from the frames at the checkpoint. Two runs merged
+// reaches are found from the frames at the checkpoint (keeps.go). Two runs merged
 // agree on those variables (they are read later, so live, and hashed),
 // so they keep the same fields of the same models.
 
@@ -42,12 +42,10 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/syntax"
-	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // viaReads are the droppable fields read through one variable: whole
@@ -633,104 +631,4 @@ func (lv *liveness) frameLiveByModel(levels []ckLevel, level0 int, skip map[int]
 	}
 	slices.SortFunc(vias, func(a, b viaAt) int { return a.slot - b.slot })
 	return s, vias
-}
-
-// modelKeep is a model some variable reaches at a checkpoint, with the
-// droppable fields read of it: whole, or asked whether they hold items.
-type modelKeep struct {
-	m     *state.Model
-	whole uint64
-	items []keepItems
-}
-
-// keepItems are items a field of a model is asked whether it holds.
-type keepItems struct {
-	bit   int
-	items []string
-}
-
-// keeps are the models the variables of at.via reach at this checkpoint,
-// with what is read of each, into h.keep.
-func (h *hasher) keeps(levels []ckLevel, vias []viaAt) {
-	h.keep = h.keep[:0]
-	add := func(v any, via *viaAt) {
-		m, ok := v.(*state.Model)
-		if !ok || m == nil {
-			return
-		}
-		at := -1
-		for i := range h.keep {
-			if h.keep[i].m == m {
-				at = i
-			}
-		}
-		if at < 0 {
-			h.keep = append(h.keep, modelKeep{m: m})
-			at = len(h.keep) - 1
-		}
-		k := &h.keep[at]
-		k.whole |= via.reads.whole
-		for b, items := range via.items {
-			k.items = append(k.items, keepItems{bit: b, items: items})
-		}
-	}
-	for i := range vias {
-		via := &vias[i]
-		f := levels[via.level].f
-		if v, ok := f.getSlot(via.slot); ok {
-			add(v, via)
-		}
-		// The values a block running hides, back when it ends.
-		for j := via.level; j < len(levels) && levels[j].f == f; j++ {
-			if sc := levels[j].sc; sc != nil {
-				for _, hidden := range sc.hidden {
-					if hidden.name == via.name {
-						add(hidden.value, via)
-					}
-				}
-			}
-		}
-		for _, li := range via.loops {
-			loop := &levels[li].loop
-			for j := loop.index + 1; j < len(loop.items); j++ {
-				add(loop.items[j], via)
-			}
-			if loop.hadOld {
-				add(loop.old, via)
-			}
-		}
-	}
-}
-
-// keepOf is what h.keep says of the model at p, or nil.
-func (h *hasher) keepOf(m *state.Model) *modelKeep {
-	for i := range h.keep {
-		if h.keep[i].m == m {
-			return &h.keep[i]
-		}
-	}
-	return nil
-}
-
-// keptCounts hashes, for a field of bit b that the plan leaves out or
-// hashes as counts of some items, the counts of the items a variable
-// reaching the model asks it for (q is the field, a list of ids: items
-// are kept of those alone).
-func (h *hasher) keptCounts(k *modelKeep, b int, q unsafe.Pointer) {
-	for _, it := range k.items {
-		if it.bit == b {
-			h.counts(*(*[]string)(q), it.items)
-		}
-	}
-}
-
-// lastItems are the levels (as bits) whose for each runs its last item.
-func lastItems(levels []ckLevel) uint64 {
-	var last uint64
-	for k := range min(len(levels), 64) {
-		if l := &levels[k]; l.loopVar != "" && l.loop.index >= len(l.loop.items)-1 {
-			last |= 1 << k
-		}
-	}
-	return last
 }

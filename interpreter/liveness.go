@@ -1154,3 +1154,14 @@ func placeholderReads(raw string, s *nameSet) {
 		}
 	}
 }
+
+// lastItems are the levels (as bits) whose for each runs its last item.
+func lastItems(levels []ckLevel) uint64 {
+	var last uint64
+	for k := range min(len(levels), 64) {
+		if l := &levels[k]; l.loopVar != "" && l.loop.index >= len(l.loop.items)-1 {
+			last |= 1 << k
+		}
+	}
+	return last
+}
