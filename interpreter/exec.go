@@ -557,7 +557,16 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 	if err != nil {
 		return next, err
 	}
-	items, err := toList(listV)
+	// Without checkpoints the items live only as long as the loop: a
+	// list made here (of a typed slice, or sorted) is a reused buffer,
+	// given back at the end. A checkpoint keeps them (loopAt).
+	var buf []any
+	reuse := r.ck == nil
+	if reuse {
+		buf = r.takeLoopBuf()
+		defer r.giveLoopBuf(&buf)
+	}
+	items, err := toListInto(listV, &buf)
 	if err != nil {
 		return next, r.errorAt(f, diag.CodeRunExpr, spanOf(s.List), fmt.Errorf("for each: %v", err))
 	}
@@ -571,7 +580,16 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 	if s.OrderBy != nil {
 		// Each item with its key, sorted stably in one list (the same
 		// comparisons as sort.SliceStable makes with less).
-		keyed := make([]keyedItem, len(items))
+		keyed := r.keyedBuf[:0]
+		r.keyedBuf = nil // an order's key may run another loop
+		if cap(keyed) < len(items) {
+			keyed = make([]keyedItem, len(items))
+		}
+		keyed = keyed[:len(items)]
+		defer func() {
+			clear(keyed)
+			r.keyedBuf = keyed[:0]
+		}()
 		for i, it := range items {
 			f.set(name, it)
 			keyed[i].item = it
@@ -585,11 +603,18 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 			}
 			return 0 // insertion and merge ask only whether a < b
 		})
-		sorted := make([]any, len(items))
+		// keyed holds the items: buf may be overwritten, whether it is
+		// items or empty.
+		var sorted []any
+		if cap(buf) >= len(items) {
+			sorted = buf[:len(items)]
+		} else {
+			sorted = make([]any, len(items))
+		}
 		for i, k := range keyed {
 			sorted[i] = k.item
 		}
-		items = sorted
+		items, buf = sorted, sorted
 	}
 	kept := r.hashLoop(items, name, old, hadOld)
 	return r.eachFrom(s, f, loopAt{items: items, old: old, hadOld: hadOld}, kept)
@@ -1356,6 +1381,12 @@ func toInt(v any) (int, error) {
 
 // toList turns a list value (any slice) into []any.
 func toList(v any) ([]any, error) {
+	return toListInto(v, nil)
+}
+
+// toListInto is toList, making the list it must make (of a slice not
+// []any) in *buf when buf is not nil, which then holds it.
+func toListInto(v any, buf *[]any) ([]any, error) {
 	switch x := v.(type) {
 	case []any:
 		return x, nil
@@ -1366,11 +1397,52 @@ func toList(v any) ([]any, error) {
 	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
 		return nil, fmt.Errorf("want a list, got %s", display(v))
 	}
-	out := make([]any, rv.Len())
-	for i := range out {
-		out[i] = rv.Index(i).Interface()
+	n := rv.Len()
+	var out []any
+	if buf != nil && cap(*buf) >= n {
+		out = (*buf)[:n]
+	} else {
+		out = make([]any, n)
+	}
+	switch x := v.(type) { // the state's lists, without reflection
+	case []*state.Model:
+		for i, m := range x {
+			out[i] = m
+		}
+	case []*state.Gang:
+		for i, g := range x {
+			out[i] = g
+		}
+	default:
+		for i := range out {
+			out[i] = rv.Index(i).Interface()
+		}
+	}
+	if buf != nil {
+		*buf = out
 	}
 	return out, nil
+}
+
+// takeLoopBuf is an empty list a for each may fill, given back with
+// giveLoopBuf once the loop is done (loops nest: there are several).
+func (r *runner) takeLoopBuf() []any {
+	n := len(r.loopBufs)
+	if n == 0 {
+		return nil
+	}
+	b := r.loopBufs[n-1]
+	r.loopBufs = r.loopBufs[:n-1]
+	return b
+}
+
+// giveLoopBuf keeps a loop's list, cleared, for the next loop.
+func (r *runner) giveLoopBuf(b *[]any) {
+	if cap(*b) == 0 || cap(*b) > 1024 {
+		return
+	}
+	clear((*b)[:cap(*b)])
+	r.loopBufs = append(r.loopBufs, (*b)[:0])
 }
 
 // jsonValue makes a value safe for the JSON log: state objects by id.

@@ -182,6 +182,10 @@ type runner struct {
 	// exprs are the frames expressions run in (nil once the run is done:
 	// the state may still ask the runner, which then uses a shared pool).
 	exprs *fastexpr.Frames
+	// the lists of for each loops that are done, for the next loops
+	// (forEach), and the keys of an ordered one
+	loopBufs [][]any
+	keyedBuf []keyedItem
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {
@@ -193,6 +197,7 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 	r.stacks = rs
 	r.argVals, r.argGiven, r.stack, r.active, r.frames = rs.vals, rs.given, rs.stack, rs.active, rs.frames
 	r.running, r.values = rs.running, rs.values
+	r.loopBufs, r.keyedBuf = rs.loopBufs, rs.keyedBuf
 	if rs.exprs == nil {
 		rs.exprs = new(fastexpr.Frames)
 	}
@@ -244,7 +249,9 @@ func (r *runner) done() {
 	clear(rs.scopes[:cap(rs.scopes)])
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
-		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs}
+		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs,
+		loopBufs: r.loopBufs, keyedBuf: r.keyedBuf}
+	r.loopBufs, r.keyedBuf = nil, nil
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
 	stacksPool.Put(rs)
@@ -269,6 +276,8 @@ type runStacks struct {
 	rowChances []RowChance
 	rowInfos   []*dsl.RowInfo
 	exprs      *fastexpr.Frames // the frames the rules' expressions run in
+	loopBufs   [][]any          // runner.loopBufs
+	keyedBuf   []keyedItem      // runner.keyedBuf
 }
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}
