@@ -12,6 +12,7 @@ import (
 	"github.com/munda-rules/munda/dsl/fastexpr"
 	"github.com/munda-rules/munda/dsl/i18n"
 	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/internal/slab"
 	"github.com/munda-rules/munda/stdlib/state"
 )
 
@@ -186,6 +187,45 @@ type runner struct {
 	// (forEach), and the keys of an ordered one
 	loopBufs [][]any
 	keyedBuf []keyedItem
+	// mem cuts the dice, lists and modifiers a run keeps from slabs (nil
+	// once the run is done: the slabs go back with the stacks)
+	mem *runMem
+	// spare is a pool a roll of several dice may use (rollPool)
+	spare *pool
+}
+
+// runMem is the slabs a run cuts what it keeps from: the dice of every
+// roll, the lists a pool of dice binds, and the modifiers in force.
+type runMem struct {
+	ints     slab.Slab[int]
+	strs     slab.Slab[string]
+	intList  slab.Slab[[]int]
+	strList  slab.Slab[[]string]
+	modifier slab.Slab[Modifier]
+}
+
+// intsOf is make([]int, n), from the run's slab while it runs.
+func (m *runMem) intsOf(n int) []int {
+	if m == nil {
+		return make([]int, n)
+	}
+	return m.ints.Make(n)
+}
+
+// modifiersOf is make([]Modifier, n), from the run's slab while it runs.
+func (m *runMem) modifiersOf(n int) []Modifier {
+	if m == nil {
+		return make([]Modifier, n)
+	}
+	return m.modifier.Make(n)
+}
+
+// strsOf is make([]string, n), from the run's slab while it runs.
+func (m *runMem) strsOf(n int) []string {
+	if m == nil {
+		return make([]string, n)
+	}
+	return m.strs.Make(n)
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {
@@ -197,7 +237,11 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 	r.stacks = rs
 	r.argVals, r.argGiven, r.stack, r.active, r.frames = rs.vals, rs.given, rs.stack, rs.active, rs.frames
 	r.running, r.values = rs.running, rs.values
-	r.loopBufs, r.keyedBuf = rs.loopBufs, rs.keyedBuf
+	r.loopBufs, r.keyedBuf, r.spare = rs.loopBufs, rs.keyedBuf, rs.spare
+	if rs.mem == nil {
+		rs.mem = new(runMem)
+	}
+	r.mem = rs.mem
 	if rs.exprs == nil {
 		rs.exprs = new(fastexpr.Frames)
 	}
@@ -250,8 +294,8 @@ func (r *runner) done() {
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
 		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs,
-		loopBufs: r.loopBufs, keyedBuf: r.keyedBuf}
-	r.loopBufs, r.keyedBuf = nil, nil
+		loopBufs: r.loopBufs, keyedBuf: r.keyedBuf, mem: r.mem, spare: r.spare}
+	r.loopBufs, r.keyedBuf, r.mem, r.spare = nil, nil, nil, nil
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
 	stacksPool.Put(rs)
@@ -278,6 +322,8 @@ type runStacks struct {
 	exprs      *fastexpr.Frames // the frames the rules' expressions run in
 	loopBufs   [][]any          // runner.loopBufs
 	keyedBuf   []keyedItem      // runner.keyedBuf
+	mem        *runMem          // runner.mem
+	spare      *pool            // runner.spare
 }
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}
