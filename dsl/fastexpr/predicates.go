@@ -176,7 +176,7 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 			}
 			var out []any
 			if items.len > 0 {
-				out = make([]any, 0, items.len) // one list, of its final length
+				out = fr.list(items.len)[:0] // one list, of its final length
 			}
 			for i := 0; i < items.len; i++ {
 				fr.items[at] = items.at(i)
@@ -194,7 +194,7 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 			if out == nil {
 				out = []any{}
 			}
-			return out, nil
+			return fr.boxList(out), nil
 		}, nil
 	case predSum:
 		return func(fr *frame) (any, error) {
@@ -256,7 +256,7 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 				if out == nil {
 					// Room for a few at once: growing one by one
 					// was most of a run's lists.
-					out = make([]any, 0, min(items.len-i, 8))
+					out = fr.list(min(items.len-i, 8))[:0]
 				}
 				if mapped != nil {
 					m, err := mapped(fr)
@@ -286,7 +286,7 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 		if out == nil {
 			out = []any{}
 		}
-		return out, nil
+		return fr.boxList(out), nil
 	}, nil
 }
 

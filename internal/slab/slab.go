@@ -24,9 +24,9 @@ type Slab[T any] struct {
 	typ  unsafe.Pointer // T's type word, for Box (set by the first Box)
 }
 
-// Make is make([]T, n), cut from the slab.
+// Make is make([]T, n), cut from the slab (never nil, as make's).
 func (s *Slab[T]) Make(n int) []T {
-	if s == nil || n > chunk/4 {
+	if s == nil || n == 0 || n > chunk/4 {
 		return make([]T, n)
 	}
 	if n > len(s.free) {

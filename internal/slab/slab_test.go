@@ -18,6 +18,10 @@ func TestMakeApart(t *testing.T) {
 	if !reflect.DeepEqual(a, []int{1, 2, 3, 9}) || !reflect.DeepEqual(b, []int{7, 5}) {
 		t.Fatalf("a=%v b=%v", a, b)
 	}
+	var fresh Slab[int]
+	if fresh.Make(0) == nil {
+		t.Fatal("Make(0) is nil, make's is not")
+	}
 	for range 200 { // across chunks and large requests
 		x := s.Make(5)
 		x[4] = 1
