@@ -580,15 +580,16 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 	if s.OrderBy != nil {
 		// Each item with its key, sorted stably in one list (the same
 		// comparisons as sort.SliceStable makes with less).
-		keyed := r.keyedBuf[:0]
-		r.keyedBuf = nil // an order's key may run another loop
+		rs := r.stacks
+		keyed := rs.keyedBuf[:0]
+		rs.keyedBuf = nil // an order's key may run another loop
 		if cap(keyed) < len(items) {
 			keyed = make([]keyedItem, len(items))
 		}
 		keyed = keyed[:len(items)]
 		defer func() {
 			clear(keyed)
-			r.keyedBuf = keyed[:0]
+			rs.keyedBuf = keyed[:0]
 		}()
 		for i, it := range items {
 			f.set(name, it)
@@ -1427,12 +1428,13 @@ func toListInto(v any, buf *[]any) ([]any, error) {
 // takeLoopBuf is an empty list a for each may fill, given back with
 // giveLoopBuf once the loop is done (loops nest: there are several).
 func (r *runner) takeLoopBuf() []any {
-	n := len(r.loopBufs)
+	rs := r.stacks
+	n := len(rs.loopBufs)
 	if n == 0 {
 		return nil
 	}
-	b := r.loopBufs[n-1]
-	r.loopBufs = r.loopBufs[:n-1]
+	b := rs.loopBufs[n-1]
+	rs.loopBufs = rs.loopBufs[:n-1]
 	return b
 }
 
@@ -1442,7 +1444,7 @@ func (r *runner) giveLoopBuf(b *[]any) {
 		return
 	}
 	clear((*b)[:cap(*b)])
-	r.loopBufs = append(r.loopBufs, (*b)[:0])
+	r.stacks.loopBufs = append(r.stacks.loopBufs, (*b)[:0])
 }
 
 // jsonValue makes a value safe for the JSON log: state objects by id.

@@ -115,14 +115,15 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error
 	// The pool is the run's spare, if it has one: nothing keeps a pool
 	// (what a roll binds and logs is copied), and a roll of several dice
 	// in an effect a pool runs takes another.
-	p := r.spare
-	r.spare = nil
+	rs := r.stacks
+	p := rs.spare
+	rs.spare = nil
 	if p == nil {
 		p = new(pool)
 	}
 	defer func() {
 		*p = pool{natural: p.natural[:0], faces: p.faces[:0]}
-		r.spare = p
+		rs.spare = p
 	}()
 	*p = pool{d: d, name: name, natural: p.natural[:0], faces: p.faces[:0]}
 	var mods []Modifier

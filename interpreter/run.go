@@ -183,15 +183,9 @@ type runner struct {
 	// exprs are the frames expressions run in (nil once the run is done:
 	// the state may still ask the runner, which then uses a shared pool).
 	exprs *fastexpr.Frames
-	// the lists of for each loops that are done, for the next loops
-	// (forEach), and the keys of an ordered one
-	loopBufs [][]any
-	keyedBuf []keyedItem
 	// mem cuts the dice, lists and modifiers a run keeps from slabs (nil
 	// once the run is done: the slabs go back with the stacks)
 	mem *runMem
-	// spare is a pool a roll of several dice may use (rollPool)
-	spare *pool
 }
 
 // runMem is the slabs a run cuts what it keeps from: the dice of every
@@ -237,7 +231,6 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 	r.stacks = rs
 	r.argVals, r.argGiven, r.stack, r.active, r.frames = rs.vals, rs.given, rs.stack, rs.active, rs.frames
 	r.running, r.values = rs.running, rs.values
-	r.loopBufs, r.keyedBuf, r.spare = rs.loopBufs, rs.keyedBuf, rs.spare
 	if rs.mem == nil {
 		rs.mem = new(runMem)
 	}
@@ -294,8 +287,8 @@ func (r *runner) done() {
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
 		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs,
-		loopBufs: r.loopBufs, keyedBuf: r.keyedBuf, mem: r.mem, spare: r.spare}
-	r.loopBufs, r.keyedBuf, r.mem, r.spare = nil, nil, nil, nil
+		loopBufs: rs.loopBufs, keyedBuf: rs.keyedBuf, mem: r.mem, spare: rs.spare}
+	r.mem = nil
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
 	stacksPool.Put(rs)
@@ -320,10 +313,12 @@ type runStacks struct {
 	rowChances []RowChance
 	rowInfos   []*dsl.RowInfo
 	exprs      *fastexpr.Frames // the frames the rules' expressions run in
-	loopBufs   [][]any          // runner.loopBufs
-	keyedBuf   []keyedItem      // runner.keyedBuf
 	mem        *runMem          // runner.mem
-	spare      *pool            // runner.spare
+	// the lists of for each loops that are done, for the next loops
+	// (forEach), and the keys of an ordered one
+	loopBufs [][]any
+	keyedBuf []keyedItem
+	spare    *pool // a pool a roll of several dice may use (rollPool)
 }
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}
