@@ -79,8 +79,9 @@ func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, 
 		// One request per run, filled anew for each die: a source must
 		// not keep it (DiceSource), and a new one for every die was the
 		// most of a run's garbage after the frames.
-		r.dieReq = DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: n}
-		die, err := r.opts.Dice.Roll(&r.dieReq)
+		req := &r.stacks.dieReq
+		*req = DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: n}
+		die, err := r.opts.Dice.Roll(req)
 		if err != nil {
 			return out, coded(diag.CodeRunDice, err)
 		}
@@ -886,7 +887,7 @@ func (r *runner) decideRow(t *dsl.TableInfo, f *frame, reroll []string) (*dsl.Ro
 	}
 	// The run's request and list of rows, reused: exact odds decide a
 	// row at every branch of every configuration.
-	req := &r.rowReq
+	req := &r.stacks.rowReq
 	if cap(r.stacks.rowChances) < len(t.Rows) {
 		r.stacks.rowChances = make([]RowChance, 0, len(t.Rows))
 		r.stacks.rowInfos = make([]*dsl.RowInfo, 0, len(t.Rows))

@@ -178,8 +178,6 @@ type runner struct {
 	root any
 	// resumeDepth is how many levels a resumed run started inside.
 	resumeDepth int
-	rowReq      RowRequest // decideRow's, reused
-	dieReq      DieRequest // the request of the die being rolled (rollDice)
 	// exprs are the frames expressions run in (nil once the run is done:
 	// the state may still ask the runner, which then uses a shared pool).
 	exprs *fastexpr.Frames
@@ -319,6 +317,10 @@ type runStacks struct {
 	loopBufs [][]any
 	keyedBuf []keyedItem
 	spare    *pool // a pool a roll of several dice may use (rollPool)
+	// decideRow's request, and that of the die being rolled (rollDice):
+	// reused, and kept here, out of the runner each run allocates
+	rowReq RowRequest
+	dieReq DieRequest
 }
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}
