@@ -241,7 +241,8 @@ func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
 	if r.ck != nil {
 		return r.blockChecked(b, f)
 	}
-	sc := blockScope{f: f}
+	rs := r.stacks
+	sc := blockScope{f: f, shared: &rs.hidden, base: len(rs.hidden)}
 	ctl, err := r.stmts(b, f, &sc, 0)
 	sc.restore()
 	return ctl, err
@@ -285,6 +286,11 @@ func (r *runner) stmts(b *syntax.Block, f *frame, sc *blockScope, from int) (con
 type blockScope struct {
 	f      *frame
 	hidden []hiddenName // each name at most once; nil until one is hidden
+	// shared, when not nil, holds the hidden names instead, from base
+	// on: blocks without checkpoints nest, so their names are a stack
+	// the run keeps (runStacks.hidden), and a block allocates nothing.
+	shared *[]hiddenName
+	base   int
 }
 
 type hiddenName struct {
@@ -309,13 +315,22 @@ func (sc *blockScope) hide(name string) {
 
 // keep is hide of a name whose outer value is old.
 func (sc *blockScope) keep(name string, old any) {
-	for i := range sc.hidden {
-		if sc.hidden[i].name == name {
+	hidden := sc.hidden
+	if sc.shared != nil {
+		hidden = (*sc.shared)[sc.base:]
+	}
+	for i := range hidden {
+		if hidden[i].name == name {
 			return
 		}
 	}
 	n, hadRoll := sc.f.natural[name]
-	sc.hidden = append(sc.hidden, hiddenName{name: name, value: old, natural: n, rolled: sc.f.rolled[name], hadRoll: hadRoll})
+	h := hiddenName{name: name, value: old, natural: n, rolled: sc.f.rolled[name], hadRoll: hadRoll}
+	if sc.shared != nil {
+		*sc.shared = append(*sc.shared, h)
+		return
+	}
+	sc.hidden = append(sc.hidden, h)
 }
 
 // declare binds a name in the block.
@@ -329,7 +344,11 @@ func (sc *blockScope) declare(name string, v any) {
 
 // restore brings back the outer names when the block ends.
 func (sc *blockScope) restore() {
-	for _, h := range sc.hidden {
+	hidden := sc.hidden
+	if sc.shared != nil {
+		hidden = (*sc.shared)[sc.base:]
+	}
+	for _, h := range hidden {
 		sc.f.set(h.name, h.value)
 		if h.hadRoll {
 			sc.f.natural[h.name], sc.f.rolled[h.name] = h.natural, h.rolled
@@ -337,6 +356,10 @@ func (sc *blockScope) restore() {
 			delete(sc.f.natural, h.name)
 			delete(sc.f.rolled, h.name)
 		}
+	}
+	if sc.shared != nil {
+		clear(hidden)
+		*sc.shared = (*sc.shared)[:sc.base]
 	}
 }
 

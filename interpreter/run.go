@@ -282,9 +282,10 @@ func (r *runner) done() {
 	}
 	clear(levels[:cap(levels)])
 	clear(rs.scopes[:cap(rs.scopes)])
+	clear(rs.hidden[:cap(rs.hidden)])
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
-		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs,
+		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs, hidden: rs.hidden[:0],
 		loopBufs: rs.loopBufs, keyedBuf: rs.keyedBuf, mem: r.mem, spare: rs.spare}
 	r.mem = nil
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
@@ -317,6 +318,7 @@ type runStacks struct {
 	loopBufs [][]any
 	keyedBuf []keyedItem
 	spare    *pool // a pool a roll of several dice may use (rollPool)
+	hidden []hiddenName // the names blocks hide (blockScope.shared)
 	// decideRow's request, and that of the die being rolled (rollDice):
 	// reused, and kept here, out of the runner each run allocates
 	rowReq RowRequest
