@@ -594,10 +594,11 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 		return next, r.errorAt(f, diag.CodeRunExpr, spanOf(s.List), fmt.Errorf("for each: %v", err))
 	}
 	name := s.Var.Name
-	old, hadOld := f.get(name)
+	slot := slotOf(f.slots, name) // once, for every read and write below
+	old, hadOld := f.getSlot(slot)
 	defer func() {
 		if hadOld {
-			f.set(name, old)
+			f.setSlot(slot, old)
 		}
 	}()
 	if s.OrderBy != nil {
@@ -615,7 +616,7 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 			rs.keyedBuf = keyed[:0]
 		}()
 		for i, it := range items {
-			f.set(name, it)
+			f.setSlot(slot, it)
 			keyed[i].item = it
 			if keyed[i].key, err = r.eval(f, s.OrderBy); err != nil {
 				return next, err
