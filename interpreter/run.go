@@ -317,8 +317,8 @@ type runStacks struct {
 	// (forEach), and the keys of an ordered one
 	loopBufs [][]any
 	keyedBuf []keyedItem
-	spare    *pool // a pool a roll of several dice may use (rollPool)
-	hidden []hiddenName // the names blocks hide (blockScope.shared)
+	spare    *pool        // a pool a roll of several dice may use (rollPool)
+	hidden   []hiddenName // the names blocks hide (blockScope.shared)
 	// decideRow's request, and that of the die being rolled (rollDice):
 	// reused, and kept here, out of the runner each run allocates
 	rowReq RowRequest
