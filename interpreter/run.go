@@ -12,7 +12,7 @@ import (
 	"github.com/munda-rules/munda/dsl/fastexpr"
 	"github.com/munda-rules/munda/dsl/i18n"
 	"github.com/munda-rules/munda/dsl/syntax"
-	"github.com/munda-rules/munda/internal/slab"
+	"github.com/munda-rules/munda/stdlib/slab"
 	"github.com/munda-rules/munda/stdlib/state"
 )
 

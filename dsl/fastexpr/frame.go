@@ -4,7 +4,7 @@ import (
 	"errors"
 	"sync"
 
-	"github.com/munda-rules/munda/internal/slab"
+	"github.com/munda-rules/munda/stdlib/slab"
 )
 
 // maxPredicateDepth bounds nested predicates (any(…, any(…, #))) that a
