@@ -3,6 +3,7 @@ package dsl
 import (
 	"errors"
 	"fmt"
+	"reflect"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -41,6 +42,15 @@ type Compiler struct {
 // NewCompiler makes a compiler with the given options.
 func NewCompiler(opts ...expr.Option) *Compiler {
 	c := &Compiler{config: conf.CreateNew(), slots: slotsForCheck()}
+	// expr keeps what it learns of Go types (a struct's fields, a type's
+	// methods) in the configuration's cache, whose maps it makes on first
+	// use: each copy of a configuration whose cache was still empty made
+	// its own, so every expression looked its types' fields up afresh by
+	// reflection. Made here, they are shared by every copy (Parse,
+	// CompileTree).
+	cache := &c.config.NtCache
+	empty := cache.FromType(reflect.TypeOf(struct{}{})) // the structs map
+	empty.NumMethods(cache)                             // the methods map
 	c.With(opts...)
 	c.config.MaxNodes = MaxExprNodes
 	return c
