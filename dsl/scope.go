@@ -222,8 +222,20 @@ func exprType(t reflect.Type) types.Type {
 	if t == nil || t.Kind() == reflect.Interface {
 		return types.Any
 	}
-	return types.TypeOf(reflect.Zero(t).Interface())
+	// Made once per type: each environment built (one per scope, again
+	// after each name a scope defines) would otherwise box a zero value
+	// and the type for every name in it.
+	if et, ok := exprTypes.Load(t); ok {
+		return et.(types.Type)
+	}
+	et := types.TypeOf(reflect.Zero(t).Interface())
+	exprTypes.Store(t, et)
+	return et
 }
+
+// exprTypes holds exprType by Go type (the state's types and the rules'
+// values: few).
+var exprTypes sync.Map
 
 // fieldByTag finds a struct field by its expr tag. A field found is kept
 // (only fields that exist, so misspelt names cannot grow it).
