@@ -163,9 +163,11 @@ func BenchmarkCheckKept1000(b *testing.B) {
 func BenchmarkParse(b *testing.B) {
 	src := generatedPack(1000)
 	b.ReportAllocs()
+	cpu := processCPU()
 	for i := 0; i < b.N; i++ {
 		if _, diags := syntax.Parse("generated.munda", src); diags.HasErrors() {
 			b.Fatal(diags)
 		}
 	}
+	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
 }

@@ -3,6 +3,8 @@ package dsl
 import (
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
@@ -13,6 +15,7 @@ import (
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/optimizer"
 	exprparser "github.com/expr-lang/expr/parser"
+	"github.com/expr-lang/expr/patcher"
 	"github.com/expr-lang/expr/types"
 	"github.com/expr-lang/expr/vm"
 )
@@ -41,6 +44,15 @@ type Compiler struct {
 // NewCompiler makes a compiler with the given options.
 func NewCompiler(opts ...expr.Option) *Compiler {
 	c := &Compiler{config: conf.CreateNew(), slots: slotsForCheck()}
+	// expr keeps what it learns of Go types (a struct's fields, a type's
+	// methods) in the configuration's cache, whose maps it makes on first
+	// use: each copy of a configuration whose cache was still empty made
+	// its own, so every expression looked its types' fields up afresh by
+	// reflection. Made here, they are shared by every copy (Parse,
+	// CompileTree).
+	cache := &c.config.NtCache
+	empty := cache.FromType(reflect.TypeOf(struct{}{})) // the structs map
+	empty.NumMethods(cache)                             // the methods map
 	c.With(opts...)
 	c.config.MaxNodes = MaxExprNodes
 	return c
@@ -103,6 +115,26 @@ func (c *Compiler) Parse(text string, env types.Map) (tree *exprparser.Tree, err
 	return exprparser.ParseWithConfig(text, &cfg)
 }
 
+// mayPatch tells whether expr's patches (visitors) may change tree. Each
+// pass of PatchAndCheck checks the whole tree again (three checks at
+// least, after the one above), for patches that, when they are only
+// operator overloads (the bounded string +), can change nothing in a tree
+// without their operator. Any other kind of patch is assumed to.
+func mayPatch(tree ast.Node, visitors []ast.Visitor) bool {
+	var operators []string
+	for _, v := range visitors {
+		o, ok := v.(*patcher.OperatorOverloading)
+		if !ok {
+			return true
+		}
+		operators = append(operators, o.Operator)
+	}
+	return ast.Find(tree, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryNode)
+		return ok && slices.Contains(operators, b.Operator)
+	}) != nil
+}
+
 // CompileTree checks and compiles what Parse gave, in a typed
 // environment: the second half of CompileSeeing. It patches the tree.
 func (c *Compiler) CompileTree(tree *exprparser.Tree, env types.Map) (program *vm.Program, err error) {
@@ -125,7 +157,7 @@ func (c *Compiler) CompileTree(tree *exprparser.Tree, env types.Map) (program *v
 	if _, err = new(exprchecker.Checker).Check(tree, &bare); err != nil {
 		return nil, err
 	}
-	if len(cfg.Visitors) > 0 {
+	if len(cfg.Visitors) > 0 && mayPatch(tree.Node, cfg.Visitors) {
 		if _, err = new(exprchecker.Checker).PatchAndCheck(tree, &cfg); err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr/ast"
 
@@ -123,7 +124,20 @@ func (q *Query) Eval(st *state.State) (any, error) {
 // EvalRun asks the query of the state a run ended in, and what the run
 // signalled: event id → times (QuerySignalled).
 func (q *Query) EvalRun(st *state.State, signalled map[string]int) (any, error) {
-	env := BaseEnv(st)
+	// The environment is a pooled one (odds ask the question of every
+	// sample): its natural and rolled tables stay empty, as no expression
+	// writes to them, and the names it was filled with are put back.
+	env := queryEnvs.Get().(map[string]any)
+	defer func() {
+		delete(env, QuerySignalled)
+		env[GlobalState], env[GlobalBattle], env[GlobalGangs] = nil, nil, nil
+		queryEnvs.Put(env)
+	}()
+	var gangs any
+	if st != nil {
+		gangs = st.Gangs
+	}
+	FillEnv(env, st, gangs, env[GlobalNatural].(map[string]int), env[GlobalRolled].(map[string][]int))
 	if q.signals {
 		if signalled == nil {
 			signalled = map[string]int{}
@@ -139,6 +153,9 @@ func (q *Query) EvalRun(st *state.State, signalled map[string]int) (any, error) 
 	}
 	return v, nil
 }
+
+// queryEnvs are the environments EvalRun fills (BaseEnv's, reused).
+var queryEnvs = sync.Pool{New: func() any { return BaseEnv(nil) }}
 
 // queryCompiler returns the function CompileQuery uses: the checker that
 // checked the rules, compiling in the global scope. It keeps the checker

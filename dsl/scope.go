@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr/types"
 
@@ -221,10 +222,23 @@ func exprType(t reflect.Type) types.Type {
 	if t == nil || t.Kind() == reflect.Interface {
 		return types.Any
 	}
-	return types.TypeOf(reflect.Zero(t).Interface())
+	// Made once per type: each environment built (one per scope, again
+	// after each name a scope defines) would otherwise box a zero value
+	// and the type for every name in it.
+	if et, ok := exprTypes.Load(t); ok {
+		return et.(types.Type)
+	}
+	et := types.TypeOf(reflect.Zero(t).Interface())
+	exprTypes.Store(t, et)
+	return et
 }
 
-// fieldByTag finds a struct field by its expr tag.
+// exprTypes holds exprType by Go type (the state's types and the rules'
+// values: few).
+var exprTypes sync.Map
+
+// fieldByTag finds a struct field by its expr tag. A field found is kept
+// (only fields that exist, so misspelt names cannot grow it).
 func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -232,14 +246,28 @@ func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
 	if t.Kind() != reflect.Struct {
 		return reflect.StructField{}, false
 	}
+	key := taggedName{t, name}
+	if f, ok := fieldsByTag.Load(key); ok {
+		return f.(reflect.StructField), true
+	}
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		if f.IsExported() && f.Tag.Get("expr") == name {
+			fieldsByTag.Store(key, f)
 			return f, true
 		}
 	}
 	return reflect.StructField{}, false
 }
+
+// taggedName is a field's expr name in a struct type.
+type taggedName struct {
+	t    reflect.Type
+	name string
+}
+
+// fieldsByTag are the fields fieldByTag found, by taggedName.
+var fieldsByTag sync.Map
 
 // fieldNames lists the expr names of a struct's fields, for did-you-mean.
 func fieldNames(t reflect.Type) []string {

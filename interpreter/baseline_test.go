@@ -596,3 +596,29 @@ func TestInterpretedBufferMatchesClone(t *testing.T) {
 		}
 	}
 }
+
+// An End Phase in a reused buffer allocates a few dozen objects (188
+// before the run's slabs and reused buffers): what it keeps is cut from
+// slabs, what it drops is reused. A bound, not a count, so that a
+// change of the rules moves it little; a roll, a filter or a loop that
+// allocated again would pass it.
+func TestEndPhaseAllocationsBounded(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's sync.Pool drops what runs put back")
+	}
+	p := coreProgram(t)
+	st := benchState()
+	var buf state.Buffer
+	dice := interpreter.NewSeeded(1)
+	run := func() {
+		if err := p.Run(st.CopyInto(&buf), "end_phase", nil, interpreter.Options{Dice: dice}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run() // the pools and buffers filled once
+	n := testing.AllocsPerRun(100, run)
+	t.Logf("%.0f allocations", n)
+	if n > 60 {
+		t.Errorf("an End Phase allocates %.0f objects, more than 60", n)
+	}
+}

@@ -223,22 +223,29 @@ var ckSeed = maphash.MakeSeed()
 // Values it cannot hash make it unique, so that such runs are never
 // merged. A variable still in scope that nothing later reads (see
 // liveness.go) is left out: runs that differ only in it go on alike.
-func (c Checkpoint) Hash(counters bool) uint64 { return c.hash(counters, true, nil) }
+func (c Checkpoint) Hash(counters bool) uint64 { return c.hash(counters, true, true, nil) }
 
 // HashFor is Hash for a question that reads question of the final state
 // (Program.QueryReads, Program.SummaryReads; nil: all of it): it also
 // leaves out the fields of models that neither the rest of the run nor
 // the question may read (fields.go).
 func (c Checkpoint) HashFor(counters bool, question *Reads) uint64 {
-	return c.hash(counters, true, question)
+	return c.hash(counters, true, true, question)
+}
+
+// HashUnnarrowed is HashFor without the narrowings that depend on the
+// values at the checkpoint (guards.go: the branches of ifs the run will
+// not take are read all the same): what tests compare HashFor with.
+func (c Checkpoint) HashUnnarrowed(counters bool, question *Reads) uint64 {
+	return c.hash(counters, true, false, question)
 }
 
 // ScopeHash is Hash over every variable in scope, read later or not, and
 // the whole state: the hash before liveness, which tests compare Hash
 // with.
-func (c Checkpoint) ScopeHash(counters bool) uint64 { return c.hash(counters, false, nil) }
+func (c Checkpoint) ScopeHash(counters bool) uint64 { return c.hash(counters, false, false, nil) }
 
-func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
+func (c Checkpoint) hash(counters, liveOnly, narrow bool, question *Reads) uint64 {
 	r := c.r
 	h := getHasher()
 	defer putHasher(h)
@@ -248,8 +255,21 @@ func (c Checkpoint) hash(counters, liveOnly bool, question *Reads) uint64 {
 	liveness := r.p.liveness()
 	var at *liveAt
 	if liveOnly {
-		at = liveness.at(levels, r.logging())
+		var guards []guard
+		var vals guardValues
+		var last uint64
+		if narrow {
+			last = lastItems(levels)
+			guards = r.p.guardsAt(levels, last)
+			vals = r.guardValues(guards)
+		}
+		at = liveness.at(levels, r.logging(), narrow, guards, vals, last)
 		h.plan = at.plan(r, question, counters)
+		if len(at.vias) > 0 && (h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0) {
+			h.keeps(levels, at.vias)
+		}
+		h.u64(vals.known)
+		h.u64(vals.value)
 	}
 	h.u64(h.plan.drop)
 	h.u64(h.plan.focusKeep)
@@ -324,7 +344,7 @@ func getHasher() *hasher {
 }
 
 func putHasher(h *hasher) {
-	h.unique, h.st, h.plan = false, nil, fieldPlan{}
+	h.unique, h.st, h.plan, h.keep = false, nil, fieldPlan{}, h.keep[:0]
 	hashers.Put(h)
 }
 
@@ -362,7 +382,10 @@ type hasher struct {
 	unique bool // a value it could not hash
 	st     *state.State
 	plan   fieldPlan // how to hash the droppable fields of models (fields.go)
-	spare  *hasher   // sub's hasher, kept for the next entry
+	// keep: the models variables reach, and the droppable fields read of
+	// each, hashed whatever the plan says (bymodel.go)
+	keep  []modelKeep
+	spare *hasher // sub's hasher, kept for the next entry
 	// inScope: the names in scope in the frame being hashed, by slot
 	inScope slotBits
 }

@@ -139,7 +139,9 @@ func (c Checkpoint) Decided(counters bool, watch *Watch) bool {
 	return true
 }
 
-// intersects reports whether two sets of fields share one.
+// intersects reports whether two sets of fields share one: a field in
+// both, a field in one that the other asks (or edits) some items of, or
+// an item of a field both ask (or edit).
 func intersects(a, b *nameSet) bool {
 	if a.allFields || b.allFields {
 		return true
@@ -147,6 +149,19 @@ func intersects(a, b *nameSet) bool {
 	for i := 0; i < len(a.fields) && i < len(b.fields); i++ {
 		if a.fields[i]&b.fields[i] != 0 {
 			return true
+		}
+	}
+	for _, x := range [2][2]*nameSet{{a, b}, {b, a}} {
+		for f, items := range x[0].members {
+			if x[1].hasField(f) {
+				return true
+			}
+			other := x[1].members[f]
+			for i := 0; i < len(items) && i < len(other); i++ {
+				if items[i]&other[i] != 0 {
+					return true
+				}
+			}
 		}
 	}
 	return false

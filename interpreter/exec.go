@@ -241,7 +241,8 @@ func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
 	if r.ck != nil {
 		return r.blockChecked(b, f)
 	}
-	sc := blockScope{f: f}
+	rs := r.stacks
+	sc := blockScope{f: f, shared: &rs.hidden, base: len(rs.hidden)}
 	ctl, err := r.stmts(b, f, &sc, 0)
 	sc.restore()
 	return ctl, err
@@ -285,6 +286,11 @@ func (r *runner) stmts(b *syntax.Block, f *frame, sc *blockScope, from int) (con
 type blockScope struct {
 	f      *frame
 	hidden []hiddenName // each name at most once; nil until one is hidden
+	// shared, when not nil, holds the hidden names instead, from base
+	// on: blocks without checkpoints nest, so their names are a stack
+	// the run keeps (runStacks.hidden), and a block allocates nothing.
+	shared *[]hiddenName
+	base   int
 }
 
 type hiddenName struct {
@@ -309,13 +315,22 @@ func (sc *blockScope) hide(name string) {
 
 // keep is hide of a name whose outer value is old.
 func (sc *blockScope) keep(name string, old any) {
-	for i := range sc.hidden {
-		if sc.hidden[i].name == name {
+	hidden := sc.hidden
+	if sc.shared != nil {
+		hidden = (*sc.shared)[sc.base:]
+	}
+	for i := range hidden {
+		if hidden[i].name == name {
 			return
 		}
 	}
 	n, hadRoll := sc.f.natural[name]
-	sc.hidden = append(sc.hidden, hiddenName{name: name, value: old, natural: n, rolled: sc.f.rolled[name], hadRoll: hadRoll})
+	h := hiddenName{name: name, value: old, natural: n, rolled: sc.f.rolled[name], hadRoll: hadRoll}
+	if sc.shared != nil {
+		*sc.shared = append(*sc.shared, h)
+		return
+	}
+	sc.hidden = append(sc.hidden, h)
 }
 
 // declare binds a name in the block.
@@ -329,7 +344,11 @@ func (sc *blockScope) declare(name string, v any) {
 
 // restore brings back the outer names when the block ends.
 func (sc *blockScope) restore() {
-	for _, h := range sc.hidden {
+	hidden := sc.hidden
+	if sc.shared != nil {
+		hidden = (*sc.shared)[sc.base:]
+	}
+	for _, h := range hidden {
 		sc.f.set(h.name, h.value)
 		if h.hadRoll {
 			sc.f.natural[h.name], sc.f.rolled[h.name] = h.natural, h.rolled
@@ -337,6 +356,10 @@ func (sc *blockScope) restore() {
 			delete(sc.f.natural, h.name)
 			delete(sc.f.rolled, h.name)
 		}
+	}
+	if sc.shared != nil {
+		clear(hidden)
+		*sc.shared = (*sc.shared)[:sc.base]
 	}
 }
 
@@ -557,23 +580,43 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 	if err != nil {
 		return next, err
 	}
-	items, err := toList(listV)
+	// Without checkpoints the items live only as long as the loop: a
+	// list made here (of a typed slice, or sorted) is a reused buffer,
+	// given back at the end. A checkpoint keeps them (loopAt).
+	var buf []any
+	reuse := r.ck == nil
+	if reuse {
+		buf = r.takeLoopBuf()
+		defer r.giveLoopBuf(&buf)
+	}
+	items, err := toListInto(listV, &buf)
 	if err != nil {
 		return next, r.errorAt(f, diag.CodeRunExpr, spanOf(s.List), fmt.Errorf("for each: %v", err))
 	}
 	name := s.Var.Name
-	old, hadOld := f.get(name)
+	slot := slotOf(f.slots, name) // once, for every read and write below
+	old, hadOld := f.getSlot(slot)
 	defer func() {
 		if hadOld {
-			f.set(name, old)
+			f.setSlot(slot, old)
 		}
 	}()
 	if s.OrderBy != nil {
 		// Each item with its key, sorted stably in one list (the same
 		// comparisons as sort.SliceStable makes with less).
-		keyed := make([]keyedItem, len(items))
+		rs := r.stacks
+		keyed := rs.keyedBuf[:0]
+		rs.keyedBuf = nil // an order's key may run another loop
+		if cap(keyed) < len(items) {
+			keyed = make([]keyedItem, len(items))
+		}
+		keyed = keyed[:len(items)]
+		defer func() {
+			clear(keyed)
+			rs.keyedBuf = keyed[:0]
+		}()
 		for i, it := range items {
-			f.set(name, it)
+			f.setSlot(slot, it)
 			keyed[i].item = it
 			if keyed[i].key, err = r.eval(f, s.OrderBy); err != nil {
 				return next, err
@@ -585,11 +628,18 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 			}
 			return 0 // insertion and merge ask only whether a < b
 		})
-		sorted := make([]any, len(items))
+		// keyed holds the items: buf may be overwritten, whether it is
+		// items or empty.
+		var sorted []any
+		if cap(buf) >= len(items) {
+			sorted = buf[:len(items)]
+		} else {
+			sorted = make([]any, len(items))
+		}
 		for i, k := range keyed {
 			sorted[i] = k.item
 		}
-		items = sorted
+		items, buf = sorted, sorted
 	}
 	kept := r.hashLoop(items, name, old, hadOld)
 	return r.eachFrom(s, f, loopAt{items: items, old: old, hadOld: hadOld}, kept)
@@ -1356,6 +1406,12 @@ func toInt(v any) (int, error) {
 
 // toList turns a list value (any slice) into []any.
 func toList(v any) ([]any, error) {
+	return toListInto(v, nil)
+}
+
+// toListInto is toList, making the list it must make (of a slice not
+// []any) in *buf when buf is not nil, which then holds it.
+func toListInto(v any, buf *[]any) ([]any, error) {
 	switch x := v.(type) {
 	case []any:
 		return x, nil
@@ -1366,11 +1422,53 @@ func toList(v any) ([]any, error) {
 	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {
 		return nil, fmt.Errorf("want a list, got %s", display(v))
 	}
-	out := make([]any, rv.Len())
-	for i := range out {
-		out[i] = rv.Index(i).Interface()
+	n := rv.Len()
+	var out []any
+	if buf != nil && cap(*buf) >= n {
+		out = (*buf)[:n]
+	} else {
+		out = make([]any, n)
+	}
+	switch x := v.(type) { // the state's lists, without reflection
+	case []*state.Model:
+		for i, m := range x {
+			out[i] = m
+		}
+	case []*state.Gang:
+		for i, g := range x {
+			out[i] = g
+		}
+	default:
+		for i := range out {
+			out[i] = rv.Index(i).Interface()
+		}
+	}
+	if buf != nil {
+		*buf = out
 	}
 	return out, nil
+}
+
+// takeLoopBuf is an empty list a for each may fill, given back with
+// giveLoopBuf once the loop is done (loops nest: there are several).
+func (r *runner) takeLoopBuf() []any {
+	rs := r.stacks
+	n := len(rs.loopBufs)
+	if n == 0 {
+		return nil
+	}
+	b := rs.loopBufs[n-1]
+	rs.loopBufs = rs.loopBufs[:n-1]
+	return b
+}
+
+// giveLoopBuf keeps a loop's list, cleared, for the next loop.
+func (r *runner) giveLoopBuf(b *[]any) {
+	if cap(*b) == 0 || cap(*b) > 1024 {
+		return
+	}
+	clear((*b)[:cap(*b)])
+	r.stacks.loopBufs = append(r.stacks.loopBufs, (*b)[:0])
 }
 
 // jsonValue makes a value safe for the JSON log: state objects by id.

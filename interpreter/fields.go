@@ -142,7 +142,11 @@ func (at *liveAt) plan(r *runner, question *Reads, counters bool) fieldPlan {
 	if v, ok := plans.Load(key); ok {
 		return v.(fieldPlan)
 	}
-	plan := r.planFields(&at.fields, question, counters)
+	live := &at.fields
+	if at.byModel {
+		live = &at.anyFields // and what the variables reach (bymodel.go)
+	}
+	plan := r.planFields(live, question, counters)
 	plan.countKeys = slices.Sorted(maps.Keys(plan.counts))
 	v, _ := plans.LoadOrStore(key, plan)
 	return v.(fieldPlan)

@@ -76,6 +76,12 @@ type nameSet struct {
 	// ("impressive_scars" in m.lasting_injuries) or to remove one, by
 	// field, with those items.
 	members map[string]slotBits
+	// via: read by model (bymodel.go), the droppable fields of models
+	// read through a variable of the frame, by its slot, of the model it
+	// holds alone (not in fields or members unless read otherwise too);
+	// assigned: the variables the statements may set.
+	via      map[int]*viaReads
+	assigned slotBits
 }
 
 // slotBits is a set of names by their slot.
@@ -212,6 +218,9 @@ func (s *nameSet) unionNames(o *nameSet) {
 
 func (s *nameSet) unionFields(o *nameSet) {
 	s.adopt(o)
+	if o.via != nil || o.assigned != nil {
+		s.unionVia(o)
+	}
 	switch {
 	case s.allFields:
 	case o.allFields:
@@ -231,7 +240,7 @@ func (s *nameSet) unionFields(o *nameSet) {
 
 // fieldsCount is a measure of the fields part, which only grows.
 func (s *nameSet) fieldsCount() int {
-	n := s.fields.count()
+	n := s.fields.count() + s.viaCount()
 	for _, b := range s.members {
 		n += b.count() + 1
 	}
@@ -267,6 +276,9 @@ func (s *nameSet) clone() nameSet {
 		for f, b := range s.members {
 			c.members[f] = slices.Clone(b)
 		}
+	}
+	if s.via != nil || s.assigned != nil {
+		c.unionVia(s)
 	}
 	return c
 }
@@ -304,6 +316,15 @@ type liveness struct {
 	atsMu sync.RWMutex
 	// declared: the slot each statement of a block declares (declaredBy)
 	declared sync.Map
+	// guards: the ifs each place decides (guardsAt), by its key
+	guards sync.Map
+	// byModel: each callable's modelSummary, and modelBlocks each
+	// block's suffixes read by model (bymodel.go), by mode.
+	idx         *dsl.Index
+	byModel     [2]map[string]*modelSummary
+	modelBlocks [2]sync.Map
+	// effectsSet: the names an effect may set (bymodel.go)
+	effectsSet slotBits
 }
 
 // liveAt is what the rest of a run may read at a checkpoint: of each
@@ -311,6 +332,12 @@ type liveness struct {
 type liveAt struct {
 	frames []nameSet
 	fields nameSet
+	// byModel (with narrowing): anyFields are the fields read of any
+	// model, vias the variables of frames running read through
+	// (bymodel.go); the plan is then made of anyFields.
+	byModel   bool
+	anyFields nameSet
+	vias      []viaAt
 	// plans: the fieldPlan for each limits and durations (planKey)
 	// without a question (with one, the question keeps them)
 	plans sync.Map
@@ -335,14 +362,28 @@ func appendPlaceKey(key []byte, levels []ckLevel) []byte {
 }
 
 // at is what is live at a checkpoint with these levels, found once per
-// place: it depends on the blocks running and their statements alone.
-func (lv *liveness) at(levels []ckLevel, logging bool) *liveAt {
+// place: it depends on the blocks running and their statements alone,
+// and on the values of the place's guards (guards.go: the branches of
+// ifs the run will not take are not read; none without guards).
+//
+// With narrow, the fields are read by model too (bymodel.go).
+func (lv *liveness) at(levels []ckLevel, logging, narrow bool, guards []guard, vals guardValues, last uint64) *liveAt {
 	var buf [256]byte // a key on the stack, for the lookup
 	key := buf[:0]
 	if logging {
 		key = append(key, 1)
 	}
 	key = appendPlaceKey(key, levels)
+	var skip map[int]map[*syntax.Block]bool
+	if narrow {
+		key = append(key, 0xfe)
+		key = binary.AppendUvarint(key, last)
+	}
+	if vals.known != 0 {
+		key = append(key, 0xff)
+		key = binary.AppendUvarint(key, vals.known)
+		key = binary.AppendUvarint(key, vals.value)
+	}
 	lv.atsMu.RLock()
 	at, ok := lv.ats[string(key)]
 	lv.atsMu.RUnlock()
@@ -350,16 +391,25 @@ func (lv *liveness) at(levels []ckLevel, logging bool) *liveAt {
 		return at
 	}
 	at = &liveAt{}
+	if vals.known != 0 {
+		skip = untaken(guards, vals)
+	}
 	for i := 0; i < len(levels); {
 		j := i
 		for j < len(levels) && levels[j].f == levels[i].f {
 			j++
 		}
-		s := lv.frameLive(levels[i:j], j == len(levels), logging)
+		s := lv.frameLive(levels[i:j], i, skip, last, j == len(levels), logging)
 		at.frames = append(at.frames, s)
 		at.fields.unionFields(&s)
+		if narrow {
+			m, vias := lv.frameLiveByModel(levels[i:j], i, skip, last, j == len(levels), logging)
+			at.anyFields.unionFields(&m)
+			at.vias = append(at.vias, vias...)
+		}
 		i = j
 	}
+	at.byModel = narrow
 	lv.atsMu.Lock()
 	defer lv.atsMu.Unlock()
 	if have, ok := lv.ats[string(key)]; ok {
@@ -397,6 +447,9 @@ func newLiveness(p *Program) *liveness {
 	}
 	lv.summarise(p, false)
 	lv.summarise(p, true)
+	lv.idx = p.idx
+	lv.summariseByModel(p, false)
+	lv.summariseByModel(p, true)
 	for _, e := range p.idx.Effects {
 		reads := nameSet{slots: lv.slots}
 		// An effect's text is rendered whether or not the run logs in
@@ -410,6 +463,10 @@ func newLiveness(p *Program) *liveness {
 		target, _, _ := strings.Cut(e.Target, ".")
 		sites := siteStmts(p.idx, e)
 		switch {
+		case startHook(p.idx, e):
+			// Runs before the body of its procedure or action starts:
+			// never again in a frame whose body runs (a later call is
+			// read with the callee's summary).
 		case owners[target] && e.Target != dsl.AnyRoll && sites != nil:
 			for _, st := range sites {
 				if lv.firedAt[st] == nil {
@@ -435,6 +492,20 @@ func newLiveness(p *Program) *liveness {
 		}
 	}
 	return lv
+}
+
+// startHook reports whether e is a before or instead_of hook on a whole
+// procedure or action, which the runner runs before its body
+// (hookedBody).
+func startHook(idx *dsl.Index, e *dsl.EffectInfo) bool {
+	h, ok := e.Item.(*syntax.Hook)
+	if !ok || h.Timing == "after" || e.TargetKind != "procedure" || strings.Contains(e.Target, ".") {
+		return false // on a characteristic's tests, a step, or after
+	}
+	_, proc := idx.Procedures[e.Target]
+	_, action := idx.Actions[e.Target]
+	_, table := idx.Tables[e.Target]
+	return (proc || action) && !table
 }
 
 // summarise finds the fields each procedure, table and action reads with
@@ -632,11 +703,14 @@ func calleeKey(n any) string {
 const allActions = "a:*"
 
 // add adds what node reads to s, the fields of what it calls included.
-func (lv *liveness) add(s *nameSet, node any, logging bool) {
+func (lv *liveness) add(s *nameSet, node any, logging bool) { lv.addSkipping(s, node, logging, nil) }
+
+// addSkipping is add but for the blocks in skip (and all they hold).
+func (lv *liveness) addSkipping(s *nameSet, node any, logging bool, skip map[*syntax.Block]bool) {
 	if s.slots == nil {
 		s.slots = lv.slots
 	}
-	for _, c := range readsOf(node, logging, s) {
+	for _, c := range readsOfSkipping(node, logging, s, skip) {
 		if c == allActions {
 			for k, o := range lv.called[mode(logging)] {
 				if strings.HasPrefix(k, "a:") {
@@ -677,11 +751,17 @@ func (lv *liveness) suffixes(b *syntax.Block, logging bool) []nameSet {
 
 // addFiredAt adds the reads of the effects that fire at stmt or at a
 // statement inside it (lv.at).
-func (lv *liveness) addFiredAt(s *nameSet, stmt syntax.Stmt) {
+func (lv *liveness) addFiredAt(s *nameSet, stmt syntax.Stmt) { lv.addFiredAtSkipping(s, stmt, nil) }
+
+// addFiredAtSkipping is addFiredAt but for the blocks in skip.
+func (lv *liveness) addFiredAtSkipping(s *nameSet, stmt syntax.Stmt, skip map[*syntax.Block]bool) {
 	if len(lv.firedAt) == 0 {
 		return
 	}
 	syntax.Inspect(stmt, func(n any) bool {
+		if b, ok := n.(*syntax.Block); ok && skip[b] {
+			return false
+		}
 		if st, ok := n.(syntax.Stmt); ok {
 			if r := lv.firedAt[st]; r != nil {
 				s.union(r)
@@ -693,10 +773,15 @@ func (lv *liveness) addFiredAt(s *nameSet, stmt syntax.Stmt) {
 
 // frameLive is what the rest of the run may read of one frame, at a
 // checkpoint whose blocks running in that frame are levels (outermost
-// first), with the fields that rest reads; innermost says the last of
-// them is the checkpoint's own block (else it runs a call, an apply or a
-// perform into another frame).
-func (lv *liveness) frameLive(levels []ckLevel, innermost, logging bool) nameSet {
+// first, the first the checkpoint's level number level0), with the fields
+// that rest reads; innermost says the last of them is the checkpoint's
+// own block (else it runs a call, an apply or a perform into another
+// frame). skip: by level number, the blocks of ifs the run will not
+// enter (guards.go), whose reads are left out.
+//
+// last: by level, the for each loops at their last item (lastItems),
+// whose bodies run no more.
+func (lv *liveness) frameLive(levels []ckLevel, level0 int, skip map[int]map[*syntax.Block]bool, last uint64, innermost, logging bool) nameSet {
 	s := nameSet{slots: lv.slots}
 	first := levels[0]
 	switch owner := first.f.proc; {
@@ -718,10 +803,22 @@ func (lv *liveness) frameLive(levels []ckLevel, innermost, logging bool) nameSet
 			switch l.block.Stmts[l.stmt].(type) {
 			case *syntax.If, *syntax.Step, *syntax.Call, *syntax.Apply, *syntax.Perform:
 				from++ // done in this frame once its block ends
+			case *syntax.ForEach:
+				if j := level0 + k + 1; j < 64 && last&(1<<j) != 0 && k < len(levels)-1 {
+					from++ // at its last item: its body runs no more
+				}
 			}
 		}
-		suf := lv.suffixes(l.block, logging)
-		s.union(&suf[from])
+		if sk := skip[level0+k]; sk != nil {
+			// Statement by statement, but the blocks not entered.
+			for _, st := range l.block.Stmts[from:] {
+				lv.addSkipping(&s, st, logging, sk)
+				lv.addFiredAtSkipping(&s, st, sk)
+			}
+		} else {
+			suf := lv.suffixes(l.block, logging)
+			s.union(&suf[from])
+		}
 		if s.all && s.allFields {
 			break
 		}
@@ -733,7 +830,25 @@ func (lv *liveness) frameLive(levels []ckLevel, innermost, logging bool) nameSet
 // comment) and returns what it calls ("p:id", "t:id", "a:id", allActions).
 // Without logging, emit renders nothing, so it reads nothing.
 func readsOf(node any, logging bool, s *nameSet) []string {
+	return readsCore(node, logging, s, nil, nil)
+}
+
+// readsOfSkipping is readsOf but for the blocks in skip (and all they
+// hold).
+func readsOfSkipping(node any, logging bool, s *nameSet, skip map[*syntax.Block]bool) []string {
+	return readsCore(node, logging, s, skip, nil)
+}
+
+// readsCore is readsOf but for the blocks in skip; with sites, it reads
+// by model (bymodel.go): the droppable fields read through a variable
+// go to s.via, the variables set to s.assigned, and each call, apply,
+// perform and signal to sites with its arguments.
+func readsCore(node any, logging bool, s *nameSet, skip map[*syntax.Block]bool, sites *[]readSite) []string {
+	byModel := sites != nil
 	var calls []string
+	// The idents of paths that name no variable set: a path's fields,
+	// and the variable a longer path starts from.
+	inPath := map[*syntax.Ident]bool{}
 	// The field a set, add or remove writes: its new value depends on
 	// the old one only for an add or remove of the field itself (and for
 	// the run's counters of text and events, which are a configuration's
@@ -748,11 +863,13 @@ func readsOf(node any, logging bool, s *nameSet) []string {
 	handled := map[*syntax.Expr]bool{}
 	syntax.Inspect(node, func(n any) bool {
 		switch x := n.(type) {
+		case *syntax.Block:
+			return !skip[x]
 		case *syntax.Emit:
 			return logging
 		case *syntax.Expr:
 			if !handled[x] {
-				exprReads(x, s, &calls)
+				exprReadsBy(x, s, &calls, byModel)
 			}
 		case *syntax.Set:
 			target(x.Target)
@@ -760,7 +877,7 @@ func readsOf(node any, logging bool, s *nameSet) []string {
 				// set m.xp = m.xp + N: the old value only makes the new
 				// one, read only if the field is read later.
 				handled[x.Value] = true
-				nodeReads(by, s, &calls)
+				nodeReadsBy(by, s, &calls, byModel)
 			}
 		case *syntax.Add:
 			target(x.To)
@@ -768,25 +885,44 @@ func readsOf(node any, logging bool, s *nameSet) []string {
 			target(x.From)
 			if x.From != nil && len(x.From.Parts) > 1 && x.Item != nil {
 				// Whether it removes one depends on the item's count.
+				if parts := x.From.Parts; byModel && len(parts) == 2 && s.addViaMember(parts[0].Name, parts[1].Name, x.Item.Name) {
+					break
+				}
 				s.addMember(x.From.Parts[len(x.From.Parts)-1].Name, x.Item.Name)
+			}
+		case *syntax.Param:
+			inPath[x.Name] = true // a parameter declared, not set
+			if x.Type != nil {
+				inPath[x.Type] = true
 			}
 		case *syntax.Path:
 			// set model.stats.cl reads the fields on its way (the one
 			// written aside).
-			for _, part := range x.Parts[1:] {
-				if !written[part] {
+			for i, part := range x.Parts[1:] {
+				if !written[part] && !(byModel && i == 0 && s.addViaField(x.Parts[0].Name, part.Name)) {
 					s.addField(part.Name)
+				}
+			}
+			for i, part := range x.Parts {
+				if i > 0 || len(x.Parts) > 1 {
+					inPath[part] = true
 				}
 			}
 		case *syntax.Ident:
 			// A path's first name, a role, a name declared: more than is
 			// read, never less.
 			s.add(x.Name)
+			if byModel && !inPath[x] {
+				s.assigned.add(s.slots, x.Name) // may be set here
+			}
 		case *syntax.Str:
 			placeholderReads(x.Raw, s)
 		default:
 			if k := calleeKey(n); k != "" {
 				calls = append(calls, k)
+				if byModel {
+					*sites = append(*sites, readSiteOf(k, n, s.slots))
+				}
 			}
 		}
 		return true
@@ -801,17 +937,29 @@ func readsOf(node any, logging bool, s *nameSet) []string {
 // that reads the whole environment ($env), or one not compiled, reads
 // everything; a field read by a name known only at run time (m[f],
 // get(m, f)) or a value shown whole (string(m), toJSON(m)), every field.
-func exprReads(e *syntax.Expr, s *nameSet, calls *[]string) {
+func exprReads(e *syntax.Expr, s *nameSet, calls *[]string) { exprReadsBy(e, s, calls, false) }
+
+// exprReadsBy is exprReads, by model when byModel (bymodel.go).
+func exprReadsBy(e *syntax.Expr, s *nameSet, calls *[]string, byModel bool) {
 	if e.Program == nil {
 		s.setAll()
 		return
 	}
-	nodeReads(e.Program.Node(), s, calls)
+	nodeReadsBy(e.Program.Node(), s, calls, byModel)
 }
 
 // nodeReads is exprReads of a tree, adding to calls the functions and
 // lookup tables of the rules it calls ("f:id": those not inlined).
-func nodeReads(root ast.Node, s *nameSet, calls *[]string) {
+func nodeReads(root ast.Node, s *nameSet, calls *[]string) { nodeReadsBy(root, s, calls, false) }
+
+// nodeReadsBy is nodeReads; byModel, a droppable field read of a
+// variable of the frame (directly, or through the lets of inlined
+// functions that hold it) goes to s.via (bymodel.go).
+func nodeReadsBy(root ast.Node, s *nameSet, calls *[]string, byModel bool) {
+	var held func(ast.Node) string // the variable of the frame a node is, or ""
+	if byModel {
+		held = frameVariable(root)
+	}
 	tables := map[ast.Node]bool{} // natural and rolled, read as natural.X
 	// "item" in x.field asks only whether field holds the item.
 	membership := map[ast.Node]bool{}
@@ -826,7 +974,9 @@ func nodeReads(root ast.Node, s *nameSet, calls *[]string) {
 			return false
 		}
 		if field, ok := m.Property.(*ast.StringNode); ok {
-			s.addMember(field.Value, item.Value)
+			if held == nil || !s.addViaMember(held(m.Node), field.Value, item.Value) {
+				s.addMember(field.Value, item.Value)
+			}
 			membership[m] = true
 		}
 		return false
@@ -843,7 +993,7 @@ func nodeReads(root ast.Node, s *nameSet, calls *[]string) {
 				}
 				return false
 			}
-			if !membership[n] {
+			if !membership[n] && (held == nil || n.Method || !s.addViaField(held(n.Node), key.Value)) {
 				s.addField(key.Value)
 			}
 			if id, ok := n.Node.(*ast.IdentifierNode); ok && !n.Method {
@@ -1003,4 +1153,15 @@ func placeholderReads(raw string, s *nameSet) {
 			}
 		}
 	}
+}
+
+// lastItems are the levels (as bits) whose for each runs its last item.
+func lastItems(levels []ckLevel) uint64 {
+	var last uint64
+	for k := range min(len(levels), 64) {
+		if l := &levels[k]; l.loopVar != "" && l.loop.index >= len(l.loop.items)-1 {
+			last |= 1 << k
+		}
+	}
+	return last
 }

@@ -23,23 +23,32 @@ type pool struct {
 	mod     int
 }
 
-// values is what the roll binds: each die modified, or each face.
-func (p *pool) values() any {
+// values is what the roll binds: each die modified, or each face (a new
+// list, cut from the run's slab m, as is its box).
+func (p *pool) values(m *runMem) any {
 	if p.d.Symbolic() {
-		out := make([]string, len(p.faces))
+		out := m.strsOf(len(p.faces))
 		copy(out, p.faces)
-		return out
+		if m == nil {
+			return out
+		}
+		return m.strList.Box(out)
 	}
-	out := make([]int, len(p.natural))
+	out := m.intsOf(len(p.natural))
 	for i, v := range p.natural {
 		out[i] = v + p.mod
 	}
-	return out
+	if m == nil {
+		return out
+	}
+	return m.intList.Box(out)
 }
 
 // bind sets rolled.x to the dice as rolled and natural.x to their sum.
-func (p *pool) bind(f *frame) {
-	f.rolled[p.name] = slices.Clone(p.natural)
+func (p *pool) bind(f *frame, m *runMem) {
+	rolled := m.intsOf(len(p.natural))
+	copy(rolled, p.natural)
+	f.rolled[p.name] = rolled
 	sum := 0
 	for _, v := range p.natural {
 		sum += v
@@ -103,7 +112,20 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error
 	if n < 0 || n > r.limits.DicePerRoll {
 		return nil, r.errorAt(f, diag.CodeRunLimit, spanOf(s), fmt.Errorf("roll %s: cannot roll %d dice (0 to %d)", name, n, r.limits.DicePerRoll))
 	}
-	p := &pool{d: d, name: name}
+	// The pool is the run's spare, if it has one: nothing keeps a pool
+	// (what a roll binds and logs is copied), and a roll of several dice
+	// in an effect a pool runs takes another.
+	rs := r.stacks
+	p := rs.spare
+	rs.spare = nil
+	if p == nil {
+		p = new(pool)
+	}
+	defer func() {
+		*p = pool{natural: p.natural[:0], faces: p.faces[:0]}
+		rs.spare = p
+	}()
+	*p = pool{d: d, name: name, natural: p.natural[:0], faces: p.faces[:0]}
 	var mods []Modifier
 	if !d.Symbolic() {
 		var err error
@@ -139,11 +161,11 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error
 	if n > r.limits.DicePerRoll {
 		return nil, r.errorAt(f, diag.CodeRunLimit, spanOf(s), fmt.Errorf("roll %s: cannot roll %d dice (0 to %d)", name, n, r.limits.DicePerRoll))
 	}
-	if n > 0 { // the lists made once, at their length
+	if n > cap(p.natural) { // the lists made once, at their length
 		p.natural = make([]int, 0, n)
-		if d.Symbolic() {
-			p.faces = make([]string, 0, n)
-		}
+	}
+	if d.Symbolic() && n > cap(p.faces) {
+		p.faces = make([]string, 0, n)
 	}
 	for i := 0; i < n; i++ {
 		v, face, err := r.rollPoolDie(p, f)
@@ -160,8 +182,8 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error
 			return nil, err
 		}
 	}
-	value := p.values()
-	p.bind(f)
+	value := p.values(r.mem)
+	p.bind(f, r.mem)
 	if err := r.logPool(f, s, p, mods, ""); err != nil {
 		return nil, err
 	}
@@ -174,8 +196,8 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error
 		return nil, err
 	}
 	if len(marked) > 0 || anyRerolled {
-		value = p.values()
-		p.bind(f)
+		value = p.values(r.mem)
+		p.bind(f, r.mem)
 		if err := r.logPool(f, s, p, mods, "after re-rolls"); err != nil {
 			return nil, err
 		}
@@ -213,7 +235,7 @@ func (r *runner) logPool(f *frame, s *syntax.Roll, p *pool, mods []Modifier, not
 			for _, m := range mods {
 				fmt.Fprintf(&text, " %+d", m.By)
 			}
-			fmt.Fprintf(&text, " = %s", display(p.values()))
+			fmt.Fprintf(&text, " = %s", display(p.values(r.mem)))
 		}
 	}
 	if note != "" {

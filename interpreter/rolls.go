@@ -64,7 +64,7 @@ func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, 
 		return out, coded(diag.CodeRunLimit, fmt.Errorf("roll %s needs %d dice (the limit is %d)", name, n, r.limits.DicePerRoll))
 	}
 	if n > 0 {
-		out.dice = make([]int, 0, n)
+		out.dice = r.mem.intsOf(n)[:0] // kept (rolled.x, events): cut, not reused
 	}
 	for i := range n {
 		p := part(i)
@@ -79,13 +79,17 @@ func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, 
 		// One request per run, filled anew for each die: a source must
 		// not keep it (DiceSource), and a new one for every die was the
 		// most of a run's garbage after the frames.
-		r.dieReq = DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: n}
-		die, err := r.opts.Dice.Roll(&r.dieReq)
+		req := &r.stacks.dieReq
+		*req = DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: n}
+		die, err := r.opts.Dice.Roll(req)
 		if err != nil {
 			return out, coded(diag.CodeRunDice, err)
 		}
 		out.dice = append(out.dice, die.Value)
 		if die.Face != "" {
+			if out.faces == nil {
+				out.faces = r.mem.strsOf(n - i)[:0]
+			}
 			out.faces = append(out.faces, die.Face)
 		}
 	}
@@ -108,8 +112,12 @@ func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, 
 // each effect's (those on the roll, fx), evaluated in env.
 func (r *runner) modifiers(fx *targetEffects, f *frame, own int, ownText string) (int, []Modifier, error) {
 	total := own
+	// The modifiers are kept (events): cut from the run's slab, room for
+	// every effect's at once.
 	var mods []Modifier
+	room := len(fx.modify) + 1
 	if own != 0 {
+		mods = r.mem.modifiersOf(room)[:0]
 		mods = append(mods, Modifier{By: own, Owner: ownText})
 	}
 	for _, ef := range fx.modify {
@@ -128,6 +136,9 @@ func (r *runner) modifiers(fx *targetEffects, f *frame, own int, ownText string)
 		}
 		if by != 0 {
 			total += by
+			if mods == nil {
+				mods = r.mem.modifiersOf(room)[:0]
+			}
 			mods = append(mods, Modifier{By: by, Owner: ef.owner})
 		}
 	}
@@ -876,7 +887,7 @@ func (r *runner) decideRow(t *dsl.TableInfo, f *frame, reroll []string) (*dsl.Ro
 	}
 	// The run's request and list of rows, reused: exact odds decide a
 	// row at every branch of every configuration.
-	req := &r.rowReq
+	req := &r.stacks.rowReq
 	if cap(r.stacks.rowChances) < len(t.Rows) {
 		r.stacks.rowChances = make([]RowChance, 0, len(t.Rows))
 		r.stacks.rowInfos = make([]*dsl.RowInfo, 0, len(t.Rows))

@@ -12,6 +12,7 @@ import (
 	"github.com/munda-rules/munda/dsl/fastexpr"
 	"github.com/munda-rules/munda/dsl/i18n"
 	"github.com/munda-rules/munda/dsl/syntax"
+	"github.com/munda-rules/munda/stdlib/slab"
 	"github.com/munda-rules/munda/stdlib/state"
 )
 
@@ -177,11 +178,46 @@ type runner struct {
 	root any
 	// resumeDepth is how many levels a resumed run started inside.
 	resumeDepth int
-	rowReq      RowRequest // decideRow's, reused
-	dieReq      DieRequest // the request of the die being rolled (rollDice)
 	// exprs are the frames expressions run in (nil once the run is done:
 	// the state may still ask the runner, which then uses a shared pool).
 	exprs *fastexpr.Frames
+	// mem cuts the dice, lists and modifiers a run keeps from slabs (nil
+	// once the run is done: the slabs go back with the stacks)
+	mem *runMem
+}
+
+// runMem is the slabs a run cuts what it keeps from: the dice of every
+// roll, the lists a pool of dice binds, and the modifiers in force.
+type runMem struct {
+	ints     slab.Slab[int]
+	strs     slab.Slab[string]
+	intList  slab.Slab[[]int]
+	strList  slab.Slab[[]string]
+	modifier slab.Slab[Modifier]
+}
+
+// intsOf is make([]int, n), from the run's slab while it runs.
+func (m *runMem) intsOf(n int) []int {
+	if m == nil {
+		return make([]int, n)
+	}
+	return m.ints.Make(n)
+}
+
+// modifiersOf is make([]Modifier, n), from the run's slab while it runs.
+func (m *runMem) modifiersOf(n int) []Modifier {
+	if m == nil {
+		return make([]Modifier, n)
+	}
+	return m.modifier.Make(n)
+}
+
+// strsOf is make([]string, n), from the run's slab while it runs.
+func (m *runMem) strsOf(n int) []string {
+	if m == nil {
+		return make([]string, n)
+	}
+	return m.strs.Make(n)
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {
@@ -199,6 +235,10 @@ func newRunnerIn(r *runner, p *Program, st *state.State, opts Options) *runner {
 	r.stacks = rs
 	r.argVals, r.argGiven, r.stack, r.active, r.frames = rs.vals, rs.given, rs.stack, rs.active, rs.frames
 	r.running, r.values = rs.running, rs.values
+	if rs.mem == nil {
+		rs.mem = new(runMem)
+	}
+	r.mem = rs.mem
 	if rs.exprs == nil {
 		rs.exprs = new(fastexpr.Frames)
 	}
@@ -248,9 +288,12 @@ func (r *runner) done() {
 	}
 	clear(levels[:cap(levels)])
 	clear(rs.scopes[:cap(rs.scopes)])
+	clear(rs.hidden[:cap(rs.hidden)])
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
-		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs}
+		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs, hidden: rs.hidden[:0],
+		loopBufs: rs.loopBufs, keyedBuf: rs.keyedBuf, mem: r.mem, spare: rs.spare}
+	r.mem = nil
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
 	stacksPool.Put(rs)
@@ -275,6 +318,17 @@ type runStacks struct {
 	rowChances []RowChance
 	rowInfos   []*dsl.RowInfo
 	exprs      *fastexpr.Frames // the frames the rules' expressions run in
+	mem        *runMem          // runner.mem
+	// the lists of for each loops that are done, for the next loops
+	// (forEach), and the keys of an ordered one
+	loopBufs [][]any
+	keyedBuf []keyedItem
+	spare    *pool        // a pool a roll of several dice may use (rollPool)
+	hidden   []hiddenName // the names blocks hide (blockScope.shared)
+	// decideRow's request, and that of the die being rolled (rollDice):
+	// reused, and kept here, out of the runner each run allocates
+	rowReq RowRequest
+	dieReq DieRequest
 }
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}

@@ -11,6 +11,8 @@ package interpreter
 
 import (
 	"encoding/binary"
+
+	"github.com/munda-rules/munda/stdlib/state"
 	"math"
 	"reflect"
 	"slices"
@@ -200,21 +202,31 @@ func rawRuns(fields []hashField, model bool) []hashField {
 func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
 	var bits []int
 	focus := false
+	var keep *modelKeep
 	if n.model && (h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0) {
 		bits = droppableBits()
 		focus = h.plan.focusKeep != 0 && slices.Contains(h.plan.focus, *(*string)(unsafe.Add(p, modelIDOffset)))
+		if len(h.keep) > 0 {
+			keep = h.keepOf((*state.Model)(p))
+		}
 	}
 	for k := range n.fields {
 		f := &n.fields[k]
 		q := unsafe.Add(p, f.offset)
 		if bits != nil {
-			if b := bits[f.index]; b >= 0 {
+			if b := bits[f.index]; b >= 0 && (keep == nil || keep.whole&(1<<b) == 0) {
 				if !(focus && h.plan.focusKeep&(1<<b) != 0) {
 					if h.plan.drop&(1<<b) != 0 {
+						if keep != nil {
+							h.keptCounts(keep, b, q)
+						}
 						continue
 					}
 					if items, ok := h.plan.counts[f.index]; ok {
 						h.counts(*(*[]string)(q), items)
+						if keep != nil {
+							h.keptCounts(keep, b, q)
+						}
 						continue
 					}
 				}

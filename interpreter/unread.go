@@ -62,7 +62,7 @@ func (c Checkpoint) UnreadRoll(counters bool, question *Reads) bool {
 		return false
 	}
 	// The fields nothing later reads, the question included.
-	at := live.at(levels, false)
+	at := live.at(levels, false, false, nil, guardValues{}, 0) // every branch read, by name
 	plan := r.planFields(&at.fields, question, counters)
 	// Effects that run in the frame (hooks on its procedure or table, and
 	// re-rolls of any roll) may read its names anywhere in it.

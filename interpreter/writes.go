@@ -40,7 +40,7 @@ import (
 // is never decided early.
 var goWrittenFields = []string{
 	"Base", "Battle", "Durations", "Effects", "Field", "Gang", "Int", "Kind", "Model",
-	"Name", "Rules", "State", "Type", "Used",
+	"Name", "State", "Type", "Used",
 }
 
 // goWrittenNames are goWrittenFields by their names in the rules.
@@ -123,7 +123,9 @@ func newWrites(p *Program) *writes {
 			calls[k] = append(calls[k], key)
 		}
 		target, _, _ := strings.Cut(e.Target, ".")
-		if e.Target != dsl.AnyRoll && (idx.Procedures[target] != nil || idx.Actions[target] != nil || idx.Tables[target] != nil) {
+		// A hook before (or instead of) a procedure's or action's body
+		// has run in any frame whose body runs: with what calls it only.
+		if e.Target != dsl.AnyRoll && (idx.Procedures[target] != nil || idx.Actions[target] != nil || idx.Tables[target] != nil) && !startHook(idx, e) {
 			owners[target] = append(owners[target], key)
 		}
 		if e.TargetKind == "characteristic" || e.TargetKind == "value" {
@@ -181,14 +183,18 @@ func (w *writes) set(key string) *nameSet {
 // returns what it calls ("p:id", "t:id", "a:id", "e:id", allActions).
 func writesOf(idx *dsl.Index, node any, s *nameSet) []string {
 	var calls []string
-	target := func(p *syntax.Path) {
+	// An add or remove writes one item of a field: by the field and
+	// the item (intersects takes it as a write of the field for a
+	// reader of the field, of that item for one that asks whether the
+	// field holds an item).
+	target := func(p *syntax.Path, item *syntax.Ident) {
 		if p == nil || len(p.Parts) < 2 {
 			// A list held by a variable may share its items with the
 			// state's: anything.
 			s.setAllFields()
 			return
 		}
-		s.addField(p.Parts[len(p.Parts)-1].Name)
+		s.addMember(p.Parts[len(p.Parts)-1].Name, item.Name)
 	}
 	syntax.Inspect(node, func(n any) bool {
 		switch x := n.(type) {
@@ -197,12 +203,12 @@ func writesOf(idx *dsl.Index, node any, s *nameSet) []string {
 				s.addField(x.Target.Parts[len(x.Target.Parts)-1].Name)
 			}
 		case *syntax.Add:
-			target(x.To)
+			target(x.To, x.Item)
 			if x.Until != nil {
 				s.addField("durations")
 			}
 		case *syntax.Remove:
-			target(x.From)
+			target(x.From, x.Item)
 		case *syntax.Change:
 			s.addField("stats")
 			if x.Char != nil {
@@ -271,16 +277,7 @@ func (w *writes) rest(idx *dsl.Index, levels []ckLevel) *nameSet {
 	s.unionFields(&w.always)
 	for j, l := range levels {
 		if j == 0 || l.f != levels[j-1].f {
-			switch owner := l.f.proc; {
-			case owner != "":
-				if o := w.owner[owner]; o != nil {
-					s.unionFields(o)
-				}
-			case w.tables[l.block] != "":
-				s.unionFields(w.called["t:"+w.tables[l.block]])
-			default:
-				s.unionFields(&w.every) // a frame of no known owner
-			}
+			s.unionFields(w.ownerWrites(l))
 		}
 		from := l.stmt
 		if j < len(levels)-1 {
@@ -294,4 +291,20 @@ func (w *writes) rest(idx *dsl.Index, levels []ckLevel) *nameSet {
 	}
 	v, _ := w.ats.LoadOrStore(string(key), s)
 	return v.(*nameSet)
+}
+
+// ownerWrites is what the effects on the procedure, action or table whose
+// frame level first begins write (its hooks; a table's whole
+// declaration), as rest has them.
+func (w *writes) ownerWrites(first ckLevel) *nameSet {
+	switch owner := first.f.proc; {
+	case owner != "":
+		if o := w.owner[owner]; o != nil {
+			return o
+		}
+		return &nameSet{slots: w.slots}
+	case w.tables[first.block] != "":
+		return w.called["t:"+w.tables[first.block]]
+	}
+	return &w.every // a frame of no known owner
 }

@@ -59,7 +59,14 @@ var Functions = []Function{
 		Types: []any{new(func(*state.State) []*state.Model)}, NeedsState: true,
 		Fn: func(args ...any) (any, error) {
 			st := stateArg(args[0])
-			var out []*state.Model
+			n := 0
+			for _, g := range st.Gangs {
+				n += len(g.Models)
+			}
+			if n == 0 {
+				return []*state.Model(nil), nil
+			}
+			out := make([]*state.Model, 0, n) // once, at its length
 			for _, g := range st.Gangs {
 				out = append(out, g.Models...)
 			}

@@ -266,7 +266,7 @@ func (c *compiler) concatLists(n *ast.BuiltinNode) (eval, error) {
 		}
 		var arr []any
 		if size > 0 {
-			arr = make([]any, 0, size)
+			arr = fr.list(size)[:0]
 			for i := range all {
 				for j := 0; j < all[i].len; j++ {
 					arr = append(arr, all[i].at(j))
@@ -276,7 +276,10 @@ func (c *compiler) concatLists(n *ast.BuiltinNode) (eval, error) {
 		if err := fr.grow(size); err != nil {
 			return nil, err
 		}
-		return arr, nil
+		if arr == nil {
+			return arr, nil
+		}
+		return fr.boxList(arr), nil
 	}, nil
 }
 
@@ -297,21 +300,21 @@ func (c *compiler) uniq(n *ast.BuiltinNode) (eval, error) {
 		}
 		switch list := v.(type) {
 		case []any:
-			out := make([]any, 0, len(list))
+			out := fr.list(len(list))[:0]
 			for _, item := range list {
 				if !slices.ContainsFunc(out, func(kept any) bool { return sameItem(item, kept) }) {
 					out = append(out, item)
 				}
 			}
-			return out, nil
+			return fr.boxList(out), nil
 		case []string:
-			out := make([]any, 0, len(list))
+			out := fr.list(len(list))[:0]
 			for i, s := range list {
 				if !slices.Contains(list[:i], s) {
-					out = append(out, s)
+					out = append(out, fr.boxString(s))
 				}
 			}
-			return out, nil
+			return fr.boxList(out), nil
 		}
 		if other == nil {
 			return nil, errFailed

@@ -316,7 +316,7 @@ func (c *compiler) array(n *ast.ArrayNode) (eval, error) {
 		if err := fr.grow(len(items)); err != nil {
 			return nil, err
 		}
-		out := make([]any, len(items))
+		out := fr.list(len(items))
 		for i, item := range items {
 			v, err := item(fr)
 			if err != nil {
@@ -324,7 +324,7 @@ func (c *compiler) array(n *ast.ArrayNode) (eval, error) {
 			}
 			out[i] = v
 		}
-		return out, nil
+		return fr.boxList(out), nil
 	}, nil
 }
 

@@ -2,6 +2,7 @@ package fastexpr
 
 import (
 	"reflect"
+	"sync"
 	"unsafe"
 
 	"github.com/expr-lang/expr/ast"
@@ -99,8 +100,33 @@ func fieldPath(n *ast.MemberNode) (root ast.Node, ptr reflect.Type, offset uintp
 }
 
 // taggedField is the exported top-level field expr finds by the name: the
-// one tagged with it (expr matches tags before Go names).
+// one tagged with it (expr matches tags before Go names). A field found is
+// kept: reading every field's tag for each name compiled was a few per
+// cent of checking.
 func taggedField(t reflect.Type, name string) (reflect.StructField, bool) {
+	key := fieldKey{t, name}
+	if f, ok := taggedFields.Load(key); ok {
+		return f.(reflect.StructField), true
+	}
+	f, ok := findTaggedField(t, name)
+	if ok {
+		taggedFields.Store(key, f)
+	}
+	return f, ok
+}
+
+// fieldKey is a field's name in a struct type.
+type fieldKey struct {
+	t    reflect.Type
+	name string
+}
+
+// taggedFields are the fields found so far, by fieldKey: only fields that
+// exist, so however many names rules misspell it holds no more than the
+// state's fields.
+var taggedFields sync.Map
+
+func findTaggedField(t reflect.Type, name string) (reflect.StructField, bool) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		if f.Anonymous {

@@ -3,6 +3,8 @@ package fastexpr
 import (
 	"errors"
 	"sync"
+
+	"github.com/munda-rules/munda/stdlib/slab"
 )
 
 // maxPredicateDepth bounds nested predicates (any(…, any(…, #))) that a
@@ -23,7 +25,23 @@ type frame struct {
 	memory uint
 	vars   []any // let variables' slots
 	args   []any // the arguments of the calls under way
+	// The lists the closures make (filter, map, uniq, [a, b]) and their
+	// boxes are cut from slabs the frame keeps between evaluations: a
+	// list is a value of the rules, kept as long as they like, and a
+	// slab never hands out the same memory twice.
+	lists slab.Slab[any]
+	boxes slab.Slab[[]any]
+	strs  slab.Slab[string]
 }
+
+// list is make([]any, n) from the frame's slab.
+func (fr *frame) list(n int) []any { return fr.lists.Make(n) }
+
+// boxString is any(s), boxed in the frame's slab.
+func (fr *frame) boxString(s string) any { return fr.strs.Box(s) }
+
+// boxList is any(l), boxed in the frame's slab.
+func (fr *frame) boxList(l []any) any { return fr.boxes.Box(l) }
 
 // popArgs drops the arguments above base, clearing them for the GC.
 func (fr *frame) popArgs(base int) {

@@ -18,6 +18,25 @@ func (c *compiler) member(n *ast.MemberNode) (eval, error) {
 	if n.Method {
 		return nil, unsupported("method value")
 	}
+	// A string field is boxed in the frame's slab: names and ids read
+	// for lists (map(models, .id)) were most of the boxes made.
+	if root, addr, ft, ok := fieldAddress(n); ok && ft == reflect.TypeFor[string]() {
+		base, err := c.compile(root)
+		if err != nil {
+			return nil, err
+		}
+		return func(fr *frame) (any, error) {
+			v, err := base(fr)
+			if err != nil {
+				return nil, err
+			}
+			p := addr(v)
+			if p == nil {
+				return nil, errFailed // as fieldGetter's
+			}
+			return fr.boxString(*(*string)(p)), nil
+		}, nil
+	}
 	if root, get, ok := fieldGetter(n); ok {
 		base, err := c.compile(root)
 		if err != nil {

@@ -176,7 +176,7 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 			}
 			var out []any
 			if items.len > 0 {
-				out = make([]any, 0, items.len) // one list, of its final length
+				out = fr.list(items.len)[:0] // one list, of its final length
 			}
 			for i := 0; i < items.len; i++ {
 				fr.items[at] = items.at(i)
@@ -194,7 +194,7 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 			if out == nil {
 				out = []any{}
 			}
-			return out, nil
+			return fr.boxList(out), nil
 		}, nil
 	case predSum:
 		return func(fr *frame) (any, error) {
@@ -219,7 +219,10 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 		if err != nil {
 			return nil, err
 		}
-		var out []any
+		// A filter's items are gathered on the stack, then copied into a
+		// list of their number: no list grown, no room left unused.
+		var small [16]any
+		out := small[:0]
 		count := 0
 		key := keyState{match: match}
 		for i := 0; i < items.len; i++ {
@@ -253,11 +256,6 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 			case predFindIndex:
 				return i, nil
 			case predFilter:
-				if out == nil {
-					// Room for a few at once: growing one by one
-					// was most of a run's lists.
-					out = make([]any, 0, min(items.len-i, 8))
-				}
 				if mapped != nil {
 					m, err := mapped(fr)
 					if err != nil {
@@ -283,10 +281,9 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 		if err := fr.grow(len(out)); err != nil {
 			return nil, err
 		}
-		if out == nil {
-			out = []any{}
-		}
-		return out, nil
+		list := fr.list(len(out))
+		copy(list, out)
+		return fr.boxList(list), nil
 	}, nil
 }
 

@@ -39,30 +39,36 @@ var declarationWords = func() map[string]bool {
 
 // parseByDeclarations parses a file a run of at least min tokens at a
 // time, or returns nil if anything (lexing, nesting, parsing) fails. The
-// runs are lexed in turn and parsed on every core (participle's parsers
-// may be used concurrently); the tree is put together in order, so it is
-// the same whatever the scheduling.
+// runs are parsed as they are lexed, on every core (participle's parsers
+// may be used concurrently): lexing, a sixth of the work, no longer comes
+// first on its own. The tree is put together in order, so it is the same
+// whatever the scheduling.
 func parseByDeclarations(name string, src []byte, min int) *File {
 	start := lexer.Position{Filename: name, Line: 1, Column: 1}
 	file := &File{Name: name, Source: src, Pos: start}
 	lex := &declarationRuns{min: min, significantTokens: significantTokens{scanner: scanner{src: string(src), pos: start}, file: file}}
+	// Every run but the last has min tokens or more, each a byte or more.
+	parsers := startRunParsers(src, len(src)/min+2)
 	var runs []*declarationRun
 	for {
 		lex.n, lex.ended = 0, false
 		peek, err := lexer.Upgrade(lex)
 		if err != nil || lex.tooDeep != nil || lex.n == 0 {
+			parsers.failed.Store(true)
+			parsers.finish()
 			return nil
 		}
 		r := &declarationRun{peek: peek, tokens: peek.Range(0, lexer.RawCursor(lex.n+1)), start: start}
 		runs = append(runs, r)
-		if !lex.ended {
+		parsers.add(r)
+		if !lex.ended || parsers.failed.Load() {
 			break
 		}
 		last := r.tokens[lex.n-1]
 		start = last.Pos
 		start.Advance(last.Value)
 	}
-	parseRuns(runs, src)
+	parsers.finish()
 	for _, r := range runs {
 		if r.err != nil {
 			return nil
@@ -83,43 +89,50 @@ type declarationRun struct {
 	err    error
 }
 
-// parseRuns parses runs on up to GOMAXPROCS goroutines; after a failure
-// the runs not yet started are left unparsed.
-func parseRuns(runs []*declarationRun, src []byte) {
-	workers := min(runtime.GOMAXPROCS(0), len(runs))
-	var next atomic.Int64
-	var failed atomic.Bool
-	work := func() {
-		for !failed.Load() {
-			i := int(next.Add(1) - 1)
-			if i >= len(runs) {
-				return
-			}
-			if runs[i].parse(src); runs[i].err != nil {
-				failed.Store(true)
-			}
-		}
-	}
-	if workers <= 1 {
-		work()
-		return
-	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
+// runParsers parse the runs handed to them: GOMAXPROCS-1 goroutines while
+// the file is lexed, and the lexing goroutine too once it is. After a
+// failure the runs not yet started are left unparsed.
+type runParsers struct {
+	src    []byte
+	work   chan *declarationRun // buffered for every run: add never waits
+	failed atomic.Bool
+	done   sync.WaitGroup
+}
+
+func startRunParsers(src []byte, most int) *runParsers {
+	p := &runParsers{src: src, work: make(chan *declarationRun, most)}
+	for range runtime.GOMAXPROCS(0) - 1 {
+		p.done.Add(1)
 		go func() {
-			defer wg.Done()
-			work()
+			defer p.done.Done()
+			p.drain()
 		}()
 	}
-	wg.Wait()
-	if failed.Load() {
-		for _, r := range runs {
-			if r.parsed == nil && r.err == nil {
-				r.err = errNotParsed
-			}
+	return p
+}
+
+// add hands on a run to parse.
+func (p *runParsers) add(r *declarationRun) { p.work <- r }
+
+// drain parses runs until there are no more.
+func (p *runParsers) drain() {
+	for r := range p.work {
+		if p.failed.Load() {
+			r.err = errNotParsed
+			continue
+		}
+		if r.parse(p.src); r.err != nil {
+			p.failed.Store(true)
 		}
 	}
+}
+
+// finish says there are no more runs, parses those left, and waits until
+// all are parsed.
+func (p *runParsers) finish() {
+	close(p.work)
+	p.drain()
+	p.done.Wait()
 }
 
 var errNotParsed = errors.New("not parsed")

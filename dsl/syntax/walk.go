@@ -1,6 +1,9 @@
 package syntax
 
-import "reflect"
+import (
+	"reflect"
+	"sync"
+)
 
 // Inspect calls fn for node and every node below it, depth first, in
 // source order. If fn returns false, Inspect skips that node's children.
@@ -29,15 +32,8 @@ func inspect(v reflect.Value, fn func(any) bool) {
 			return
 		}
 		s := v.Elem()
-		for i := 0; i < s.NumField(); i++ {
-			f := s.Field(i)
-			if !s.Type().Field(i).IsExported() {
-				continue
-			}
-			switch f.Kind() {
-			case reflect.Pointer, reflect.Interface, reflect.Slice:
-				inspect(f, fn)
-			}
+		for _, i := range childFields(s.Type()) {
+			inspect(s.Field(i), fn)
 		}
 	case reflect.Slice:
 		if v.Type().Elem().Kind() == reflect.Uint8 {
@@ -48,3 +44,28 @@ func inspect(v reflect.Value, fn func(any) bool) {
 		}
 	}
 }
+
+// childFields lists the fields of a node type that may hold nodes: the
+// exported pointers, interfaces and slices, in order. Found once per type
+// (reading every field's description on each visit was most of a walk).
+func childFields(t reflect.Type) []int {
+	if fields, ok := childFieldsOf.Load(t); ok {
+		return fields.([]int)
+	}
+	var fields []int
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		switch f.Type.Kind() {
+		case reflect.Pointer, reflect.Interface, reflect.Slice:
+			fields = append(fields, i)
+		}
+	}
+	childFieldsOf.Store(t, fields)
+	return fields
+}
+
+// childFieldsOf holds childFields by node type (the grammar's types: few).
+var childFieldsOf sync.Map

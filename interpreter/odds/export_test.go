@@ -65,3 +65,11 @@ func ExactCheckingDecided(ctx context.Context, q Question, maxConfigs int) (res 
 	res, err = exact(ctx, q, maxConfigs, exactOptions{workers: 1, checkDecided: true, decidedChecked: &checked})
 	return res, checked, err
 }
+
+// ExactUnnarrowed is Exact leaving out what the rest of a run reads by
+// the place alone, without the narrowings that depend on values at the
+// checkpoint (interpreter.Checkpoint.HashUnnarrowed), following every
+// run to its end: the reference those narrowings are compared with.
+func ExactUnnarrowed(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, unnarrowed: true, noDecided: true})
+}

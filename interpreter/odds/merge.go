@@ -76,6 +76,10 @@ type exactOptions struct {
 	// wholeState: leave out variables nothing later reads, but hash the
 	// whole state (no field of a model left out).
 	wholeState bool
+	// unnarrowed: hash what the rest of a run reads without the
+	// narrowings that depend on values at the checkpoint
+	// (interpreter.Checkpoint.HashUnnarrowed), as before them.
+	unnarrowed bool
 	// checkLive: check that merging by the live hash is sound. Where a
 	// run merges into a configuration whose hash of every variable in
 	// scope differs, both are continued, and their next steps must give
@@ -113,7 +117,7 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 	q.keys = newKeyTable()
 	e := &merger{q: &q, max: maxConfigs, pending: map[string]*config{}, acc: newAccumulator(),
 		counters: q.Limits != (interpreter.Limits{}), noSnapshots: opts.noSnapshots, runAgain: opts.runAgain,
-		scopeHash: opts.scopeHash, checkLive: opts.checkLive, noUnread: opts.noUnread}
+		scopeHash: opts.scopeHash, unnarrowed: opts.unnarrowed, checkLive: opts.checkLive, noUnread: opts.noUnread}
 	if !opts.noDecided && q.Table == "" {
 		// What the question reads of the final state, when all of it
 		// is known: a run whose rest can change none of it is an
@@ -263,6 +267,7 @@ type merger struct {
 	noSnapshots bool
 	runAgain    bool // see exactOptions
 	scopeHash   bool // see exactOptions
+	unnarrowed  bool // see exactOptions
 	checkLive   bool // see exactOptions
 	noUnread    bool // see exactOptions
 	// reads: what the question reads of the final state (nil: all)
@@ -516,6 +521,8 @@ func (e *merger) keyAt(cp interpreter.Checkpoint, pos []int, signals signalCount
 	}
 	if e.scopeHash {
 		b = binary.LittleEndian.AppendUint64(b, cp.ScopeHash(e.counters))
+	} else if e.unnarrowed {
+		b = binary.LittleEndian.AppendUint64(b, cp.HashUnnarrowed(e.counters, e.reads))
 	} else {
 		b = binary.LittleEndian.AppendUint64(b, cp.HashFor(e.counters, e.reads))
 	}
