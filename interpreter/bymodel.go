@@ -604,7 +604,7 @@ func (lv *liveness) frameLiveByModel(levels []ckLevel, level0 int, skip map[int]
 		}
 		v := viaAt{level: level0, slot: slot, name: lv.slots.Name(slot), reads: viaReads{whole: r.whole}, loops: loops[slot]}
 		for b, items := range r.members {
-			if modelType.Field(droppables()[b].index).Type != reflect.TypeOf([]string(nil)) {
+			if droppables()[b].field().Type != reflect.TypeOf([]string(nil)) {
 				v.reads.whole |= 1 << b // asked of something but a list of ids: read whole
 				continue
 			}

@@ -459,6 +459,7 @@ func newLiveness(p *Program) *liveness {
 			reads.add(e.Role) // effectApplies reads the holder in the role
 		}
 		reads.add("holder")
+		featureReads(&reads, e.Feature)
 		lv.every.union(&reads)
 		target, _, _ := strings.Cut(e.Target, ".")
 		sites := siteStmts(p.idx, e)
@@ -531,6 +532,7 @@ func (lv *liveness) summarise(p *Program, logging bool) {
 	for _, e := range idx.Effects {
 		es := &nameSet{slots: lv.slots}
 		cs := readsOf(e.Item, logging, es)
+		featureReads(es, e.Feature)
 		for _, k := range effectKeys(idx, e) {
 			if direct[k] == nil {
 				direct[k] = &nameSet{slots: lv.slots}
@@ -881,6 +883,14 @@ func readsCore(node any, logging bool, s *nameSet, skip map[*syntax.Block]bool, 
 			}
 		case *syntax.Add:
 			target(x.To)
+		case *syntax.TestStmt:
+			if x.Char != nil {
+				characteristicRead(s, x.Char.Name, x.Model, byModel)
+			}
+		case *syntax.Change:
+			if x.Char != nil {
+				characteristicRead(s, x.Char.Name, x.Model, byModel)
+			}
 		case *syntax.Remove:
 			target(x.From)
 			if x.From != nil && len(x.From.Parts) > 1 && x.Item != nil {
@@ -897,9 +907,14 @@ func readsCore(node any, logging bool, s *nameSet, skip map[*syntax.Block]bool, 
 			}
 		case *syntax.Path:
 			// set model.stats.cl reads the fields on its way (the one
-			// written aside).
+			// written aside; stats on its way to a characteristic is not
+			// a read of every one, stats.go).
 			for i, part := range x.Parts[1:] {
-				if !written[part] && !(byModel && i == 0 && s.addViaField(x.Parts[0].Name, part.Name)) {
+				if part.Name == statsWhole && i+2 < len(x.Parts) {
+					continue
+				}
+				viaOf := i == 0 || i == 1 && x.Parts[1].Name == statsWhole
+				if !written[part] && !(byModel && viaOf && s.addViaField(x.Parts[0].Name, part.Name)) {
 					s.addField(part.Name)
 				}
 			}
@@ -981,6 +996,8 @@ func nodeReadsBy(root ast.Node, s *nameSet, calls *[]string, byModel bool) {
 		}
 		return false
 	})
+	// x.stats.cl reads cl (of x), not every characteristic (stats.go).
+	navigated := statsNavigated(root)
 	ast.Find(root, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.MemberNode:
@@ -993,7 +1010,14 @@ func nodeReadsBy(root ast.Node, s *nameSet, calls *[]string, byModel bool) {
 				}
 				return false
 			}
-			if !membership[n] && (held == nil || n.Method || !s.addViaField(held(n.Node), key.Value)) {
+			if navigated[n] {
+				return false
+			}
+			object := n.Node
+			if st := statsMember(object); st != nil && !n.Method {
+				object = st.Node
+			}
+			if !membership[n] && (held == nil || n.Method || !s.addViaField(held(object), key.Value)) {
 				s.addField(key.Value)
 			}
 			if id, ok := n.Node.(*ast.IdentifierNode); ok && !n.Method {
@@ -1010,6 +1034,7 @@ func nodeReadsBy(root ast.Node, s *nameSet, calls *[]string, byModel bool) {
 			if id, ok := n.Callee.(*ast.IdentifierNode); ok {
 				*calls = append(*calls, "f:"+id.Value)
 			}
+			builtinReads(n, s, held)
 		case *ast.BuiltinNode:
 			if n.Map != nil { // folded by the optimizer: Walk skips it
 				nodeReads(n.Map, s, calls)
@@ -1141,14 +1166,18 @@ func placeholderReads(raw string, s *nameSet) {
 		if j < 0 {
 			j = len(raw)
 		}
-		for k, part := range strings.Split(strings.TrimSpace(raw[:j]), ".") {
+		parts := strings.Split(strings.TrimSpace(raw[:j]), ".")
+		for k, part := range parts {
 			part = strings.TrimSpace(part)
 			if part == "" {
 				continue
 			}
-			if k == 0 {
+			switch {
+			case k == 0:
 				s.add(part)
-			} else {
+			case part == statsWhole && k+1 < len(parts) && strings.TrimSpace(parts[k+1]) != "":
+				// on its way to a characteristic (stats.go)
+			default:
 				s.addField(part)
 			}
 		}
