@@ -366,6 +366,7 @@ func (lv *liveness) summariseByModel(p *Program, logging bool) {
 	for _, e := range idx.Effects {
 		es := nameSet{slots: lv.slots}
 		cs := readsOf(e.Item, logging, &es)
+		featureReads(&es, e.Feature)
 		for _, k := range effectKeys(idx, e) {
 			b := bodies[k]
 			if b == nil {
