@@ -367,7 +367,7 @@ func (lv *liveness) summariseByModel(p *Program, logging bool) {
 		es := nameSet{slots: lv.slots}
 		cs := readsOf(e.Item, logging, &es)
 		featureReads(&es, e.Feature)
-		for _, k := range effectKeys(idx, e) {
+		for _, k := range readKeys(idx, e) {
 			b := bodies[k]
 			if b == nil {
 				b = &body{reads: nameSet{slots: lv.slots}}

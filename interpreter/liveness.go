@@ -533,7 +533,7 @@ func (lv *liveness) summarise(p *Program, logging bool) {
 		es := &nameSet{slots: lv.slots}
 		cs := readsOf(e.Item, logging, es)
 		featureReads(es, e.Feature)
-		for _, k := range effectKeys(idx, e) {
+		for _, k := range readKeys(idx, e) {
 			if direct[k] == nil {
 				direct[k] = &nameSet{slots: lv.slots}
 			}
@@ -567,12 +567,15 @@ func (lv *liveness) summarise(p *Program, logging bool) {
 
 	// What else is read wherever a run is: kinds, characteristics and
 	// events (their parameters' defaults). Features and house rules hold
-	// nothing but effects (above), metadata and actions (performed).
+	// nothing but effects (above), metadata and actions (performed). A
+	// kind's warnings are checked on a state before a run
+	// (Program.StateWarnings, when a state is loaded), never during one.
 	var decls []any
 	for _, k := range idx.Kinds {
-		decls = append(decls, k.Decl)
-		for _, w := range k.Warns {
-			decls = append(decls, w.Decl, w.Parts)
+		for _, it := range k.Decl.Items {
+			if _, warn := it.(*syntax.Warn); !warn {
+				decls = append(decls, it)
+			}
 		}
 	}
 	for _, c := range idx.Characteristics {
@@ -886,6 +889,7 @@ func readsCore(node any, logging bool, s *nameSet, skip map[*syntax.Block]bool, 
 		case *syntax.TestStmt:
 			if x.Char != nil {
 				characteristicRead(s, x.Char.Name, x.Model, byModel)
+				calls = append(calls, testsKey(x.Char.Name)) // its effects
 			}
 		case *syntax.Change:
 			if x.Char != nil {

@@ -27,6 +27,7 @@ package interpreter
 
 import (
 	"github.com/expr-lang/expr/ast"
+	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/syntax"
 )
 
@@ -145,4 +146,25 @@ func featureReads(s *nameSet, ft *syntax.Feature) {
 	if ft != nil && ft.Kind == "skill" {
 		s.addMember(skillsField, ft.ID.Name)
 	}
+}
+
+// testsKey is the summary key of what the effects on every test of a
+// characteristic read: they fire at a test of it alone (rolls.go's test
+// asks effectsOn(ci.ID) and nowhere else), so a `test` statement calls
+// it.
+func testsKey(char string) string { return "c:" + char }
+
+// readKeys are the summaries an effect's reads belong to: effectKeys',
+// but an effect on every test of a characteristic reads at those tests
+// (testsKey), not anywhere. (What it writes is still anywhere's,
+// writes.go: the guards' analysis does not follow tests.)
+func readKeys(idx *dsl.Index, e *dsl.EffectInfo) []string {
+	if e.TargetKind == "characteristic" {
+		switch e.Item.(type) {
+		case *syntax.Grant, *syntax.Prevent:
+		default:
+			return []string{testsKey(e.Target)}
+		}
+	}
+	return effectKeys(idx, e)
 }

@@ -43,6 +43,13 @@ skill steady "Steady" {
 skill unused "Unused" {
   text "Nothing."
 }
+rule watch "Watch" {
+  after ws { if model.stats.t > 3 { set model.kills = model.kills + 50 } }
+}
+kind fighter "Fighter" {
+  status standing "Standing"
+  warn "{model.name} has more wounds than it may" when model.stats.w > 3
+}
 `
 	const body = `procedure p(m: model, o: model) "P" {
   roll c = d6
@@ -52,7 +59,7 @@ skill unused "Unused" {
   %s
 }
 `
-	const cl, tough, skill = `set o.stats.cl = 9`, `set o.stats.t = 4`, `add steady to o.skills`
+	const cl, tough, skill, wounds = `set o.stats.cl = 9`, `set o.stats.t = 4`, `add steady to o.skills`, `set o.stats.w = 4`
 	const state = "gangs:\n  - {id: g, name: G, models: [" +
 		"{id: m, name: M, kind: fighter, status: standing, x: 0, y: 0, base: 25, stats: {cl: 7, t: 3, ws: 4}}, " +
 		"{id: o, name: O, kind: fighter, status: standing, x: 5, y: 0, base: 25, stats: {cl: 7, t: 3, ws: 4}}]}\n"
@@ -80,6 +87,13 @@ skill unused "Unused" {
 		{"stats whole", cl, `if o.stats != m.stats { set o.kills = o.kills + 1 }`, false},
 		{"a callee reads t", tough, `call hardy(o)`, false},
 		{"a callee reads t of another", tough, `call hardy(m)`, true},
+		// An effect on every test of a characteristic reads at its tests.
+		{"an effect on the tests of ws", tough, `test w = ws(m)
+  if w { set m.kills = m.kills + 1 }`, false},
+		{"an effect on the tests of another", tough, `test r = cl(m)
+  if r { set m.kills = m.kills + 1 }`, true},
+		// A kind's warnings are checked when a state is loaded, not in a run.
+		{"a kind's warning", wounds, ``, true},
 		{"improve", tough, `improve t of o
   if d == 1 { set o.kills = o.kills + 1 }`, false},
 		{"can_improve", cl, `if can_improve(o, "cl") { set o.kills = o.kills + 1 }`, false},
