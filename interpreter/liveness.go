@@ -1038,7 +1038,7 @@ func nodeReadsBy(root ast.Node, s *nameSet, calls *[]string, byModel bool) {
 			if id, ok := n.Callee.(*ast.IdentifierNode); ok {
 				*calls = append(*calls, "f:"+id.Value)
 			}
-			builtinReads(n, s, held)
+			builtinReads(n, s, calls, held)
 		case *ast.BuiltinNode:
 			if n.Map != nil { // folded by the optimizer: Walk skips it
 				nodeReads(n.Map, s, calls)

@@ -14,7 +14,8 @@ package interpreter
 //     as the state has it, then stat's), `improve cl of m` and `worsen`
 //     read it too (exec.go: the change depends on the old value);
 //   - stat(x, "cl") reads x's cl (a constant field; another reads every
-//     characteristic), can_improve(m, "cl") and can_worsen read m's cl;
+//     characteristic) and what the effects on the value read (readKeys),
+//     can_improve(m, "cl") and can_worsen read m's cl;
 //   - has_skill(m, "id") asks whether m's skills hold id (another id,
 //     every skill); has_power, has_condition, has_trait read no skill;
 //   - an effect of a skill (its feature) asks whether its holder holds
@@ -26,6 +27,8 @@ package interpreter
 // is read by its id; Program.readsDroppable maps it to the field.
 
 import (
+	"strings"
+
 	"github.com/expr-lang/expr/ast"
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -109,7 +112,7 @@ func statsMember(n ast.Node) *ast.MemberNode {
 // builtinReads adds what a call of a built-in reads of characteristics
 // and skills in Go (see the file's comment); held is the variable of the
 // frame a node is (by model), or nil.
-func builtinReads(n *ast.CallNode, s *nameSet, held func(ast.Node) string) {
+func builtinReads(n *ast.CallNode, s *nameSet, calls *[]string, held func(ast.Node) string) {
 	id, ok := n.Callee.(*ast.IdentifierNode)
 	if !ok || len(n.Arguments) < 2 {
 		return
@@ -121,6 +124,14 @@ func builtinReads(n *ast.CallNode, s *nameSet, held func(ast.Node) string) {
 	via := func(field string) bool { return held != nil && s.addViaField(held(obj), field) }
 	switch id.Value {
 	case "stat", "can_improve", "can_worsen":
+		if id.Value == "stat" {
+			// The effects on the value read (readKeys).
+			if constant {
+				*calls = append(*calls, valuesKey(key.Value))
+			} else {
+				*calls = append(*calls, valuesKey(anyValue))
+			}
+		}
 		switch {
 		case !constant:
 			s.addField(statsWhole)
@@ -159,12 +170,37 @@ func testsKey(char string) string { return "c:" + char }
 // (testsKey), not anywhere. (What it writes is still anywhere's,
 // writes.go: the guards' analysis does not follow tests.)
 func readKeys(idx *dsl.Index, e *dsl.EffectInfo) []string {
-	if e.TargetKind == "characteristic" {
-		switch e.Item.(type) {
-		case *syntax.Grant, *syntax.Prevent:
-		default:
-			return []string{testsKey(e.Target)}
+	switch e.Item.(type) {
+	case *syntax.Grant, *syntax.Prevent:
+		return effectKeys(idx, e)
+	}
+	switch e.TargetKind {
+	case "characteristic":
+		return []string{testsKey(e.Target)}
+	case "value":
+		// On model.F or weapon.F: it fires where the runner reads F's
+		// value (holds.go's stat): stat(x, "F"), stat(x, f) (valuesKey
+		// of every field), and a test of a characteristic kept in F.
+		role, field, ok := strings.Cut(e.Target, ".")
+		if !ok {
+			return effectKeys(idx, e)
 		}
+		keys := []string{valuesKey(field), valuesKey(anyValue)}
+		if role == dsl.ValueModel {
+			for _, ci := range idx.Characteristics {
+				if ci.FieldName == field {
+					keys = append(keys, testsKey(ci.ID))
+				}
+			}
+		}
+		return keys
 	}
 	return effectKeys(idx, e)
 }
+
+// valuesKey is the summary key of what the effects on the value of a
+// field (model.F, weapon.F) read; valuesKey(anyValue), of every field's.
+func valuesKey(field string) string { return "v:" + field }
+
+// anyValue stands for every field in valuesKey.
+const anyValue = "*"

@@ -43,8 +43,18 @@ skill steady "Steady" {
 skill unused "Unused" {
   text "Nothing."
 }
+characteristic wil "Willpower" {
+  check d2x6 at_least
+  target
+}
 rule watch "Watch" {
   after ws { if model.stats.t > 3 { set model.kills = model.kills + 50 } }
+}
+rule will "Will" {
+  modify model.wil by 1 when model.stats.t > 3
+}
+rule seasoned "Seasoned" {
+  modify model.ws by 1 when model.xp > 5
 }
 kind fighter "Fighter" {
   status standing "Standing"
@@ -60,9 +70,10 @@ kind fighter "Fighter" {
 }
 `
 	const cl, tough, skill, wounds = `set o.stats.cl = 9`, `set o.stats.t = 4`, `add steady to o.skills`, `set o.stats.w = 4`
+	const xp = `set o.xp = 9`
 	const state = "gangs:\n  - {id: g, name: G, models: [" +
-		"{id: m, name: M, kind: fighter, status: standing, x: 0, y: 0, base: 25, stats: {cl: 7, t: 3, ws: 4}}, " +
-		"{id: o, name: O, kind: fighter, status: standing, x: 5, y: 0, base: 25, stats: {cl: 7, t: 3, ws: 4}}]}\n"
+		"{id: m, name: M, kind: fighter, status: standing, x: 0, y: 0, base: 25, stats: {cl: 7, t: 3, ws: 4, wil: 7}}, " +
+		"{id: o, name: O, kind: fighter, status: standing, x: 5, y: 0, base: 25, stats: {cl: 7, t: 3, ws: 4, wil: 7}}]}\n"
 	for _, c := range []struct {
 		name, vary, rest string
 		fewer            bool
@@ -92,6 +103,13 @@ kind fighter "Fighter" {
   if w { set m.kills = m.kills + 1 }`, false},
 		{"an effect on the tests of another", tough, `test r = cl(m)
   if r { set m.kills = m.kills + 1 }`, true},
+		// An effect on the value of a field reads where stat reads it.
+		{"an effect on the value read by stat", tough, `if stat(m, "wil") > 7 { set m.kills = m.kills + 1 }`, false},
+		{"an effect on the value read by a test", tough, `test r = wil(m)
+  if r { set m.kills = m.kills + 1 }`, false},
+		{"an effect on a value read by stat of a name", xp, `let f = "ws"
+  if stat(m, f) > 3 { set m.kills = m.kills + 1 }`, false},
+		{"an effect on another value", tough, `if stat(m, "ws") > 3 { set m.kills = m.kills + 1 }`, true},
 		// A kind's warnings are checked when a state is loaded, not in a run.
 		{"a kind's warning", wounds, ``, true},
 		{"improve", tough, `improve t of o
