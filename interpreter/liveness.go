@@ -890,6 +890,9 @@ func readsCore(node any, logging bool, s *nameSet, skip map[*syntax.Block]bool, 
 			if x.Char != nil {
 				characteristicRead(s, x.Char.Name, x.Model, byModel)
 				calls = append(calls, testsKey(x.Char.Name)) // its effects
+				if byModel {
+					*sites = append(*sites, testSite(x.Char.Name, x.Model, s.slots))
+				}
 			}
 		case *syntax.Change:
 			if x.Char != nil {
@@ -903,6 +906,12 @@ func readsCore(node any, logging bool, s *nameSet, skip map[*syntax.Block]bool, 
 					break
 				}
 				s.addMember(x.From.Parts[len(x.From.Parts)-1].Name, x.Item.Name)
+			}
+		case *syntax.Ref:
+			// An effect's target (model.ws, p.roll) names, sets nothing.
+			inPath[x.Name] = true
+			if x.Member != nil {
+				inPath[x.Member] = true
 			}
 		case *syntax.Param:
 			inPath[x.Name] = true // a parameter declared, not set

@@ -165,6 +165,27 @@ func featureReads(s *nameSet, ft *syntax.Feature) {
 // it.
 func testsKey(char string) string { return "c:" + char }
 
+// isTestsKey reports whether key is a testsKey.
+func isTestsKey(key string) bool { return strings.HasPrefix(key, "c:") }
+
+// testParams are what the effects on the tests of a characteristic (and
+// on the value of its field, which the test reads through stat) are
+// given: the model tested, as `model` (rolls.go's charFrame, holds.go's
+// stat). A test of a variable's model binds it, by model (bymodel.go).
+var testParams = []dsl.ParamInfo{{Name: dsl.ValueModel}}
+
+// testSite is the readSite of a test of char of the model e gives: its
+// effects read through `model` what they read of the model tested.
+func testSite(char string, e *syntax.Expr, slots *dsl.Slots) readSite {
+	arg := siteArg{slot: -1}
+	if e != nil && e.Program != nil {
+		if id, ok := e.Program.Node().(*ast.IdentifierNode); ok && !isGlobal(id.Value) && !strings.HasPrefix(id.Value, "$") {
+			arg.slot = slots.Of(id.Value)
+		}
+	}
+	return readSite{key: testsKey(char), args: []siteArg{arg}}
+}
+
 // readKeys are the summaries an effect's reads belong to: effectKeys',
 // but an effect on every test of a characteristic reads at those tests
 // (testsKey), not anywhere. (What it writes is still anywhere's,

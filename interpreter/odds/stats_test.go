@@ -99,14 +99,22 @@ kind fighter "Fighter" {
 		{"a callee reads t", tough, `call hardy(o)`, false},
 		{"a callee reads t of another", tough, `call hardy(m)`, true},
 		// An effect on every test of a characteristic reads at its tests.
-		{"an effect on the tests of ws", tough, `test w = ws(m)
-  if w { set m.kills = m.kills + 1 }`, false},
+		{"an effect on the tests of ws", tough, `test w = ws(o)
+  if w { set o.kills = o.kills + 1 }`, false},
+		{"an effect on the tests of ws of another", tough, `test w = ws(m)
+  if w { set m.kills = m.kills + 1 }`, true},
+		{"an effect on the tests of ws of a list", tough, `for each x in [m, o] {
+    test w = ws(x)
+    if w { set x.kills = x.kills + 1 }
+  }`, false},
 		{"an effect on the tests of another", tough, `test r = cl(m)
   if r { set m.kills = m.kills + 1 }`, true},
 		// An effect on the value of a field reads where stat reads it.
 		{"an effect on the value read by stat", tough, `if stat(m, "wil") > 7 { set m.kills = m.kills + 1 }`, false},
-		{"an effect on the value read by a test", tough, `test r = wil(m)
-  if r { set m.kills = m.kills + 1 }`, false},
+		{"an effect on the value read by a test", tough, `test r = wil(o)
+  if r { set o.kills = o.kills + 1 }`, false},
+		{"an effect on the value read by a test of another", tough, `test r = wil(m)
+  if r { set m.kills = m.kills + 1 }`, true},
 		{"an effect on a value read by stat of a name", xp, `let f = "ws"
   if stat(m, f) > 3 { set m.kills = m.kills + 1 }`, false},
 		{"an effect on another value", tough, `if stat(m, "ws") > 3 { set m.kills = m.kills + 1 }`, true},
