@@ -41,8 +41,10 @@ package interpreter
 // in any frame, the procedures, tables, actions and functions the rest
 // calls included (a summary of each, by a fixpoint, as they may call one
 // another), with the effects that fire there (on a procedure, action or
-// table: with it; an on handler: at its event's signals; the others:
-// anywhere), what kinds, characteristics and events' parameters read,
+// table: with it; an on handler: at its event's signals; one on every
+// test of a characteristic or on a value: at those tests and stat's
+// reads, stats.go; the others: anywhere), what kinds (but their
+// warnings, checked at load), characteristics and events' parameters read,
 // the fields named by the battle's durations (removed by name when a
 // period ends), and the question's Of. A question without Of (a summary of what
 // changed) reads them all. `set m.xp = m.xp + N` does not read xp, and a
@@ -526,9 +528,10 @@ func (lv *liveness) summarise(p *Program, logging bool) {
 	actions := eachCallable(idx, collect)
 	// An effect reads where it fires: one on a procedure, an action or a
 	// table (its rolls, lets, steps, hooks) as that runs, so with its
-	// summary; an `on` handler at a signal of its event; the others
-	// (on characteristics' tests, values, grants, prevents, any roll)
-	// anywhere.
+	// summary; an `on` handler at a signal of its event; one on every
+	// test of a characteristic or on a value at those tests and stat's
+	// reads (readKeys, stats.go); the others (grants, prevents, any
+	// roll) anywhere.
 	for _, e := range idx.Effects {
 		es := &nameSet{slots: lv.slots}
 		cs := readsOf(e.Item, logging, es)
