@@ -67,7 +67,7 @@ func (p *Program) readsDroppable(s *nameSet, d droppable) bool {
 // by model, else of any model.
 func characteristicRead(s *nameSet, id string, e *syntax.Expr, byModel bool) {
 	if byModel && e != nil && e.Program != nil {
-		if v, ok := e.Program.Node().(*ast.IdentifierNode); ok && s.addViaField(v.Value, id) {
+		if v, ok := e.Program.Node().(*ast.IdentifierNode); ok && !strings.HasPrefix(v.Value, "$") && s.addViaField(v.Value, id) {
 			return
 		}
 	}
