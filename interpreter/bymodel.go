@@ -329,6 +329,8 @@ func paramsOf(idx *dsl.Index, key string) []dsl.ParamInfo {
 		if t := idx.Tables[key[2:]]; t != nil {
 			return t.Params
 		}
+	case isTestsKey(key):
+		return testParams
 	}
 	return nil
 }
@@ -362,11 +364,21 @@ func (lv *liveness) summariseByModel(p *Program, logging bool) {
 		bodies[key] = b
 	}
 	actions := eachCallable(idx, collect)
-	// Effects read of any model, with what they act on.
+	// Effects read of any model, with what they act on; those on the
+	// tests of a characteristic, of the model tested through `model`
+	// (testParams).
 	for _, e := range idx.Effects {
 		es := nameSet{slots: lv.slots}
-		cs := readsOf(e.Item, logging, &es)
-		for _, k := range effectKeys(idx, e) {
+		keys := readKeys(idx, e)
+		var cs []string
+		var sites []readSite
+		if slices.ContainsFunc(keys, isTestsKey) {
+			cs = withoutSites(readsCore(e.Item, logging, &es, nil, &sites), sites)
+		} else {
+			cs = readsOf(e.Item, logging, &es)
+		}
+		featureReads(&es, e.Feature)
+		for _, k := range keys {
 			b := bodies[k]
 			if b == nil {
 				b = &body{reads: nameSet{slots: lv.slots}}
@@ -374,6 +386,11 @@ func (lv *liveness) summariseByModel(p *Program, logging bool) {
 			}
 			b.reads.unionFields(&es)
 			b.calls = append(b.calls, cs...)
+			for _, site := range sites {
+				if site.key != allActions {
+					b.sites = append(b.sites, site)
+				}
+			}
 		}
 	}
 	sums := map[string]*modelSummary{}
@@ -604,7 +621,7 @@ func (lv *liveness) frameLiveByModel(levels []ckLevel, level0 int, skip map[int]
 		}
 		v := viaAt{level: level0, slot: slot, name: lv.slots.Name(slot), reads: viaReads{whole: r.whole}, loops: loops[slot]}
 		for b, items := range r.members {
-			if modelType.Field(droppables()[b].index).Type != reflect.TypeOf([]string(nil)) {
+			if droppables()[b].field().Type != reflect.TypeOf([]string(nil)) {
 				v.reads.whole |= 1 << b // asked of something but a list of ids: read whole
 				continue
 			}

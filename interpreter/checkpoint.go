@@ -667,6 +667,17 @@ func (h *hasher) reflectValue(v reflect.Value) {
 			focus = h.plan.focusKeep != 0 && slices.Contains(h.plan.focus, v.Field(modelIDField).String())
 		}
 		for _, i := range hashedFields(v.Type()) {
+			if bits != nil && i == modelStatsField {
+				if drop := h.statsDropped(nil, focus); drop != 0 {
+					stats := v.Field(i)
+					for j := range stats.NumField() {
+						if drop&(1<<statBits()[j]) == 0 {
+							h.u64(uint64(stats.Field(j).Int()))
+						}
+					}
+					continue
+				}
+			}
 			if bits != nil && bits[i] >= 0 && !(focus && h.plan.focusKeep&(1<<bits[i]) != 0) {
 				if h.plan.drop&(1<<bits[i]) != 0 {
 					continue

@@ -25,7 +25,23 @@ var droppableModelFields = []string{
 	"Terrain", "Aboard", "Fled", "Absent",
 }
 
-var modelType = reflect.TypeOf(state.Model{})
+// attributedModelFields are fields of models that Go code reads too,
+// but only where the liveness sees it (stats.go attributes each read to
+// the statement or built-in that makes it): a model's skills. With the
+// characteristics (every field of its stats, statsType), they are
+// droppables too. TestGoReadsOfStatsAttributed keeps the attribution
+// honest.
+var attributedModelFields = []string{"Skills"}
+
+var (
+	modelType = reflect.TypeOf(state.Model{})
+	statsType = reflect.TypeOf(state.Stats{})
+	// modelStatsField is the index of Model.Stats.
+	modelStatsField = func() int {
+		f, _ := modelType.FieldByName("Stats")
+		return f.Index[0]
+	}()
+)
 
 // modelIDField is the index of Model.ID.
 var modelIDField = func() int {
@@ -34,23 +50,62 @@ var modelIDField = func() int {
 }()
 
 // droppable is a model field a hash may leave out: its index in Model
-// and its name in the rules.
+// (in Stats for a characteristic: stat) and its name in the rules.
 type droppable struct {
 	index int
 	name  string
+	stat  bool
+}
+
+// field is d's declaration, in Model or in Stats.
+func (d droppable) field() reflect.StructField {
+	if d.stat {
+		return statsType.Field(d.index)
+	}
+	return modelType.Field(d.index)
 }
 
 var droppables = sync.OnceValue(func() []droppable {
 	var out []droppable
-	for _, name := range droppableModelFields {
+	for _, name := range slices.Concat(droppableModelFields, attributedModelFields) {
 		f, ok := modelType.FieldByName(name)
 		if !ok {
 			panic("interpreter: no model field " + name)
 		}
 		out = append(out, droppable{index: f.Index[0], name: f.Tag.Get("expr")})
 	}
+	for i := range statsType.NumField() {
+		if statsType.Field(i).Type.Kind() != reflect.Int {
+			panic("interpreter: a characteristic not a whole number: " + statsType.Field(i).Name)
+		}
+		out = append(out, droppable{index: i, name: statsType.Field(i).Tag.Get("expr"), stat: true})
+	}
+	if len(out) > 64 {
+		panic("interpreter: more droppable fields than a plan's bits")
+	}
 	return out
 })
+
+// statBits are the bits in droppables of the characteristics, by field
+// index of Stats; statMask all of them.
+var (
+	statBits = sync.OnceValue(func() []int {
+		bits := make([]int, statsType.NumField())
+		for b, d := range droppables() {
+			if d.stat {
+				bits[d.index] = b
+			}
+		}
+		return bits
+	})
+	statMask = sync.OnceValue(func() uint64 {
+		var m uint64
+		for _, b := range statBits() {
+			m |= 1 << b
+		}
+		return m
+	})
+)
 
 // Reads is what a question reads of a run's final state (see
 // Program.QueryReads and Program.SummaryReads).
@@ -71,7 +126,7 @@ type Reads struct {
 func (p *Program) SummaryReads(focus []string) *Reads {
 	r := &Reads{s: nameSet{slots: p.idx.Slots}, focus: focus, orderFree: true}
 	for _, d := range droppables() {
-		if modelType.Field(d.index).Tag.Get("odds") != "detail" {
+		if d.field().Tag.Get("odds") != "detail" {
 			r.s.addField(d.name)
 		}
 	}
@@ -165,14 +220,14 @@ func (r *runner) planFields(live *nameSet, question *Reads, counters bool) field
 	}
 	always := &r.p.liveness().always[mode(r.logging())]
 	for i, d := range droppables() {
-		if live.hasField(d.name) || always.hasField(d.name) {
+		if r.p.readsDroppable(live, d) || r.p.readsDroppable(always, d) {
 			continue
 		}
 		if r.st != nil && durationNames(r.st, d.name) {
 			continue // removed by name when a period ends
 		}
-		asked := question.s.hasField(d.name)
-		if asked && question.orderFree && modelType.Field(d.index).Type == reflect.TypeOf([]string(nil)) {
+		asked := r.p.readsDroppable(&question.s, d)
+		if asked && question.orderFree && d.field().Type == reflect.TypeOf([]string(nil)) {
 			plan.sorted |= 1 << i
 		}
 		if asked && len(question.focus) == 0 {
@@ -185,7 +240,7 @@ func (r *runner) planFields(live *nameSet, question *Reads, counters bool) field
 		switch {
 		case items.count() == 0:
 			plan.drop |= 1 << i
-		case modelType.Field(d.index).Type == reflect.TypeOf([]string(nil)):
+		case d.field().Type == reflect.TypeOf([]string(nil)):
 			if plan.counts == nil {
 				plan.counts = map[int][]string{}
 			}
@@ -225,7 +280,9 @@ var droppableBits = sync.OnceValue(func() []int {
 		bits[i] = -1
 	}
 	for b, d := range droppables() {
-		bits[d.index] = b
+		if !d.stat {
+			bits[d.index] = b
+		}
 	}
 	return bits
 })

@@ -41,8 +41,10 @@ package interpreter
 // in any frame, the procedures, tables, actions and functions the rest
 // calls included (a summary of each, by a fixpoint, as they may call one
 // another), with the effects that fire there (on a procedure, action or
-// table: with it; an on handler: at its event's signals; the others:
-// anywhere), what kinds, characteristics and events' parameters read,
+// table: with it; an on handler: at its event's signals; one on every
+// test of a characteristic or on a value: at those tests and stat's
+// reads, stats.go; the others: anywhere), what kinds (but their
+// warnings, checked at load), characteristics and events' parameters read,
 // the fields named by the battle's durations (removed by name when a
 // period ends), and the question's Of. A question without Of (a summary of what
 // changed) reads them all. `set m.xp = m.xp + N` does not read xp, and a
@@ -459,6 +461,7 @@ func newLiveness(p *Program) *liveness {
 			reads.add(e.Role) // effectApplies reads the holder in the role
 		}
 		reads.add("holder")
+		featureReads(&reads, e.Feature)
 		lv.every.union(&reads)
 		target, _, _ := strings.Cut(e.Target, ".")
 		sites := siteStmts(p.idx, e)
@@ -525,13 +528,15 @@ func (lv *liveness) summarise(p *Program, logging bool) {
 	actions := eachCallable(idx, collect)
 	// An effect reads where it fires: one on a procedure, an action or a
 	// table (its rolls, lets, steps, hooks) as that runs, so with its
-	// summary; an `on` handler at a signal of its event; the others
-	// (on characteristics' tests, values, grants, prevents, any roll)
-	// anywhere.
+	// summary; an `on` handler at a signal of its event; one on every
+	// test of a characteristic or on a value at those tests and stat's
+	// reads (readKeys, stats.go); the others (grants, prevents, any
+	// roll) anywhere.
 	for _, e := range idx.Effects {
 		es := &nameSet{slots: lv.slots}
 		cs := readsOf(e.Item, logging, es)
-		for _, k := range effectKeys(idx, e) {
+		featureReads(es, e.Feature)
+		for _, k := range readKeys(idx, e) {
 			if direct[k] == nil {
 				direct[k] = &nameSet{slots: lv.slots}
 			}
@@ -565,12 +570,15 @@ func (lv *liveness) summarise(p *Program, logging bool) {
 
 	// What else is read wherever a run is: kinds, characteristics and
 	// events (their parameters' defaults). Features and house rules hold
-	// nothing but effects (above), metadata and actions (performed).
+	// nothing but effects (above), metadata and actions (performed). A
+	// kind's warnings are checked on a state before a run
+	// (Program.StateWarnings, when a state is loaded), never during one.
 	var decls []any
 	for _, k := range idx.Kinds {
-		decls = append(decls, k.Decl)
-		for _, w := range k.Warns {
-			decls = append(decls, w.Decl, w.Parts)
+		for _, it := range k.Decl.Items {
+			if _, warn := it.(*syntax.Warn); !warn {
+				decls = append(decls, it)
+			}
 		}
 	}
 	for _, c := range idx.Characteristics {
@@ -881,6 +889,18 @@ func readsCore(node any, logging bool, s *nameSet, skip map[*syntax.Block]bool, 
 			}
 		case *syntax.Add:
 			target(x.To)
+		case *syntax.TestStmt:
+			if x.Char != nil {
+				characteristicRead(s, x.Char.Name, x.Model, byModel)
+				calls = append(calls, testsKey(x.Char.Name)) // its effects
+				if byModel {
+					*sites = append(*sites, testSite(x.Char.Name, x.Model, s.slots))
+				}
+			}
+		case *syntax.Change:
+			if x.Char != nil {
+				characteristicRead(s, x.Char.Name, x.Model, byModel)
+			}
 		case *syntax.Remove:
 			target(x.From)
 			if x.From != nil && len(x.From.Parts) > 1 && x.Item != nil {
@@ -890,6 +910,12 @@ func readsCore(node any, logging bool, s *nameSet, skip map[*syntax.Block]bool, 
 				}
 				s.addMember(x.From.Parts[len(x.From.Parts)-1].Name, x.Item.Name)
 			}
+		case *syntax.Ref:
+			// An effect's target (model.ws, p.roll) names, sets nothing.
+			inPath[x.Name] = true
+			if x.Member != nil {
+				inPath[x.Member] = true
+			}
 		case *syntax.Param:
 			inPath[x.Name] = true // a parameter declared, not set
 			if x.Type != nil {
@@ -897,9 +923,14 @@ func readsCore(node any, logging bool, s *nameSet, skip map[*syntax.Block]bool, 
 			}
 		case *syntax.Path:
 			// set model.stats.cl reads the fields on its way (the one
-			// written aside).
+			// written aside; stats on its way to a characteristic is not
+			// a read of every one, stats.go).
 			for i, part := range x.Parts[1:] {
-				if !written[part] && !(byModel && i == 0 && s.addViaField(x.Parts[0].Name, part.Name)) {
+				if part.Name == statsWhole && i+2 < len(x.Parts) {
+					continue
+				}
+				viaOf := i == 0 || i == 1 && x.Parts[1].Name == statsWhole
+				if !written[part] && !(byModel && viaOf && s.addViaField(x.Parts[0].Name, part.Name)) {
 					s.addField(part.Name)
 				}
 			}
@@ -981,6 +1012,8 @@ func nodeReadsBy(root ast.Node, s *nameSet, calls *[]string, byModel bool) {
 		}
 		return false
 	})
+	// x.stats.cl reads cl (of x), not every characteristic (stats.go).
+	navigated := statsNavigated(root)
 	ast.Find(root, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.MemberNode:
@@ -993,7 +1026,14 @@ func nodeReadsBy(root ast.Node, s *nameSet, calls *[]string, byModel bool) {
 				}
 				return false
 			}
-			if !membership[n] && (held == nil || n.Method || !s.addViaField(held(n.Node), key.Value)) {
+			if navigated[n] {
+				return false
+			}
+			object := n.Node
+			if st := statsMember(object); st != nil && !n.Method {
+				object = st.Node
+			}
+			if !membership[n] && (held == nil || n.Method || !s.addViaField(held(object), key.Value)) {
 				s.addField(key.Value)
 			}
 			if id, ok := n.Node.(*ast.IdentifierNode); ok && !n.Method {
@@ -1010,6 +1050,7 @@ func nodeReadsBy(root ast.Node, s *nameSet, calls *[]string, byModel bool) {
 			if id, ok := n.Callee.(*ast.IdentifierNode); ok {
 				*calls = append(*calls, "f:"+id.Value)
 			}
+			builtinReads(n, s, calls, held)
 		case *ast.BuiltinNode:
 			if n.Map != nil { // folded by the optimizer: Walk skips it
 				nodeReads(n.Map, s, calls)
@@ -1141,14 +1182,18 @@ func placeholderReads(raw string, s *nameSet) {
 		if j < 0 {
 			j = len(raw)
 		}
-		for k, part := range strings.Split(strings.TrimSpace(raw[:j]), ".") {
+		parts := strings.Split(strings.TrimSpace(raw[:j]), ".")
+		for k, part := range parts {
 			part = strings.TrimSpace(part)
 			if part == "" {
 				continue
 			}
-			if k == 0 {
+			switch {
+			case k == 0:
 				s.add(part)
-			} else {
+			case part == statsWhole && k+1 < len(parts) && strings.TrimSpace(parts[k+1]) != "":
+				// on its way to a characteristic (stats.go)
+			default:
 				s.addField(part)
 			}
 		}

@@ -236,6 +236,17 @@ func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
 				}
 			}
 		}
+		if bits != nil && f.index == modelStatsField {
+			if drop := h.statsDropped(keep, focus); drop != 0 {
+				stats := (*state.Stats)(q)
+				for i, off := range statOffsets() {
+					if drop&(1<<statBits()[i]) == 0 {
+						h.u64(uint64(*(*int)(unsafe.Add(unsafe.Pointer(stats), off))))
+					}
+				}
+				continue
+			}
+		}
 		// The commonest kinds here, not through at: a call for each
 		// field of each model costs more than the field.
 		switch f.node.kind {
@@ -263,3 +274,26 @@ func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
 
 // modelIDOffset is where Model.ID is.
 var modelIDOffset = modelType.Field(modelIDField).Offset
+
+// statOffsets are where each field of Stats is.
+var statOffsets = sync.OnceValue(func() []uintptr {
+	out := make([]uintptr, statsType.NumField())
+	for i := range out {
+		out[i] = statsType.Field(i).Offset
+	}
+	return out
+})
+
+// statsDropped are the characteristics (bits of droppables) the plan
+// leaves out of a model's stats, but those a variable reaching it reads
+// (keep) and those the question reads of a focus model.
+func (h *hasher) statsDropped(keep *modelKeep, focus bool) uint64 {
+	drop := h.plan.drop & statMask()
+	if keep != nil {
+		drop &^= keep.whole
+	}
+	if focus {
+		drop &^= h.plan.focusKeep
+	}
+	return drop
+}

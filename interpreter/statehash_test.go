@@ -17,7 +17,7 @@ func TestTypedStateHashMatchesReflective(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 21))
 	lists := []int{} // droppables that are lists of ids: counts and sorted apply to them
 	for b, d := range droppables() {
-		if modelType.Field(d.index).Type == reflect.TypeOf([]string(nil)) {
+		if d.field().Type == reflect.TypeOf([]string(nil)) {
 			lists = append(lists, b)
 		}
 	}

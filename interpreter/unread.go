@@ -129,7 +129,7 @@ func (r *runner) deadIncrement(set *syntax.Set, name string, lv *ckLevel, plan f
 	}
 	bit := -1
 	for i, d := range droppables() {
-		if d.name == parts[1].Name && modelType.Field(d.index).Type.Kind() == reflect.Int {
+		if d.name == parts[1].Name && !d.stat && d.field().Type.Kind() == reflect.Int {
 			bit = i
 		}
 	}
