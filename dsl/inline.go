@@ -63,6 +63,9 @@ type inlineBody struct {
 	// tree is the body's parse under it, only read (for the keys of the
 	// shared cache, sharedprograms.go, and the names a body reads).
 	tree *exprparser.Tree
+	// size is the nodes of the body as inlining parses it (0 until it
+	// first is): a call past the budget is refused without parsing.
+	size int
 }
 
 // newInlineBody keeps a checked body for inlining: cfg is the compiler's
@@ -132,12 +135,18 @@ func (in *inliner) visit(node *ast.Node, depth int) {
 	if _, hidden := in.env[ident.Value]; hidden && depth == 0 {
 		return // a call of the let or parameter, which expr's checker reports
 	}
+	if body.size > 0 && body.size+len(body.params) > in.left {
+		return
+	}
 	tree, err := exprparser.ParseWithConfig(body.text, body.parse)
 	if err != nil {
 		return
 	}
 	inlined := tree.Node
-	size := countNodes(inlined) + len(body.params)
+	if body.size == 0 {
+		body.size = countNodes(inlined)
+	}
+	size := body.size + len(body.params)
 	if size > in.left {
 		return
 	}
@@ -150,30 +159,41 @@ func (in *inliner) visit(node *ast.Node, depth int) {
 			in.args = append(in.args, inlinedArg{node: arg, from: loc.From, to: loc.To, fn: ident.Value, param: body.params[i], want: body.types[i]})
 		}
 	}
-	// Calls inside the body are inlined too, before it goes in.
-	ast.Walk(&inlined, visitFunc(func(n *ast.Node) { in.visit(n, depth+1) }))
 	// Parameters get names of their own: expr's lets may not shadow one
 	// another, and a body inlined into itself's caller would. A rule
 	// cannot write them (ʹ is a letter to expr, not to munda), so they
-	// never clash with a name of the caller's.
+	// never clash with a name of the caller's. Run-time errors inside the
+	// body point at the call. Both are done to the body's own nodes
+	// before the calls in it are inlined (their arguments are the body's
+	// nodes; what they inline is renamed and placed at its own level),
+	// so each node is walked once whatever the depth.
 	in.serial++
 	renamed := make(map[string]string, len(body.params))
 	for _, p := range body.params {
 		renamed[p] = fmt.Sprintf("%sʹ%d", p, in.serial)
 	}
+	loc := call.Location()
 	ast.Walk(&inlined, visitFunc(func(n *ast.Node) {
 		if id, ok := (*n).(*ast.IdentifierNode); ok {
 			if to, ok := renamed[id.Value]; ok {
 				id.Value = to
 			}
 		}
+		(*n).SetLocation(loc)
 	}))
+	// Calls inside the body are inlined too, before it goes in.
+	ast.Walk(&inlined, visitFunc(func(n *ast.Node) { in.visit(n, depth+1) }))
 	for i := len(body.params) - 1; i >= 0; i-- {
 		inlined = &ast.VariableDeclaratorNode{Name: renamed[body.params[i]], Value: call.Arguments[i], Expr: inlined}
+		inlined.SetLocation(loc)
 	}
-	// Run-time errors inside the body point at the call.
-	loc := call.Location()
-	ast.Walk(&inlined, visitFunc(func(n *ast.Node) { (*n).SetLocation(loc) }))
+	if depth == 0 {
+		// The arguments as written point at the call too (inside a body
+		// they are its nodes, placed already).
+		for i := range call.Arguments {
+			ast.Walk(&call.Arguments[i], visitFunc(func(n *ast.Node) { (*n).SetLocation(loc) }))
+		}
+	}
 	*node = inlined
 }
 
