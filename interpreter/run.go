@@ -184,6 +184,9 @@ type runner struct {
 	// mem cuts the dice, lists and modifiers a run keeps from slabs (nil
 	// once the run is done: the slabs go back with the stacks)
 	mem *runMem
+	// held remembers which re-rolls of any roll some model holds, where
+	// no statement of the run can change it (anyheld.go).
+	held anyHeld
 }
 
 // runMem is the slabs a run cuts what it keeps from: the dice of every

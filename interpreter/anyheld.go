@@ -1,0 +1,124 @@
+package interpreter
+
+// This file remembers, for the length of a run, whether some model holds
+// the feature of a re-roll of any roll (`reroll any` of a skill or power):
+// every roll and test asks it, and the answer is a scan of every model.
+//
+// The answer is kept only where nothing the run may do can change it: the
+// feature is held by its model's list alone (nothing grants it), and no
+// statement the run's root may run (with all it calls, the effects on
+// it, and the effects that fire anywhere: writes.go) sets that list,
+// adds the feature to it or removes it, edits a list of models or gangs,
+// or writes a field it cannot name. Go code writes no such
+// list (goWrittenFields, kept by TestGoWritesAreListed).
+
+import (
+	"github.com/munda-rules/munda/dsl"
+)
+
+// anyHeld is a run's memory of anyHolder, by the effect's position in
+// Program.anyRerolls (the first 64).
+type anyHeld struct {
+	looked bool   // fixed is found
+	fixed  uint64 // the effects whose answer the run cannot change
+	known  uint64 // the effects asked so far, of fixed
+	yes    uint64 // of known, those some model holds
+}
+
+// anyHolderAt is anyHolder of the i-th of Program.anyRerolls, remembered
+// where the run cannot change it.
+func (r *runner) anyHolderAt(i int, ef *effect) bool {
+	h := &r.held
+	if !h.looked {
+		h.looked, h.fixed = true, r.p.anyFixedOf(r.root)
+	}
+	if i >= 64 || h.fixed&(1<<i) == 0 {
+		return r.anyHolder(ef)
+	}
+	bit := uint64(1) << i
+	if h.known&bit == 0 {
+		h.known |= bit
+		if r.anyHolder(ef) {
+			h.yes |= bit
+		}
+	}
+	return h.yes&bit != 0
+}
+
+// anyFixedOf is which of p.anyRerolls a run of root cannot change the
+// holders of (see the file's comment): none for a root of no summary.
+func (p *Program) anyFixedOf(root any) uint64 {
+	var key string
+	switch x := root.(type) {
+	case *dsl.ProcInfo:
+		key = "p:" + x.ID
+	case *dsl.ActionInfo:
+		key = "a:" + x.ID
+	case *dsl.TableInfo:
+		key = "t:" + x.ID
+	default:
+		return 0
+	}
+	if v, ok := p.anyFixed.Load(key); ok {
+		return v.(uint64)
+	}
+	w := p.writes()
+	s := &nameSet{slots: w.slots}
+	s.unionFields(&w.always)
+	s.unionFields(&w.every)
+	if o := w.called[key]; o != nil {
+		s.unionFields(o)
+	} else {
+		s.setAllFields()
+	}
+	if o := w.owner[key[2:]]; o != nil {
+		s.unionFields(o)
+	}
+	var fixed uint64
+	for i, ef := range p.anyRerolls {
+		if i >= 64 {
+			break
+		}
+		if ef.info.Role != dsl.RoleAny || ef.info.Feature == nil || len(ef.grants) > 0 {
+			continue
+		}
+		field := listedField(ef.info.Feature.Kind)
+		if field == "" || listedBy(ef.info.Feature.Kind) == nil {
+			continue
+		}
+		if unwritten(s, field, ef.info.Feature.ID.Name) && unwritten(s, "models", "") && unwritten(s, "gangs", "") {
+			fixed |= 1 << i
+		}
+	}
+	v, _ := p.anyFixed.LoadOrStore(key, fixed)
+	return v.(uint64)
+}
+
+// listedField is the rules' name of the model's list listedBy reads.
+func listedField(kind string) string {
+	switch kind {
+	case "skill":
+		return "skills"
+	case "power":
+		return "powers"
+	case "condition":
+		return "conditions"
+	}
+	return ""
+}
+
+// unwritten reports whether the writes s hold leave whether a field
+// holds item alone: the field is not set, item not added to it or removed
+// from it (other items may be: `add fearsome to fighter.skills` leaves
+// who holds future_sight alone; item "" stands for any), and no field is
+// written blindly.
+func unwritten(s *nameSet, field, item string) bool {
+	if s.allFields || s.fields.has(s.slots, field) {
+		return false
+	}
+	items, edited := s.members[field]
+	if !edited {
+		return true
+	}
+	return item != "" && !items.has(s.slots, item)
+}
