@@ -48,6 +48,9 @@ func (r *runner) anyHolderAt(i int, ef *effect) bool {
 // anyFixedOf is which of p.anyRerolls a run of root cannot change the
 // holders of (see the file's comment): none for a root of no summary.
 func (p *Program) anyFixedOf(root any) uint64 {
+	if v, ok := p.anyFixed.Load(root); ok { // by pointer: no key is built
+		return v.(uint64)
+	}
 	var key string
 	switch x := root.(type) {
 	case *dsl.ProcInfo:
@@ -58,9 +61,6 @@ func (p *Program) anyFixedOf(root any) uint64 {
 		key = "t:" + x.ID
 	default:
 		return 0
-	}
-	if v, ok := p.anyFixed.Load(key); ok {
-		return v.(uint64)
 	}
 	w := p.writes()
 	s := &nameSet{slots: w.slots}
@@ -90,7 +90,7 @@ func (p *Program) anyFixedOf(root any) uint64 {
 			fixed |= 1 << i
 		}
 	}
-	v, _ := p.anyFixed.LoadOrStore(key, fixed)
+	v, _ := p.anyFixed.LoadOrStore(root, fixed)
 	return v.(uint64)
 }
 

@@ -58,9 +58,9 @@ type Program struct {
 	stmtSites map[syntax.Stmt]stmtSite
 	// anyRerolls are the re-rolls of any roll, asked at every roll.
 	anyRerolls []*effect
-	// anyFixed is, by a run's root ("p:id", "a:id", "t:id"), which of
-	// anyRerolls have holders no statement of such a run can change
-	// (anyheld.go), found on first use.
+	// anyFixed is, by a run's root (its *dsl.ProcInfo, ActionInfo or
+	// TableInfo), which of anyRerolls have holders no statement of such
+	// a run can change (anyheld.go), found on first use.
 	anyFixed sync.Map
 
 	// targets maps a procedure and a name in it to "proc.name", for the
