@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/diag"
@@ -55,7 +56,7 @@ type Program struct {
 	// stmtSites are effectsAt's answers by statement (the rolls, tests,
 	// lets and steps of procedures), each with the procedure it is in:
 	// one lookup by pointer where effectsAt hashes two names.
-	stmtSites map[syntax.Stmt]stmtSite
+	stmtSites map[unsafe.Pointer]stmtSite // by stmtKey
 	// anyRerolls are the re-rolls of any roll, asked at every roll.
 	anyRerolls []*effect
 	// anyFixed is, by a run's root (its *dsl.ProcInfo, ActionInfo or
@@ -126,14 +127,21 @@ func (p *Program) effectsAt(proc, name string) (target string, fx *targetEffects
 
 // stmtSite is a statement's siteEffects in the procedure it is in.
 type stmtSite struct {
+	stmt syntax.Stmt
 	proc string
 	siteEffects
+}
+
+// stmtKey is where a statement is: a map by it hashes one word, where a
+// map by the interface hashes through its type.
+func stmtKey(st syntax.Stmt) unsafe.Pointer {
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&st))[1]
 }
 
 // effectsOf is effectsAt(proc, name) for the statement st named name,
 // found by the statement where it is known in that procedure.
 func (p *Program) effectsOf(st syntax.Stmt, proc, name string) (target string, fx *targetEffects) {
-	if s, ok := p.stmtSites[st]; ok && s.proc == proc {
+	if s, ok := p.stmtSites[stmtKey(st)]; ok && s.stmt == st && s.proc == proc {
 		return s.target, s.fx
 	}
 	return p.effectsAt(proc, name)
@@ -265,12 +273,12 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 		}
 	}
 	p.anyRerolls = p.reroll[dsl.AnyRoll]
-	p.stmtSites = map[syntax.Stmt]stmtSite{}
+	p.stmtSites = map[unsafe.Pointer]stmtSite{}
 	for id, proc := range rules.Index.Procedures {
 		for name, sites := range proc.Sites {
 			target, fx := p.effectsAt(id, name)
 			for _, site := range sites {
-				p.stmtSites[site.Stmt] = stmtSite{proc: id, siteEffects: siteEffects{target: target, fx: fx}}
+				p.stmtSites[stmtKey(site.Stmt)] = stmtSite{stmt: site.Stmt, proc: id, siteEffects: siteEffects{target: target, fx: fx}}
 			}
 		}
 	}
