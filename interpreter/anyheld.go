@@ -1,8 +1,10 @@
 package interpreter
 
 // This file remembers, for the length of a run, whether some model holds
-// the feature of a re-roll of any roll (`reroll any` of a skill or power):
-// every roll and test asks it, and the answer is a scan of every model.
+// the feature of an `as any` effect (`reroll any` of a skill or power,
+// `instead_of … as any`): every roll and test asks it of the re-rolls of
+// any roll, every hook of its target of the others, and the answer is a
+// scan of every model.
 //
 // The answer is kept only where nothing the run may do can change it: the
 // feature is held by its model's list alone (nothing grants it), and no
@@ -16,8 +18,7 @@ import (
 	"github.com/munda-rules/munda/dsl"
 )
 
-// anyHeld is a run's memory of anyHolder, by the effect's position in
-// Program.anyRerolls (the first 64).
+// anyHeld is a run's memory of anyHolder, by the effect's anyBit.
 type anyHeld struct {
 	looked bool   // fixed is found
 	fixed  uint64 // the effects whose answer the run cannot change
@@ -25,28 +26,53 @@ type anyHeld struct {
 	yes    uint64 // of known, those some model holds
 }
 
-// anyHolderAt is anyHolder of the i-th of Program.anyRerolls, remembered
-// where the run cannot change it.
-func (r *runner) anyHolderAt(i int, ef *effect) bool {
+// noteAnyScoped gives ef its anyBit if it is an `as any` effect whose
+// holders are the models listing its feature, while bits are left.
+func (p *Program) noteAnyScoped(ef *effect) {
+	info := ef.info
+	if info.Role != dsl.RoleAny || info.Feature == nil || len(ef.grants) > 0 || len(p.anyScoped) >= 64 {
+		return
+	}
+	if listedField(info.Feature.Kind) == "" || listedBy(info.Feature.Kind) == nil {
+		return
+	}
+	ef.anyBit = 1 << len(p.anyScoped)
+	p.anyScoped = append(p.anyScoped, ef)
+}
+
+// anyHolderAt is anyHolder, remembered where the run cannot change it.
+func (r *runner) anyHolderAt(ef *effect) bool {
+	if held, known := r.anyHeldKnown(ef); known {
+		return held
+	}
+	return r.anyHolder(ef)
+}
+
+// anyHeldKnown is whether some model holds ef's feature, and whether the
+// run knows it for good (asking once where it can).
+func (r *runner) anyHeldKnown(ef *effect) (held, known bool) {
+	bit := ef.anyBit
+	if bit == 0 {
+		return false, false
+	}
 	h := &r.held
 	if !h.looked {
 		h.looked, h.fixed = true, r.p.anyFixedOf(r.root)
 	}
-	if i >= 64 || h.fixed&(1<<i) == 0 {
-		return r.anyHolder(ef)
+	if h.fixed&bit == 0 {
+		return false, false
 	}
-	bit := uint64(1) << i
 	if h.known&bit == 0 {
 		h.known |= bit
 		if r.anyHolder(ef) {
 			h.yes |= bit
 		}
 	}
-	return h.yes&bit != 0
+	return h.yes&bit != 0, true
 }
 
-// anyFixedOf is which of p.anyRerolls a run of root cannot change the
-// holders of (see the file's comment): none for a root of no summary.
+// anyFixedOf is the anyBits of p.anyScoped a run of root cannot change
+// the holders of (see the file's comment): none for a root of no summary.
 func (p *Program) anyFixedOf(root any) uint64 {
 	if v, ok := p.anyFixed.Load(root); ok { // by pointer: no key is built
 		return v.(uint64)
@@ -75,19 +101,10 @@ func (p *Program) anyFixedOf(root any) uint64 {
 		s.unionFields(o)
 	}
 	var fixed uint64
-	for i, ef := range p.anyRerolls {
-		if i >= 64 {
-			break
-		}
-		if ef.info.Role != dsl.RoleAny || ef.info.Feature == nil || len(ef.grants) > 0 {
-			continue
-		}
+	for _, ef := range p.anyScoped {
 		field := listedField(ef.info.Feature.Kind)
-		if field == "" || listedBy(ef.info.Feature.Kind) == nil {
-			continue
-		}
 		if unwritten(s, field, ef.info.Feature.ID.Name) && unwritten(s, "models", "") && unwritten(s, "gangs", "") {
-			fixed |= 1 << i
+			fixed |= ef.anyBit
 		}
 	}
 	v, _ := p.anyFixed.LoadOrStore(root, fixed)

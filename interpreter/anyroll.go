@@ -38,14 +38,14 @@ func (r *runner) offerAnyReroll(f *frame, seen *dsl.RollSeen, ask anyRerollAsk) 
 		restoreEnv(f, "holder", oldHolder, hadHolder)
 	}()
 	f.set("roll", seen)
-	for i, ef := range list {
+	for _, ef := range list {
 		if r.running[ef] {
 			continue
 		}
 		rr := ef.info.Item.(*syntax.Reroll)
 		holders := []any{nil}
 		if ef.info.Role == dsl.RoleAny && ef.info.Feature != nil {
-			if !r.anyHolderAt(i, ef) {
+			if !r.anyHolderAt(ef) {
 				continue // the common case, made cheap: every roll asks
 			}
 			holders = r.candidates(ef.info.Feature.Kind, ef.info.Feature.ID.Name)
@@ -116,8 +116,8 @@ func (r *runner) askAnyReroll(f *frame, pos lexerPos, where span, name, shown st
 // weapon) holds. Rolls and tests are then not decided by their chances,
 // as the player may re-roll them.
 func (r *runner) anyRerollPossible() bool {
-	for i, ef := range r.p.anyRerolls {
-		if ef.info.Role != dsl.RoleAny || ef.info.Feature == nil || r.anyHolderAt(i, ef) {
+	for _, ef := range r.p.anyRerolls {
+		if ef.info.Role != dsl.RoleAny || ef.info.Feature == nil || r.anyHolderAt(ef) {
 			return true
 		}
 	}

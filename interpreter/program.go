@@ -59,9 +59,12 @@ type Program struct {
 	stmtSites map[unsafe.Pointer]stmtSite // by stmtKey
 	// anyRerolls are the re-rolls of any roll, asked at every roll.
 	anyRerolls []*effect
+	// anyScoped are the `as any` effects of a feature a model holds by
+	// listing it (nothing grants it), each with its anyBit: at most 64.
 	// anyFixed is, by a run's root (its *dsl.ProcInfo, ActionInfo or
-	// TableInfo), which of anyRerolls have holders no statement of such
-	// a run can change (anyheld.go), found on first use.
+	// TableInfo), the bits of those whose holders no statement of such a
+	// run can change (anyheld.go), found on first use.
+	anyScoped []*effect
 	anyFixed sync.Map
 
 	// targets maps a procedure and a name in it to "proc.name", for the
@@ -159,6 +162,10 @@ type effect struct {
 	// numbering, a procedure's frame's), for a role other than "as any".
 	roleSlot  int
 	roleSlots *dsl.Slots
+	// anyBit is the effect's bit in a run's anyHeld, for an `as any`
+	// effect whose holders are those listing its feature (anyheld.go);
+	// 0 for the others.
+	anyBit uint64
 }
 
 // Compile prepares checked rules for running. The rules must have been
@@ -271,6 +278,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 		if role := ef.info.Role; role != "" && role != dsl.RoleAny {
 			ef.roleSlot, ef.roleSlots = slotOf(rules.Index.Slots, role), rules.Index.Slots
 		}
+		p.noteAnyScoped(ef)
 	}
 	p.anyRerolls = p.reroll[dsl.AnyRoll]
 	p.stmtSites = map[unsafe.Pointer]stmtSite{}
