@@ -65,7 +65,7 @@ type Program struct {
 	// TableInfo), the bits of those whose holders no statement of such a
 	// run can change (anyheld.go), found on first use.
 	anyScoped []*effect
-	anyFixed sync.Map
+	anyFixed  sync.Map
 
 	// targets maps a procedure and a name in it to "proc.name", for the
 	// names some effect targets. Every let, roll, test and step looks its
