@@ -77,6 +77,12 @@ func (p *Program) anyFixedOf(root any) uint64 {
 	if v, ok := p.anyFixed.Load(root); ok { // by pointer: no key is built
 		return v.(uint64)
 	}
+	// The write summaries cost about as much as loading a tenth of the
+	// rules: a program that runs a few times (a command's one run) does
+	// without, one that runs many (Monte Carlo, tests) finds them.
+	if len(p.anyScoped) == 0 || p.anyRuns.Add(1) <= anyFixedAfterRuns {
+		return 0
+	}
 	var key string
 	switch x := root.(type) {
 	case *dsl.ProcInfo:
@@ -110,6 +116,11 @@ func (p *Program) anyFixedOf(root any) uint64 {
 	v, _ := p.anyFixed.LoadOrStore(root, fixed)
 	return v.(uint64)
 }
+
+// anyFixedAfterRuns is how many runs do without remembering holders
+// before a program finds which it can remember (tests make it 0, so
+// that every run of theirs remembers).
+var anyFixedAfterRuns int64 = 8
 
 // listedField is the rules' name of the model's list listedBy reads.
 func listedField(kind string) string {

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/munda-rules/munda/dsl"
@@ -66,6 +67,7 @@ type Program struct {
 	// run can change (anyheld.go), found on first use.
 	anyScoped []*effect
 	anyFixed  sync.Map
+	anyRuns   atomic.Int64 // runs that asked anyFixed before it was found
 
 	// targets maps a procedure and a name in it to "proc.name", for the
 	// names some effect targets. Every let, roll, test and step looks its
