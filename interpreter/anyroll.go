@@ -45,7 +45,7 @@ func (r *runner) offerAnyReroll(f *frame, seen *dsl.RollSeen, ask anyRerollAsk) 
 		rr := ef.info.Item.(*syntax.Reroll)
 		holders := []any{nil}
 		if ef.info.Role == dsl.RoleAny && ef.info.Feature != nil {
-			if !r.anyHolder(ef) {
+			if !r.anyHolderAt(ef) {
 				continue // the common case, made cheap: every roll asks
 			}
 			holders = r.candidates(ef.info.Feature.Kind, ef.info.Feature.ID.Name)
@@ -117,7 +117,7 @@ func (r *runner) askAnyReroll(f *frame, pos lexerPos, where span, name, shown st
 // as the player may re-roll them.
 func (r *runner) anyRerollPossible() bool {
 	for _, ef := range r.p.anyRerolls {
-		if ef.info.Role != dsl.RoleAny || ef.info.Feature == nil || r.anyHolder(ef) {
+		if ef.info.Role != dsl.RoleAny || ef.info.Feature == nil || r.anyHolderAt(ef) {
 			return true
 		}
 	}

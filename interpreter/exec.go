@@ -23,7 +23,7 @@ func (r *runner) callProc(proc *dsl.ProcInfo, args callArgs, caller *frame) (con
 	plan := r.p.procPlanOf(proc)
 	rule := plan.rule
 	if err := r.enter(rule); err != nil {
-		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.cur, proc.Decl.Pos), err)
+		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.current(), proc.Decl.Pos), err)
 	}
 	defer r.leave()
 	r.activate(proc.ID)
@@ -267,7 +267,7 @@ func (r *runner) stmts(b *syntax.Block, f *frame, sc *blockScope, from int) (con
 		if r.ck != nil {
 			r.checkpointAt(i)
 		}
-		r.cur, r.curFrame = st, f
+		r.at(b, i, f)
 		if err := r.step(); err != nil {
 			return next, r.errorAt(f, diag.CodeRunLimit, stmtSpan(st), err)
 		}

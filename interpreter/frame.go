@@ -214,24 +214,66 @@ func remember(slots *dsl.Slots, name string, slot int, a, b *atomic.Pointer[slot
 
 // slotOf is slots.Of, remembered.
 func slotOf(slots *dsl.Slots, name string) int {
-	a, b := slotCacheAt(name)
-	if i, ok := remembered(slots, name, a, b); ok {
+	pa, pb := slotPtrCacheAt(name)
+	if i, ok := rememberedAt(slots, name, pa, pb); ok {
 		return i
 	}
-	i := slots.Of(name)
-	remember(slots, name, i, a, b)
+	a, b := slotCacheAt(name)
+	i, ok := remembered(slots, name, a, b)
+	if !ok {
+		i = slots.Of(name)
+		remember(slots, name, i, a, b)
+	}
+	remember(slots, name, i, pa, pb)
 	return i
 }
 
 // slotLookup is slots.Lookup, remembered where the name has a slot.
 func slotLookup(slots *dsl.Slots, name string) (int, bool) {
-	a, b := slotCacheAt(name)
-	if i, ok := remembered(slots, name, a, b); ok {
+	pa, pb := slotPtrCacheAt(name)
+	if i, ok := rememberedAt(slots, name, pa, pb); ok {
 		return i, true
 	}
-	i, ok := slots.Lookup(name)
-	if ok {
+	a, b := slotCacheAt(name)
+	i, ok := remembered(slots, name, a, b)
+	if !ok {
+		if i, ok = slots.Lookup(name); !ok {
+			return i, false
+		}
 		remember(slots, name, i, a, b)
 	}
-	return i, ok
+	remember(slots, name, i, pa, pb)
+	return i, true
+}
+
+// Most names a run looks up are the text of the rules' syntax tree (a
+// let's, a loop's variable, a parameter's), the same string at every
+// run: slotByText is looked at first, by where the name's bytes are, which
+// costs a multiplication where hashing the text costs a loop and the
+// comparison of two copies of the text. An entry keeps its name, so the
+// bytes it points to cannot be freed and reused for another name while
+// it is there: the same address and length are the same text.
+var slotByText [4096]atomic.Pointer[slotEntry]
+
+// slotPtrCacheAt is where a name's entry in slotByText may be: one of two
+// neighbours, as slotCacheAt.
+func slotPtrCacheAt(name string) (a, b *atomic.Pointer[slotEntry]) {
+	i := (uint64(uintptr(unsafe.Pointer(unsafe.StringData(name)))) * 0x9E3779B97F4A7C15) >> (64 - 12)
+	return &slotByText[i], &slotByText[i^1]
+}
+
+// rememberedAt is remembered of entries in slotByText: the same bytes.
+func rememberedAt(slots *dsl.Slots, name string, a, b *atomic.Pointer[slotEntry]) (int, bool) {
+	if e := a.Load(); e != nil && e.slots == slots && sameText(e.name, name) {
+		return e.slot, true
+	}
+	if e := b.Load(); e != nil && e.slots == slots && sameText(e.name, name) {
+		return e.slot, true
+	}
+	return 0, false
+}
+
+// sameText reports whether two strings are the same bytes in memory.
+func sameText(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }

@@ -285,6 +285,9 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (ok bool
 	if r.st == nil {
 		return false, noRestore, nil
 	}
+	if held, known := r.anyHeldKnown(ef); known && !held {
+		return false, noRestore, nil // nobody holds it, for the whole run
+	}
 	grants := ef.grants // p.grants[kind][id]
 	if len(grants) == 0 && kind != "trait" {
 		// Nothing grants it: holdsGranted is stdlib.Listed, its kind

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/diag"
@@ -55,9 +57,17 @@ type Program struct {
 	// stmtSites are effectsAt's answers by statement (the rolls, tests,
 	// lets and steps of procedures), each with the procedure it is in:
 	// one lookup by pointer where effectsAt hashes two names.
-	stmtSites map[syntax.Stmt]stmtSite
+	stmtSites map[unsafe.Pointer]stmtSite // by stmtKey
 	// anyRerolls are the re-rolls of any roll, asked at every roll.
 	anyRerolls []*effect
+	// anyScoped are the `as any` effects of a feature a model holds by
+	// listing it (nothing grants it), each with its anyBit: at most 64.
+	// anyFixed is, by a run's root (its *dsl.ProcInfo, ActionInfo or
+	// TableInfo), the bits of those whose holders no statement of such a
+	// run can change (anyheld.go), found on first use.
+	anyScoped []*effect
+	anyFixed  sync.Map
+	anyRuns   atomic.Int64 // runs that asked anyFixed before it was found
 
 	// targets maps a procedure and a name in it to "proc.name", for the
 	// names some effect targets. Every let, roll, test and step looks its
@@ -122,14 +132,21 @@ func (p *Program) effectsAt(proc, name string) (target string, fx *targetEffects
 
 // stmtSite is a statement's siteEffects in the procedure it is in.
 type stmtSite struct {
+	stmt syntax.Stmt
 	proc string
 	siteEffects
+}
+
+// stmtKey is where a statement is: a map by it hashes one word, where a
+// map by the interface hashes through its type.
+func stmtKey(st syntax.Stmt) unsafe.Pointer {
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&st))[1]
 }
 
 // effectsOf is effectsAt(proc, name) for the statement st named name,
 // found by the statement where it is known in that procedure.
 func (p *Program) effectsOf(st syntax.Stmt, proc, name string) (target string, fx *targetEffects) {
-	if s, ok := p.stmtSites[st]; ok && s.proc == proc {
+	if s, ok := p.stmtSites[stmtKey(st)]; ok && s.stmt == st && s.proc == proc {
 		return s.target, s.fx
 	}
 	return p.effectsAt(proc, name)
@@ -147,6 +164,10 @@ type effect struct {
 	// numbering, a procedure's frame's), for a role other than "as any".
 	roleSlot  int
 	roleSlots *dsl.Slots
+	// anyBit is the effect's bit in a run's anyHeld, for an `as any`
+	// effect whose holders are those listing its feature (anyheld.go);
+	// 0 for the others.
+	anyBit uint64
 }
 
 // Compile prepares checked rules for running. The rules must have been
@@ -259,14 +280,15 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 		if role := ef.info.Role; role != "" && role != dsl.RoleAny {
 			ef.roleSlot, ef.roleSlots = slotOf(rules.Index.Slots, role), rules.Index.Slots
 		}
+		p.noteAnyScoped(ef)
 	}
 	p.anyRerolls = p.reroll[dsl.AnyRoll]
-	p.stmtSites = map[syntax.Stmt]stmtSite{}
+	p.stmtSites = map[unsafe.Pointer]stmtSite{}
 	for id, proc := range rules.Index.Procedures {
 		for name, sites := range proc.Sites {
 			target, fx := p.effectsAt(id, name)
 			for _, site := range sites {
-				p.stmtSites[site.Stmt] = stmtSite{proc: id, siteEffects: siteEffects{target: target, fx: fx}}
+				p.stmtSites[stmtKey(site.Stmt)] = stmtSite{stmt: site.Stmt, proc: id, siteEffects: siteEffects{target: target, fx: fx}}
 			}
 		}
 	}

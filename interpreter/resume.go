@@ -162,7 +162,7 @@ func (r *runner) resumeBlock(k int) (control, error) {
 	i := lv.stmt
 	if k+1 < r.resumeDepth {
 		st := lv.block.Stmts[i]
-		r.cur, r.curFrame = st, lv.f
+		r.at(lv.block, i, lv.f)
 		ctl, err := r.resumeStmt(st, lv.f, k+1)
 		if err != nil || ctl == stopped {
 			return ctl, err

@@ -685,7 +685,7 @@ func (r *runner) applyTable(t *dsl.TableInfo, args callArgs, using any, rowID st
 func (r *runner) applyTableOnce(t *dsl.TableInfo, args callArgs, using any, rowID string, reroll []string, caller *frame) (control, error) {
 	rule := r.p.tableRules[t.ID]
 	if err := r.enter(rule); err != nil {
-		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.cur, t.Decl.Pos), err)
+		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.current(), t.Decl.Pos), err)
 	}
 	defer r.leave()
 	f := r.newFrame(rule, t.Meta.Source, "")

@@ -138,7 +138,7 @@ func (r *runner) stopped(err error) error {
 	if errors.As(err, &d) {
 		return err
 	}
-	return r.errorAt(r.curFrame, diag.CodeRunInternal, stmtSpan(r.cur), err)
+	return r.errorAt(r.curFrame, diag.CodeRunInternal, stmtSpan(r.current()), err)
 }
 
 // runner is one run in progress.
@@ -164,9 +164,13 @@ type runner struct {
 	// run is done.
 	stacks *runStacks
 	gangs  any // st.Gangs, boxed once: every frame sees it
-	// the statement running, and its frame, for errors that arise away
-	// from it (the event limit, nesting too deep)
-	cur      syntax.Stmt
+	// the statement running (curBlock.Stmts[curAt]: see current), and
+	// its frame, for errors that arise away from it (the event limit,
+	// nesting too deep). Kept as block and index, which change less
+	// often than the statement: a pointer written costs a write barrier
+	// while the collector runs, and stmts sets these at every statement.
+	curBlock *syntax.Block
+	curAt    int
 	curFrame *frame
 	values   *valueState  // see holds.go
 	ck       *checkpoints // nil unless Options.Checkpoint is set (then &ckOwn)
@@ -184,6 +188,9 @@ type runner struct {
 	// mem cuts the dice, lists and modifiers a run keeps from slabs (nil
 	// once the run is done: the slabs go back with the stacks)
 	mem *runMem
+	// held remembers which re-rolls of any roll some model holds, where
+	// no statement of the run can change it (anyheld.go).
+	held anyHeld
 }
 
 // runMem is the slabs a run cuts what it keeps from: the dice of every
@@ -438,7 +445,7 @@ func (r *runner) errorAt(f *frame, code string, at span, err error) error {
 			end = at.start
 		}
 		d.Subject = diag.RangeOf(at.start, end)
-		if st := stmtSpan(r.cur); st.start.Filename == at.start.Filename {
+		if st := stmtSpan(r.current()); st.start.Filename == at.start.Filename {
 			if ctx := diag.RangeOf(st.start, st.end); ctx.Contains(d.Subject) {
 				d.Context = ctx
 			}
@@ -482,7 +489,7 @@ func (r *runner) count() error {
 	r.seq++
 	if r.seq > r.limits.Events {
 		err := fmt.Errorf("the run logged more than %d events (the limit)", r.limits.Events)
-		return r.errorAt(r.curFrame, diag.CodeRunLimit, stmtSpan(r.cur), err)
+		return r.errorAt(r.curFrame, diag.CodeRunLimit, stmtSpan(r.current()), err)
 	}
 	return nil
 }
@@ -494,7 +501,7 @@ func (r *runner) spend(n int) error {
 	r.text += n
 	if r.text > r.limits.Text {
 		err := fmt.Errorf("the run wrote more than %d bytes of text (the limit)", r.limits.Text)
-		return r.errorAt(r.curFrame, diag.CodeRunLimit, stmtSpan(r.cur), err)
+		return r.errorAt(r.curFrame, diag.CodeRunLimit, stmtSpan(r.current()), err)
 	}
 	return nil
 }
@@ -585,4 +592,24 @@ func (r *runner) diceTitle(d *dsl.DiceInfo) string {
 		return d.Title
 	}
 	return r.title(syntax.MetaOf(d.Decl.Items), d.Title)
+}
+
+// at notes the statement running: b's i-th, in frame f. It writes a
+// pointer only where it changes.
+func (r *runner) at(b *syntax.Block, i int, f *frame) {
+	if r.curBlock != b {
+		r.curBlock = b
+	}
+	if r.curFrame != f {
+		r.curFrame = f
+	}
+	r.curAt = i
+}
+
+// current is the statement running, nil before the first.
+func (r *runner) current() syntax.Stmt {
+	if r.curBlock == nil || r.curAt >= len(r.curBlock.Stmts) {
+		return nil
+	}
+	return r.curBlock.Stmts[r.curAt]
 }

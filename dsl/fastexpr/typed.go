@@ -74,23 +74,23 @@ func (c *compiler) stringEqualityBool(n *ast.BinaryNode) (boolEval, error) {
 	if lit, ok := n.Right.(*ast.StringNode); ok {
 		if at, want, offset, ok := c.itemField(n.Left, reflect.TypeFor[string]()); ok {
 			// m.status == "standing", m the item: one closure.
-			s := lit.Value
+			s := newTextLiteral(lit.Value)
 			return func(fr *frame) (bool, error) {
 				e := (*eface)(unsafe.Pointer(&fr.items[at]))
 				if e.typ != want || e.data == nil {
 					return false, errFailed // as the field's getter: the VM decides
 				}
-				return (*(*string)(unsafe.Add(e.data, offset)) == s) != negate, nil
+				return s.equals(*(*string)(unsafe.Add(e.data, offset))) != negate, nil
 			}, nil
 		}
 		// m.status == "standing": the literal is not a closure to call.
-		s := lit.Value
+		s := newTextLiteral(lit.Value)
 		return func(fr *frame) (bool, error) {
 			a, err := l(fr)
 			if err != nil {
 				return false, err
 			}
-			return (a == s) != negate, nil
+			return s.equals(a) != negate, nil
 		}, nil
 	}
 	r, err := c.stringOperand(n.Right)
