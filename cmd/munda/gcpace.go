@@ -29,6 +29,10 @@ func paceGC() {
 	}
 	debug.SetMemoryLimit(math.MaxInt64)
 	debug.SetGCPercent(gcPercentFor(liveHeap(), gcHeap))
+	if !gcPacing.Load() { // collectAsUsual ran meanwhile: its setting stands
+		debug.SetGCPercent(100)
+		return
+	}
 	// Unreachable at once: its finalizer runs after the next collection.
 	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) { paceGC() })
 }
