@@ -140,6 +140,7 @@ func Check(rules *Rules) diag.Diagnostics {
 		c.checkTests()
 	}
 	c.checkUnused()
+	c.dropCheckingScopes()
 	c.idx.Compiler = c.exprc
 	c.idx.compileQuery = c.queryCompiler()
 	c.exprc.slots.publish() // the names of the rules' frames, for runs to find without a lock

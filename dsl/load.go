@@ -194,8 +194,13 @@ func (l *packLoader) load(rel string, from *syntax.Include) {
 		l.diags.errorf(diag.CodeFileError, r, "cannot read %s: %v", name, unwrapPathError(err))
 		return
 	}
-	l.sources[name] = src
 	file, diags := l.parse(rel, name, src)
+	if file != nil && file.Source != nil {
+		// The same bytes (parses are taken by equal content): one copy
+		// kept, not the tree's and this read's.
+		src = file.Source
+	}
+	l.sources[name] = src
 	l.diags.list = append(l.diags.list, diags...)
 	l.loaded[rel] = file
 	if file == nil {

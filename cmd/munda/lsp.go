@@ -97,6 +97,7 @@ func collectAsUsual() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
+	gcPacing.Store(false)
 	debug.SetGCPercent(100)
 	debug.SetMemoryLimit(math.MaxInt64)
 }

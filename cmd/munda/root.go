@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -32,10 +31,10 @@ func Main() int {
 // a munda command lives a second or less and makes most of its garbage
 // checking rules, so collecting early is work thrown away (a run of the
 // End Phase takes about a third less time). The first collection, at
-// gcHeap, hands back to the usual pacing: a memory limit alone would,
-// past it, collect almost without pause (`munda test`, whose heap is
-// larger, took twice as long). GOGC or GOMEMLIMIT in the environment are
-// left to rule.
+// gcHeap, hands over to a pacing by percentage (gcpace.go): a memory
+// limit alone would, past it, collect almost without pause (`munda test`,
+// whose heap is larger, took twice as long). GOGC or GOMEMLIMIT in the
+// environment are left to rule.
 func tuneGC() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
@@ -45,10 +44,8 @@ func tuneGC() {
 	// Unreachable at once: its finalizer runs after the first collection.
 	// (It holds a pointer, so the tiny allocator, whose objects' finalizers
 	// may never run, does not take it.)
-	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) {
-		debug.SetGCPercent(100)
-		debug.SetMemoryLimit(math.MaxInt64)
-	})
+	gcPacing.Store(true)
+	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) { paceGC() })
 }
 
 type gcSentinel struct{ _ *int }

@@ -15,16 +15,30 @@ import (
 // is half of loading a ruleset. Each caller gets its own copy, since the
 // checker writes into the tree (compiled programs, template parts). Files
 // that do not parse are not kept.
+//
+// A tree is kept only from a file's second parse on: the first time only
+// its key is noted. The kept copy is as large as the tree itself (5 MB
+// for the default stack, a fifth of what the loaded rules keep, and
+// dense with pointers the collector marks at each cycle), and a process
+// that loads its rules once (`munda odds`, `munda run`) would never use
+// it; one that loads them again pays one more parse of each file.
 func ParseCached(name string, src []byte) (*File, diag.Diagnostics) {
 	key := parseKey{name: name, sum: sha256.Sum256(src)}
 	parsed.Lock()
 	f, ok := parsed.files[key]
+	_, seen := parsed.seen[key]
+	if !ok && !seen {
+		if len(parsed.seen) >= maxSeen {
+			clear(parsed.seen) // a crude bound, as for the trees
+		}
+		parsed.seen[key] = struct{}{}
+	}
 	parsed.Unlock()
 	if ok {
 		return Clone(f), nil
 	}
 	f, diags := Parse(name, src)
-	if f == nil || len(diags) > 0 {
+	if f == nil || len(diags) > 0 || !seen {
 		return f, diags
 	}
 	parsed.Lock()
@@ -43,6 +57,8 @@ func ParseCached(name string, src []byte) (*File, diag.Diagnostics) {
 const (
 	maxParsed      = 1024
 	maxParsedBytes = 16 << 20
+	// maxSeen bounds the keys of files parsed once (a few dozen bytes each).
+	maxSeen = 4 * maxParsed
 )
 
 type parseKey struct {
@@ -54,7 +70,8 @@ var parsed = struct {
 	sync.Mutex
 	files map[parseKey]*File
 	bytes int
-}{files: map[parseKey]*File{}}
+	seen  map[parseKey]struct{} // files parsed once, whose trees are not kept
+}{files: map[parseKey]*File{}, seen: map[parseKey]struct{}{}}
 
 // Clone copies a syntax tree deeply: every node, list and string of it is
 // the copy's own, but for the source text, which is never written.

@@ -13,7 +13,13 @@ func TestParseCachedCopies(t *testing.T) {
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
+	if kept := keptTrees(); kept != 0 {
+		t.Fatalf("a file parsed once kept %d trees: nothing is kept until a second parse", kept)
+	}
 	b, _ := ParseCached("c.munda", src)
+	if kept := keptTrees(); kept != 1 {
+		t.Fatalf("a file parsed twice kept %d trees, not 1", kept)
+	}
 	if a == b || !reflect.DeepEqual(a, b) {
 		t.Fatalf("the second parse is not an equal copy")
 	}
@@ -29,4 +35,10 @@ func TestParseCachedCopies(t *testing.T) {
 	if _, diags := ParseCached("bad.munda", []byte("procedure")); len(diags) == 0 {
 		t.Fatal("a file that does not parse gave no diagnostics")
 	}
+}
+
+func keptTrees() int {
+	parsed.Lock()
+	defer parsed.Unlock()
+	return len(parsed.files)
 }
