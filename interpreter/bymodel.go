@@ -82,16 +82,7 @@ func (s *nameSet) viaOf(v string) *viaReads {
 	if v == "" || isGlobal(v) || s.slots == nil {
 		return nil
 	}
-	slot := s.slots.Of(v)
-	if s.via == nil {
-		s.via = map[int]*viaReads{}
-	}
-	r := s.via[slot]
-	if r == nil {
-		r = &viaReads{}
-		s.via[slot] = r
-	}
-	return r
+	return s.viaAt(s.slots.Of(v))
 }
 
 // addViaField notes that field is read of the model variable v holds,
@@ -136,16 +127,21 @@ func (s *nameSet) addViaMember(v, field, item string) bool {
 func (s *nameSet) unionVia(o *nameSet) {
 	s.assigned.union(o.assigned)
 	for slot, r := range o.via {
-		if s.via == nil {
-			s.via = map[int]*viaReads{}
-		}
-		mine := s.via[slot]
-		if mine == nil {
-			mine = &viaReads{}
-			s.via[slot] = mine
-		}
-		mine.union(r)
+		s.viaAt(slot).union(r)
 	}
+}
+
+// viaAt is the reads through the variable of slot, made on first use.
+func (s *nameSet) viaAt(slot int) *viaReads {
+	if s.via == nil {
+		s.via = map[int]*viaReads{}
+	}
+	mine := s.via[slot]
+	if mine == nil {
+		mine = &viaReads{}
+		s.via[slot] = mine
+	}
+	return mine
 }
 
 func (r *viaReads) union(o *viaReads) {
@@ -524,15 +520,7 @@ func (lv *liveness) addByModel(s *nameSet, node any, logging bool, skip map[*syn
 
 // addVia adds r as reads through the variable of slot.
 func (s *nameSet) addVia(slot int, r *viaReads) {
-	if s.via == nil {
-		s.via = map[int]*viaReads{}
-	}
-	mine := s.via[slot]
-	if mine == nil {
-		mine = &viaReads{}
-		s.via[slot] = mine
-	}
-	mine.union(r)
+	s.viaAt(slot).union(r)
 	s.names.addSlot(slot)
 }
 

@@ -273,22 +273,7 @@ func (w *writes) rest(idx *dsl.Index, levels []ckLevel) *nameSet {
 	if v, ok := w.ats.Load(string(key)); ok {
 		return v.(*nameSet)
 	}
-	s := &nameSet{slots: w.slots}
-	s.unionFields(&w.always)
-	for j, l := range levels {
-		if j == 0 || l.f != levels[j-1].f {
-			s.unionFields(w.ownerWrites(l))
-		}
-		from := l.stmt
-		if j < len(levels)-1 {
-			switch l.block.Stmts[l.stmt].(type) {
-			case *syntax.If, *syntax.Step, *syntax.Call, *syntax.Apply, *syntax.Perform:
-				from++ // done once its block ends
-			}
-		}
-		suf := w.suffixes(idx, l.block)
-		s.unionFields(&suf[from])
-	}
+	s := w.restFrom(idx, levels, 0, 0)
 	v, _ := w.ats.LoadOrStore(string(key), s)
 	return v.(*nameSet)
 }
