@@ -196,14 +196,5 @@ func benchHitStatus(b *testing.B, engine func(context.Context, odds.Question, in
 	p := program(b)
 	q := odds.Question{Program: p, State: decodeState(b, duel(3, 1)), Procedure: "resolve_hit",
 		Args: map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, Of: query(b, p, `model("target").status`)}
-	b.ResetTimer()
-	for range b.N {
-		r, err := engine(context.Background(), q, 1_000_000)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(r.Paths), "ends")
-		b.ReportMetric(float64(r.Configs), "configs")
-		b.ReportMetric(float64(r.Runs), "runs")
-	}
+	benchQuestion(b, engine, q)
 }

@@ -237,15 +237,7 @@ func BenchmarkExactResolveHitByScope(b *testing.B) { benchHit(b, odds.ExactBySco
 func BenchmarkExactEndPhase10ByScope(b *testing.B) {
 	p := program(b)
 	q := odds.Question{Program: p, State: tenModels(b), Procedure: "end_phase", Of: query(b, p, `gang("g").bottled`)}
-	for range b.N {
-		r, err := odds.ExactByScope(context.Background(), q, 1_000_000)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(r.Paths), "ends")
-		b.ReportMetric(float64(r.Configs), "configs")
-		b.ReportMetric(float64(r.Runs), "runs")
-	}
+	benchQuestion(b, odds.ExactByScope, q)
 }
 
 // An effect reads where it fires: a hook as the procedure it hooks runs,

@@ -100,15 +100,7 @@ func benchHit(b *testing.B, engine func(context.Context, odds.Question, int) (*o
 	p := program(b)
 	q := odds.Question{Program: p, State: decodeState(b, duel(3, 1)), Procedure: "resolve_hit",
 		Args: map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, Focus: []string{"target"}}
-	for range b.N {
-		r, err := engine(context.Background(), q, 1_000_000)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(r.Paths), "ends")
-		b.ReportMetric(float64(r.Configs), "configs")
-		b.ReportMetric(float64(r.Runs), "runs")
-	}
+	benchQuestion(b, engine, q)
 }
 
 // The first engine on the same questions, for the ratio.
@@ -129,14 +121,7 @@ func BenchmarkExactReplayEndPhase10(b *testing.B) {
 func benchEnd(b *testing.B, engine func(context.Context, odds.Question, int) (*odds.Result, error), n int) {
 	p := program(b)
 	q := odds.Question{Program: p, State: decodeState(b, smallGang(n)), Procedure: "end_phase", Of: query(b, p, `gang("g").bottled`)}
-	for range b.N {
-		r, err := engine(context.Background(), q, 1_000_000)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(r.Paths), "ends")
-		b.ReportMetric(float64(r.Configs), "configs")
-	}
+	benchQuestion(b, engine, q)
 }
 
 // A pack built to explode the state space: twenty rolls whose values all

@@ -406,14 +406,5 @@ func TestNarrowingShipped(t *testing.T) {
 func BenchmarkExactEndPhase10TwoDownToEnd(b *testing.B) {
 	p := program(b)
 	q := odds.Question{Program: p, State: tenModelsDown(b, 2, 3), Procedure: "end_phase", Of: query(b, p, `gang("g").bottled`)}
-	b.ResetTimer()
-	for range b.N {
-		r, err := odds.ExactToEnd(context.Background(), q, 1_000_000)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(r.Paths), "ends")
-		b.ReportMetric(float64(r.Configs), "configs")
-		b.ReportMetric(float64(r.Runs), "runs")
-	}
+	benchQuestion(b, odds.ExactToEnd, q)
 }

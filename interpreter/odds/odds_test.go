@@ -368,16 +368,7 @@ func BenchmarkExactEndPhase10(b *testing.B) {
 	p := program(b)
 	st := tenModels(b)
 	q := odds.Question{Program: p, State: st, Procedure: "end_phase", Of: query(b, p, `gang("g").bottled`)}
-	b.ResetTimer()
-	for range b.N {
-		r, err := odds.Exact(context.Background(), q, 1_000_000)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(r.Paths), "ends")
-		b.ReportMetric(float64(r.Configs), "configs")
-		b.ReportMetric(float64(r.Runs), "runs")
-	}
+	benchQuestion(b, odds.Exact, q)
 }
 
 // BenchmarkExactEndPhase10ToEnd is BenchmarkExactEndPhase10 following
@@ -386,16 +377,7 @@ func BenchmarkExactEndPhase10ToEnd(b *testing.B) {
 	p := program(b)
 	st := tenModels(b)
 	q := odds.Question{Program: p, State: st, Procedure: "end_phase", Of: query(b, p, `gang("g").bottled`)}
-	b.ResetTimer()
-	for range b.N {
-		r, err := odds.ExactToEnd(context.Background(), q, 1_000_000)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(r.Paths), "ends")
-		b.ReportMetric(float64(r.Configs), "configs")
-		b.ReportMetric(float64(r.Runs), "runs")
-	}
+	benchQuestion(b, odds.ExactToEnd, q)
 }
 
 func BenchmarkMonteCarloEndPhase10(b *testing.B) {
@@ -463,5 +445,21 @@ func TestSampleKeepsValuesWhole(t *testing.T) {
 	first := injuries(1)
 	if got := injuries(200); got != first {
 		t.Errorf("the outcome's model has the lasting injuries %s, want the first sample's %s", got, first)
+	}
+}
+
+// benchQuestion asks q of engine b.N times, reporting the ends, the
+// configurations and the runs of the last answer.
+func benchQuestion(b *testing.B, engine func(context.Context, odds.Question, int) (*odds.Result, error), q odds.Question) {
+	b.Helper()
+	b.ResetTimer()
+	for range b.N {
+		r, err := engine(context.Background(), q, 1_000_000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(r.Paths), "ends")
+		b.ReportMetric(float64(r.Configs), "configs")
+		b.ReportMetric(float64(r.Runs), "runs")
 	}
 }

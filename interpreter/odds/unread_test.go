@@ -165,13 +165,5 @@ func BenchmarkExactResolveHitEveryFace(b *testing.B) { benchHit(b, odds.ExactEve
 func BenchmarkExactEndPhase10EveryFace(b *testing.B) {
 	p := program(b)
 	q := odds.Question{Program: p, State: tenModels(b), Procedure: "end_phase", Of: query(b, p, `gang("g").bottled`)}
-	for range b.N {
-		r, err := odds.ExactEveryFace(context.Background(), q, 1_000_000)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(r.Paths), "ends")
-		b.ReportMetric(float64(r.Configs), "configs")
-		b.ReportMetric(float64(r.Runs), "runs")
-	}
+	benchQuestion(b, odds.ExactEveryFace, q)
 }
