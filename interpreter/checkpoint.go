@@ -15,6 +15,7 @@ package interpreter
 
 import (
 	"encoding/binary"
+	"errors"
 	"hash/maphash"
 	"math"
 	"reflect"
@@ -64,14 +65,16 @@ type ckLevel struct {
 	base []int
 }
 
-// pauseSignal unwinds a run that a checkpoint hook paused.
-type pauseSignal struct{}
+// ErrPaused is what a run that a checkpoint hook paused returns (the
+// hook returned true). It travels as an error, as `stop` does, through
+// every construct between the checkpoint and the run's top, none of which
+// places or rewords it: an error return costs far less than unwinding by
+// panic, which exact odds do at almost every checkpoint they merge.
+var ErrPaused = errors.New("run paused at a checkpoint")
 
-// IsPause reports whether a value recovered from a panic is a run paused
-// by Options.Checkpoint (the hook returned true).
-func IsPause(v any) bool {
-	_, ok := v.(pauseSignal)
-	return ok
+// IsPause reports whether a run's error is a pause by Options.Checkpoint.
+func IsPause(err error) bool {
+	return err == ErrPaused || errors.Is(err, ErrPaused)
 }
 
 // enterKnown says that the next block entered keeps nothing hidden but
@@ -132,16 +135,18 @@ func (c *checkpoints) pop() {
 	c.levels = c.levels[:n-1]
 }
 
-// at is the start of statement i of the innermost block: the hook is
-// asked there, and pauses the run by unwinding it.
-func (r *runner) checkpointAt(i int) {
+// checkpointAt is the start of statement i of the innermost block: the
+// hook is asked there, and pauses the run by returning ErrPaused, which
+// the run returns unchanged.
+func (r *runner) checkpointAt(i int) error {
 	c := r.ck
 	top := &c.levels[len(c.levels)-1]
 	top.stmt, top.children = i, 0
 	c.nextKnown = false
 	if c.opaque == 0 && c.hook(Checkpoint{r}) {
-		panic(pauseSignal{})
+		return ErrPaused
 	}
+	return nil
 }
 
 // Plain reports whether the statement about to run is one that rolls no

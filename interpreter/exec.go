@@ -265,7 +265,9 @@ func (r *runner) stmts(b *syntax.Block, f *frame, sc *blockScope, from int) (con
 	for i := from; i < len(b.Stmts); i++ {
 		st := b.Stmts[i]
 		if r.ck != nil {
-			r.checkpointAt(i)
+			if err := r.checkpointAt(i); err != nil {
+				return next, err
+			}
 		}
 		r.at(b, i, f)
 		if err := r.step(); err != nil {

@@ -56,7 +56,7 @@ type Options struct {
 	Translation *i18n.Catalog
 	// Checkpoint, if set, is called at the start of statements where the
 	// run could be compared with others (see Checkpoint); returning true
-	// pauses the run, which unwinds with a panic that IsPause recognises.
+	// pauses the run, which returns ErrPaused (IsPause) at once.
 	// Exact odds use it to merge runs in the same configuration.
 	Checkpoint func(Checkpoint) bool
 	// Signalled, if set, is told the id of each event signalled: what
@@ -414,7 +414,7 @@ func coded(code string, err error) error {
 	}
 	var ce *codedError
 	var d *diag.Diagnostic
-	if errors.As(err, &ce) || errors.As(err, &d) {
+	if errors.As(err, &ce) || errors.As(err, &d) || IsPause(err) {
 		return err
 	}
 	return &codedError{code, err}
@@ -423,11 +423,12 @@ func coded(code string, err error) error {
 // errorAt stops the run with a diagnostic: code (unless err knows its
 // own), the place in the rule file, the statement running around it, and
 // the rule, its source and the stack of rules running. An error that is
-// already a diagnostic passes through: it was placed where it arose.
+// already a diagnostic passes through: it was placed where it arose. So
+// do a `stop` and a pause (ErrPaused), which are no errors of the rules.
 func (r *runner) errorAt(f *frame, code string, at span, err error) error {
 	var d *diag.Diagnostic
 	var stop *stopSignal
-	if errors.As(err, &d) || errors.As(err, &stop) {
+	if errors.As(err, &d) || errors.As(err, &stop) || IsPause(err) {
 		return err
 	}
 	cause := err
