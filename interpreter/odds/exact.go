@@ -92,9 +92,10 @@ type walker struct {
 	// configuration: next() never moves them, and their chances are not
 	// in p (the configuration's probability has them).
 	base int
-	// onPick, if set, is told of each pick past base before it is taken
-	// (it may pause the run there).
-	onPick func(i int)
+	// onPick, if set, is told of each pick past base before it is taken;
+	// true pauses the run there (the pick is not taken, and the source
+	// returns interpreter.ErrPaused, which the run returns).
+	onPick func(i int) bool
 	// force: the picks past base are of a roll whose result nothing
 	// later reads (interpreter.Checkpoint.UnreadRoll): each takes its
 	// first way alone, with a chance of 1, while it is set.
@@ -114,22 +115,23 @@ func (w *walker) weigh(i int, num, den int64) {
 	}
 }
 
-// take returns the pick at the next branch point, which has n ways.
-func (w *walker) take(n int, label string) int {
-	if w.onPick != nil && w.pos >= w.base {
-		w.onPick(w.pos)
+// take returns the pick at the next branch point, which has n ways, or
+// interpreter.ErrPaused when onPick pauses the run there.
+func (w *walker) take(n int, label string) (int, error) {
+	if w.onPick != nil && w.pos >= w.base && w.onPick(w.pos) {
+		return 0, interpreter.ErrPaused
 	}
 	if w.pos < len(w.path) {
 		b := w.path[w.pos]
 		w.pos++
-		return b.pick
+		return b.pick, nil
 	}
 	if w.force && w.pos >= w.base {
 		n = 1
 	}
 	w.path = append(w.path, branch{pick: 0, n: n, label: label, forced: n == 1 && w.force})
 	w.pos++
-	return 0
+	return 0, nil
 }
 
 // next moves to the next path; false when every path has been taken.
@@ -156,7 +158,10 @@ func (w *walker) Roll(req *interpreter.DieRequest) (interpreter.Die, error) {
 		return interpreter.Die{}, fmt.Errorf("dice %s has no sides", d.ID)
 	}
 	i := w.pos
-	pick := w.take(len(d.Faces), req.Roll)
+	pick, err := w.take(len(d.Faces), req.Roll)
+	if err != nil {
+		return interpreter.Die{}, err
+	}
 	f := d.Faces[pick]
 	w.weigh(i, int64(f.Count), int64(d.Sides))
 	return interpreter.Die{Value: f.Value, Face: f.ID}, nil
@@ -174,7 +179,11 @@ func (w *walker) DecideTest(req *interpreter.TestRequest) (bool, bool, error) {
 		return true, true, nil
 	}
 	i := w.pos
-	pass := w.take(2, req.Name) == 0
+	k, err := w.take(2, req.Name)
+	if err != nil {
+		return false, false, err
+	}
+	pass := k == 0
 	if pass {
 		w.weigh(i, int64(req.Pass), int64(req.Total))
 	} else {
@@ -212,7 +221,10 @@ func (w *walker) DecideRow(req *interpreter.RowRequest) (int, bool, error) {
 		return 0, true, nil
 	}
 	at := w.pos
-	i := w.take(len(req.Rows), req.Table)
+	i, err := w.take(len(req.Rows), req.Table)
+	if err != nil {
+		return 0, false, err
+	}
 	w.weigh(at, int64(req.Rows[i].Ways), int64(req.Total))
 	return i, true, nil
 }

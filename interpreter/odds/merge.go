@@ -385,11 +385,12 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 		}
 		return false
 	}
-	w.onPick = func(i int) {
+	w.onPick = func(i int) bool {
 		if i > w.base && seen {
-			panic(pickPause{})
+			return true // continued from that checkpoint
 		}
 		seen = false
+		return false
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -636,10 +637,6 @@ func (e *merger) merge(x expansion) error {
 	}
 	return nil
 }
-
-// pickPause unwinds a run that reached a decision after a checkpoint: it
-// is continued from that checkpoint.
-type pickPause struct{}
 
 // add merges a paused run into the configuration at its position with
 // its hash, or makes it a new one.

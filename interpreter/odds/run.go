@@ -25,15 +25,9 @@ func runOnce(q *Question, dice interpreter.DiceSource, buf *state.Buffer) (strin
 // a count of its own.
 func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, buf *state.Buffer, signals signalCounts) (key string, value any, paused bool, err error) {
 	if hook != nil {
-		// A checkpoint pauses the run with an error (interpreter.ErrPaused);
-		// a decision after one, asked of the dice, with a panic (pickPause).
+		// A run paused, by its checkpoint hook or by the dice source at a
+		// decision after a checkpoint, returns interpreter.ErrPaused.
 		defer func() {
-			if v := recover(); v != nil {
-				if _, ok := v.(pickPause); !ok {
-					panic(v)
-				}
-				key, value, paused, err = "", nil, true, nil
-			}
 			if interpreter.IsPause(err) {
 				key, value, paused, err = "", nil, true, nil
 			}
@@ -92,12 +86,6 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 // rm's memory (the copy of the state, and the run).
 func runResumed(q *Question, snap *interpreter.Snapshot, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, rm *interpreter.Resumer, signals signalCounts) (key string, value any, paused bool, err error) {
 	defer func() {
-		if v := recover(); v != nil {
-			if _, ok := v.(pickPause); !ok {
-				panic(v)
-			}
-			key, value, paused, err = "", nil, true, nil
-		}
 		if interpreter.IsPause(err) {
 			key, value, paused, err = "", nil, true, nil
 		}
