@@ -27,8 +27,8 @@ func (s *stopSignal) Error() string { return "stop " + s.target }
 // isStopOf reports whether err is a `stop ID` for this id, which the
 // procedure, table or action of that id ends on.
 func isStopOf(err error, id string) bool {
-	if err == nil {
-		return false // most calls: nothing to unwrap, and no s to allocate
+	if err == nil || err == ErrPaused {
+		return false // most calls, and pauses: nothing to unwrap, and no s to allocate
 	}
 	var s *stopSignal
 	return errors.As(err, &s) && s.target == id

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/munda-rules/munda/dsl"
-	"github.com/munda-rules/munda/dsl/diag"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib/state"
 )
@@ -217,7 +216,7 @@ func (r *runner) poolAnyReroll(p *pool, f *frame, s *syntax.Roll, value any, mar
 		before := p.show(i)
 		v, face, err := r.rollPoolDie(p, f)
 		if err != nil {
-			return false, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
+			return false, r.diceErrorAt(f, s, err)
 		}
 		p.natural[i] = v
 		if p.d.Symbolic() {

@@ -170,7 +170,7 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error
 	for i := 0; i < n; i++ {
 		v, face, err := r.rollPoolDie(p, f)
 		if err != nil {
-			return nil, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
+			return nil, r.diceErrorAt(f, s, err)
 		}
 		p.natural = append(p.natural, v)
 		if d.Symbolic() {
@@ -257,7 +257,7 @@ func (r *runner) poolPick(p *pool, f *frame, ef *effect, s *syntax.Roll) error {
 	for i := 0; i < k; i++ {
 		v, face, err := r.rollPoolDie(p, f)
 		if err != nil {
-			return r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
+			return r.diceErrorAt(f, s, err)
 		}
 		p.natural = append(p.natural, v)
 		if p.d.Symbolic() {
@@ -403,7 +403,7 @@ func (r *runner) poolRerolls(p *pool, f *frame, target string, s *syntax.Roll, v
 		before := p.show(i)
 		v, face, err := r.rollPoolDie(p, f)
 		if err != nil {
-			return nil, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
+			return nil, r.diceErrorAt(f, s, err)
 		}
 		p.natural[i] = v
 		if p.d.Symbolic() {

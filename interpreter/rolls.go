@@ -227,7 +227,7 @@ func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 	}
 	res, err := r.rollKeeping(d, fx, name, f)
 	if err != nil {
-		return nil, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
+		return nil, r.diceErrorAt(f, s, err)
 	}
 	value := r.rollValue(d, res, mod)
 	// A re-roll's when may read the dice it decides on (natural.x).
@@ -244,7 +244,7 @@ func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 			return nil, err
 		}
 		if res, err = r.rollKeeping(d, fx, name, f); err != nil {
-			return nil, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
+			return nil, r.diceErrorAt(f, s, err)
 		}
 		value = r.rollValue(d, res, mod)
 	}
@@ -411,7 +411,7 @@ func (r *runner) rollOneOf(s *syntax.Roll, f *frame) (any, error) {
 	d := sidedDice(len(items))
 	res, err := r.rollDice(d, s.Name.Name, f.rule, r.purpose(f))
 	if err != nil {
-		return nil, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
+		return nil, r.diceErrorAt(f, s, err)
 	}
 	v := items[res.natural-1]
 	f.natural[s.Name.Name] = res.natural
@@ -498,7 +498,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 		req := &TestRequest{Name: s.Name.Name, Rule: f.rule, Char: ci, Target: value, Modifier: mod, Pass: pass, Total: total}
 		decided, ok, err := dec.DecideTest(req)
 		if err != nil {
-			return false, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
+			return false, r.diceErrorAt(f, s, err)
 		}
 		if ok {
 			if err := r.logTest(f, s, m, ci, value, rolled{}, mod, mods, decided, "decided"); err != nil {
@@ -510,7 +510,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 
 	res, err := r.rollKeeping(ci.Dice, tfx, s.Name.Name, f)
 	if err != nil {
-		return false, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
+		return false, r.diceErrorAt(f, s, err)
 	}
 	pass := passes(ci, value, res.natural, mod)
 	// A failed (or passed) test may be re-rolled by an effect that sees
@@ -538,7 +538,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 			return false, err
 		}
 		if res, err = r.rollKeeping(ci.Dice, tfx, s.Name.Name, f); err != nil {
-			return false, r.errorAt(f, diag.CodeRunDice, spanOf(s), err)
+			return false, r.diceErrorAt(f, s, err)
 		}
 		pass = passes(ci, value, res.natural, mod)
 		rerolled = "re-roll"

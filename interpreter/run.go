@@ -131,8 +131,8 @@ func (p *Program) applyRow(st *state.State, tableName string, args map[string]an
 // error that reached the top without one (a bug) is placed at the
 // statement that was running.
 func (r *runner) stopped(err error) error {
-	if err == nil {
-		return nil
+	if err == nil || err == ErrPaused {
+		return err
 	}
 	var d *diag.Diagnostic
 	if errors.As(err, &d) {
@@ -409,8 +409,8 @@ func (e *codedError) Error() string { return e.err.Error() }
 func (e *codedError) Unwrap() error { return e.err }
 
 func coded(code string, err error) error {
-	if err == nil {
-		return nil
+	if err == nil || err == ErrPaused {
+		return err
 	}
 	var ce *codedError
 	var d *diag.Diagnostic
@@ -426,6 +426,9 @@ func coded(code string, err error) error {
 // already a diagnostic passes through: it was placed where it arose. So
 // do a `stop` and a pause (ErrPaused), which are no errors of the rules.
 func (r *runner) errorAt(f *frame, code string, at span, err error) error {
+	if err == ErrPaused { // at once: errors.As below allocates
+		return err
+	}
 	var d *diag.Diagnostic
 	var stop *stopSignal
 	if errors.As(err, &d) || errors.As(err, &stop) || IsPause(err) {
@@ -613,4 +616,14 @@ func (r *runner) current() syntax.Stmt {
 		return nil
 	}
 	return r.curBlock.Stmts[r.curAt]
+}
+
+// diceErrorAt is errorAt for an error of the dice source at a statement
+// n: a pause (ErrPaused), which exact odds make at most decisions, passes
+// before n's span is found (by reflection, which allocates).
+func (r *runner) diceErrorAt(f *frame, n any, err error) error {
+	if err == ErrPaused {
+		return err
+	}
+	return r.errorAt(f, diag.CodeRunDice, spanOf(n), err)
 }
