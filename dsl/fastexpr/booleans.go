@@ -129,17 +129,8 @@ func (c *compiler) boolean(n ast.Node) (b boolEval, ok bool, err error) {
 				return *(*bool)(unsafe.Add(e.data, offset)), nil
 			}, true, nil
 		}
-		ptr, ok, err := c.fieldPointer(n, reflect.TypeFor[bool]())
-		if !ok || err != nil {
-			return nil, ok, err
-		}
-		return func(fr *frame) (bool, error) {
-			p, err := ptr(fr)
-			if err != nil {
-				return false, err
-			}
-			return *(*bool)(p), nil
-		}, true, nil
+		get, ok, err := fieldOf[bool](c, n)
+		return get, ok, err
 	case *ast.VariableDeclaratorNode:
 		if !isKind(n.Expr, reflect.Bool) {
 			return nil, false, nil
@@ -296,17 +287,8 @@ func (c *compiler) intOperand(n ast.Node) (intEval, error) {
 			return func(*frame) (int, error) { return v, nil }, nil
 		}
 	case *ast.MemberNode:
-		if ptr, ok, err := c.fieldPointer(n, reflect.TypeFor[int]()); ok || err != nil {
-			if err != nil {
-				return nil, err
-			}
-			return func(fr *frame) (int, error) {
-				p, err := ptr(fr)
-				if err != nil {
-					return 0, err
-				}
-				return *(*int)(p), nil
-			}, nil
+		if get, ok, err := fieldOf[int](c, n); ok || err != nil {
+			return get, err
 		}
 	}
 	f, err := c.operand(n)
@@ -341,6 +323,24 @@ func (c *compiler) itemField(n ast.Node, ft reflect.Type) (at int, want unsafe.P
 	}
 	at, ok = c.itemOf(root)
 	return at, want, offset, ok
+}
+
+// fieldOf reads a field of n's type T at its offset (see fieldPointer):
+// ok false where n is not such a field, and the caller compiles it
+// another way.
+func fieldOf[T any](c *compiler, n *ast.MemberNode) (get func(fr *frame) (T, error), ok bool, err error) {
+	ptr, ok, err := c.fieldPointer(n, reflect.TypeFor[T]())
+	if !ok || err != nil {
+		return nil, ok, err
+	}
+	return func(fr *frame) (T, error) {
+		p, err := ptr(fr)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return *(*T)(p), nil
+	}, true, nil
 }
 
 // fieldPointer is the address of n's field, of type ft, in the value of

@@ -25,17 +25,8 @@ func (c *compiler) stringOperand(n ast.Node) (stringEval, error) {
 		s := n.Value
 		return func(*frame) (string, error) { return s, nil }, nil
 	case *ast.MemberNode:
-		if ptr, ok, err := c.fieldPointer(n, reflect.TypeFor[string]()); ok || err != nil {
-			if err != nil {
-				return nil, err
-			}
-			return func(fr *frame) (string, error) {
-				p, err := ptr(fr)
-				if err != nil {
-					return "", err
-				}
-				return *(*string)(p), nil
-			}, nil
+		if get, ok, err := fieldOf[string](c, n); ok || err != nil {
+			return get, err
 		}
 	}
 	f, err := c.compile(n)
