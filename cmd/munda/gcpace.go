@@ -28,7 +28,8 @@ func paceGC() {
 		return
 	}
 	debug.SetMemoryLimit(math.MaxInt64)
-	debug.SetGCPercent(gcPercentFor(liveHeap(), gcHeap))
+	live, roots := lastMarked()
+	debug.SetGCPercent(gcPercentFor(live, roots, gcHeap))
 	if !gcPacing.Load() { // collectAsUsual ran meanwhile: its setting stands
 		debug.SetGCPercent(100)
 		return
@@ -38,20 +39,34 @@ func paceGC() {
 }
 
 // gcPercentFor is the GOGC that puts the next collection at floor bytes
-// of heap, live bytes of it kept: never below Go's default of 100.
-func gcPercentFor(live, floor uint64) int {
-	if live == 0 || 2*live >= floor {
+// of heap, live bytes of it kept: never below Go's default of 100. Go's
+// goal is live + (live + roots) × GOGC/100, roots being the stacks and
+// globals it scanned, and never under goHeapMinimum × GOGC/100; leaving
+// both out put a small heap's next collection several times past the
+// floor (a pack of a few rules, under 1 MB live, collected at 459 MB).
+func gcPercentFor(live, roots, floor uint64) int {
+	base := live + roots
+	if live == 0 || live+base >= floor {
 		return 100
 	}
-	return int((100*(floor-live) + live - 1) / live) // rounded up: the goal is not short of floor
+	p := (100*(floor-live) + base - 1) / base // rounded up: the goal is not short of floor
+	return int(max(100, min(p, 100*floor/goHeapMinimum)))
 }
 
-// liveHeap is the heap the last collection marked live, in bytes.
-func liveHeap() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+// goHeapMinimum is the Go runtime's least heap goal at GOGC=100
+// (defaultHeapMinimum in runtime/mgcpacer.go), scaled by GOGC.
+const goHeapMinimum = 4 << 20
+
+// lastMarked is the heap the last collection marked live and the roots
+// (stacks and globals) it scanned, in bytes.
+func lastMarked() (live, roots uint64) {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/scan/stack:bytes"}, {Name: "/gc/scan/globals:bytes"}}
 	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
+	var v [3]uint64
+	for i := range s {
+		if s[i].Value.Kind() == metrics.KindUint64 {
+			v[i] = s[i].Value.Uint64()
+		}
 	}
-	return s[0].Value.Uint64()
+	return v[0], v[1] + v[2]
 }
