@@ -61,16 +61,22 @@ func (c Checkpoint) UnreadRoll(counters bool, question *Reads) bool {
 	if live.firedAt[roll] != nil {
 		return false
 	}
+	// The statements after it but the sets (which may be increments
+	// into a field nothing reads, below) and the effects running in
+	// its frame: one read there is enough, and is found once per roll.
+	first := len(levels) - 1
+	for first > 0 && levels[first-1].f == lv.f {
+		first--
+	}
+	if other := live.readAfterBut(roll, lv, levels[first]); other.all || other.has(name) || other.hasNatural(name) || other.hasRolled(name) {
+		return false
+	}
 	// The fields nothing later reads, the question included.
 	at := live.at(levels, false, false, nil, guardValues{}, 0) // every branch read, by name
 	plan := r.planFields(&at.fields, question, counters)
 	// Effects that run in the frame (hooks on its procedure or table, and
 	// re-rolls of any roll) may read its names anywhere in it.
 	reads := nameSet{slots: live.slots}
-	first := len(levels) - 1
-	for first > 0 && levels[first-1].f == lv.f {
-		first--
-	}
 	reads.union(live.ownerReads(levels[first]))
 	reads.union(&live.anywhere)
 	for _, st := range lv.block.Stmts[lv.stmt+1:] {
@@ -84,6 +90,30 @@ func (c Checkpoint) UnreadRoll(counters bool, question *Reads) bool {
 		live.addFiredAt(&reads, st)
 	}
 	return !reads.all && !reads.has(name) && !reads.hasNatural(name) && !reads.hasRolled(name)
+}
+
+// readAfterBut is what may read a roll's name after it but the sets of
+// its block: the rest of its block (lv's, from the roll on) less its
+// `set` statements, and the effects on the procedure, action or table
+// whose frame level first begins, and those that fire anywhere. The
+// roll's block and place decide it (a block has one owner), so it is
+// found once per roll.
+func (live *liveness) readAfterBut(roll *syntax.Roll, lv *ckLevel, first ckLevel) *nameSet {
+	if v, ok := live.readAfter.Load(roll); ok {
+		return v.(*nameSet)
+	}
+	reads := &nameSet{slots: live.slots}
+	reads.union(live.ownerReads(first))
+	reads.union(&live.anywhere)
+	for _, st := range lv.block.Stmts[lv.stmt+1:] {
+		if _, ok := st.(*syntax.Set); ok {
+			continue
+		}
+		live.add(reads, st, false)
+		live.addFiredAt(reads, st)
+	}
+	v, _ := live.readAfter.LoadOrStore(roll, reads)
+	return v.(*nameSet)
 }
 
 // ownerReads is what the effects on the procedure, action or table whose
