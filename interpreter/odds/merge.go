@@ -502,13 +502,19 @@ func (e *merger) signalsFrom(c *config) signalCounts {
 // already, or was made by this expansion or one before it in its batch
 // (made; it is then merged into that one).
 func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *madeKeys) *config {
-	pos := cp.Position(nil)
-	child := &config{pos: pos, key: e.keyAt(cp, pos, signals)}
+	var buf [64]int
+	pos := cp.Position(buf[:0])
+	child := &config{key: e.keyAt(cp, pos, signals)}
 	if e.checkLive {
 		child.scope = cp.ScopeHash(e.counters)
 	}
-	if _, ok := e.pending[child.key]; !ok && !made.has(child.key) && !e.noSnapshots {
-		child.snap = cp.Snapshot()
+	if have, ok := e.pending[child.key]; ok {
+		child.pos = have.pos // the same place: merged into it
+	} else {
+		child.pos = slices.Clone(pos)
+		if !made.has(child.key) && !e.noSnapshots {
+			child.snap = cp.Snapshot()
+		}
 	}
 	child.signals = signals.clone()
 	return child
