@@ -195,7 +195,8 @@ func (c Checkpoint) Rolls() bool {
 
 // Position appends the checkpoint's place in the run to buf: for each
 // block running, outermost first, which block entered at its enclosing
-// statement it is and which of its statements is next. Along one run
+// statement it is (a for each's pass, by the items it has left:
+// loopEntry) and which of its statements is next. Along one run
 // positions only grow (compare them with ComparePositions), and runs at
 // the same position are at the same point of the same rules. Identity
 // appends what tells apart blocks at the same position in different runs
