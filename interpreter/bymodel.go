@@ -432,6 +432,9 @@ func (lv *liveness) summariseByModel(p *Program, logging bool) {
 				if o == nil {
 					continue
 				}
+				// What it reads of any model, as a call without
+				// arguments (addByModel does the same at a checkpoint).
+				sum.any.unionFields(&o.any)
 				callee := paramsOf(idx, site.key)
 				for j := range o.params {
 					slot := site.bound(callee, j)

@@ -111,6 +111,9 @@ func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
 		c.root++
 		entry = c.root
 	}
+	if c.nextLoop.items != nil {
+		entry = loopEntry(c.nextLoop)
+	}
 	lv := ckLevel{block: b, f: f, sc: sc, entry: entry, known: c.nextKnown, extra: c.nextExtra, loopVar: c.nextVar, loop: c.nextLoop}
 	c.nextKnown, c.nextExtra, c.nextVar, c.nextLoop = false, 0, "", loopAt{}
 	if n := len(c.levels); n == 0 || c.levels[n-1].f != f {
@@ -126,6 +129,20 @@ func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
 	}
 	c.levels = append(c.levels, lv)
 }
+
+// loopEntry is the place of a for each's pass among the blocks entered
+// at its statement, counted by the items left (this one included) rather
+// than by the items done: passes that have as many items left are at
+// one position, so that a pass of a longer list and one of a shorter
+// list with the same rest to run (the second of `for each _ in 1..3` and
+// the first of `1..2`) can merge (their hash holds the items left, see
+// hashLoopLeft). The fewer left, the later: positions still grow along
+// a run.
+func loopEntry(at loopAt) int { return loopEntryBase - (len(at.items) - at.index) }
+
+// loopEntryBase is above any list's length (lists are bounded by the
+// limits far below it).
+const loopEntryBase = 1 << 40
 
 func (c *checkpoints) pop() {
 	n := len(c.levels)
@@ -178,7 +195,8 @@ func (c Checkpoint) Rolls() bool {
 
 // Position appends the checkpoint's place in the run to buf: for each
 // block running, outermost first, which block entered at its enclosing
-// statement it is and which of its statements is next. Along one run
+// statement it is (a for each's pass, by the items it has left:
+// loopEntry) and which of its statements is next. Along one run
 // positions only grow (compare them with ComparePositions), and runs at
 // the same position are at the same point of the same rules. Identity
 // appends what tells apart blocks at the same position in different runs
@@ -297,9 +315,17 @@ func (c Checkpoint) hash(counters, liveOnly, narrow bool, question *Reads) uint6
 		for _, i := range levels[from].base {
 			inScope.addSlot(i)
 		}
+		var live *nameSet
+		if at != nil {
+			live = &at.frames[k]
+		}
 		for j := from; j < to; j++ {
 			lv := &levels[j]
-			h.u64(lv.extra)
+			if live != nil && lv.loopVar != "" {
+				h.loopLeft(lv, live)
+			} else {
+				h.u64(lv.extra)
+			}
 			h.scope(lv.sc)
 			if lv.loopVar != "" {
 				inScope.addSlot(slotOf(lv.f.slots, lv.loopVar))
@@ -311,10 +337,6 @@ func (c Checkpoint) hash(counters, liveOnly, narrow bool, question *Reads) uint6
 			}
 		}
 		h.inScope = inScope
-		var live *nameSet
-		if at != nil {
-			live = &at.frames[k]
-		}
 		h.frame(levels[from].f, inScope, live)
 		from = to
 	}
@@ -373,6 +395,28 @@ func (r *runner) hashLoop(items []any, name string, old any, hadOld bool) uint64
 		return 0 // the level is then left opaque by the caller
 	}
 	return h.sum() | 1
+}
+
+// loopLeft is what the for each that entered lv keeps, for a hash of
+// what the rest of the run reads (live, its frame's): the items it has
+// left to run, this one included, and the outer value of its variable;
+// not the items done, which it never reads again. Where its variable is
+// not live (nothing from here on, in this pass, the next ones or after
+// the loop, reads the name), the items' values are not either: only how
+// many passes are left, which the position says too (loopEntry).
+func (h *hasher) loopLeft(lv *ckLevel, live *nameSet) {
+	at := lv.loop
+	left := at.items[at.index:]
+	h.str(lv.loopVar)
+	h.u64(uint64(len(left)))
+	if live.has(lv.loopVar) {
+		for _, it := range left {
+			h.value(it)
+		}
+	}
+	if at.hadOld {
+		h.value(at.old)
+	}
 }
 
 // hasher writes values into a buffer, hashed at the end (sum) with

@@ -327,6 +327,9 @@ type liveness struct {
 	modelBlocks [2]sync.Map
 	// effectsSet: the names an effect may set (bymodel.go)
 	effectsSet slotBits
+	// readAfter: for a roll, what the rest of its block reads but its
+	// sets (unread.go's readAfterBut)
+	readAfter sync.Map
 }
 
 // liveAt is what the rest of a run may read at a checkpoint: of each

@@ -61,29 +61,81 @@ func (c Checkpoint) UnreadRoll(counters bool, question *Reads) bool {
 	if live.firedAt[roll] != nil {
 		return false
 	}
-	// The fields nothing later reads, the question included.
-	at := live.at(levels, false, false, nil, guardValues{}, 0) // every branch read, by name
-	plan := r.planFields(&at.fields, question, counters)
-	// Effects that run in the frame (hooks on its procedure or table, and
-	// re-rolls of any roll) may read its names anywhere in it.
-	reads := nameSet{slots: live.slots}
+	// The statements after it but the sets (which may be increments
+	// into a field nothing reads, below) and the effects running in
+	// its frame: one read there is enough, and is found once per roll.
 	first := len(levels) - 1
 	for first > 0 && levels[first-1].f == lv.f {
 		first--
 	}
-	reads.union(live.ownerReads(levels[first]))
-	reads.union(&live.anywhere)
-	for _, st := range lv.block.Stmts[lv.stmt+1:] {
-		if set, ok := st.(*syntax.Set); ok && r.deadIncrement(set, name, lv, plan) {
-			// It reads the name, into a field nothing reads; the model
-			// it writes is named by a variable the rest of the block
-			// does not change (deadIncrement looked).
+	after := live.readAfterBut(roll, lv, levels[first])
+	if readsRoll(&after.other, name) {
+		return false
+	}
+	// The sets after it read it too, but an increment of a field
+	// nothing later reads (the question included), of a model the rest
+	// of the block does not change (deadIncrement looks).
+	var plan fieldPlan
+	planned := false
+	for i := range after.sets {
+		st := &after.sets[i]
+		if !readsRoll(&st.reads, name) {
 			continue
 		}
-		live.add(&reads, st, false)
-		live.addFiredAt(&reads, st)
+		if !planned {
+			at := live.at(levels, false, false, nil, guardValues{}, 0) // every branch read, by name
+			plan, planned = at.plan(r, question, counters), true
+		}
+		if !r.deadIncrement(st.set, name, lv, plan) {
+			return false
+		}
 	}
-	return !reads.all && !reads.has(name) && !reads.hasNatural(name) && !reads.hasRolled(name)
+	return true
+}
+
+// readsRoll reports whether s may read the roll name: by name, its
+// natural or its rolled dice.
+func readsRoll(s *nameSet, name string) bool {
+	return s.all || s.has(name) || s.hasNatural(name) || s.hasRolled(name)
+}
+
+// readsAfter is what may read a roll's name after it (readAfterBut):
+// the sets of the rest of its block, each with what it reads, and all
+// the rest.
+type readsAfter struct {
+	other nameSet
+	sets  []setReads
+}
+
+type setReads struct {
+	set   *syntax.Set
+	reads nameSet
+}
+
+// readAfterBut is what may read a roll's name after it: the rest of its
+// block (lv's, from the roll on), its `set` statements each on its own
+// (with the effects that fire at them) and the other statements together
+// with the effects on the procedure, action or table whose frame level
+// first begins and those that fire anywhere. The roll's block and place
+// decide it (a block has one owner), so it is found once per roll.
+func (live *liveness) readAfterBut(roll *syntax.Roll, lv *ckLevel, first ckLevel) *readsAfter {
+	if v, ok := live.readAfter.Load(roll); ok {
+		return v.(*readsAfter)
+	}
+	out := &readsAfter{other: nameSet{slots: live.slots}}
+	out.other.union(live.ownerReads(first))
+	out.other.union(&live.anywhere)
+	for _, st := range lv.block.Stmts[lv.stmt+1:] {
+		reads := &out.other
+		if set, ok := st.(*syntax.Set); ok {
+			out.sets = append(out.sets, setReads{set: set, reads: nameSet{slots: live.slots}})
+			reads = &out.sets[len(out.sets)-1].reads
+		}
+		live.add(reads, st, false)
+		live.addFiredAt(reads, st)
+	}
+	v, _ := live.readAfter.LoadOrStore(roll, out)
+	return v.(*readsAfter)
 }
 
 // ownerReads is what the effects on the procedure, action or table whose

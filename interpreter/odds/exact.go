@@ -100,6 +100,9 @@ type walker struct {
 	// later reads (interpreter.Checkpoint.UnreadRoll): each takes its
 	// first way alone, with a chance of 1, while it is set.
 	force bool
+	// pass: the picks are of a roll nothing later reads, past the
+	// decision the run follows (merger.expand): onPick is not asked.
+	pass bool
 }
 
 func (w *walker) start() {

@@ -151,11 +151,34 @@ rule early "Early" {
 rule early "Early" {
   modify p.b by -1 when a == 1
 }`, false, 0},
+		// Passes of a for each with as many items left merge when its
+		// variable is not read: the second pass of 1..3 and the first of
+		// 1..2, with the same credits (6 configurations, from 10).
+		{"passes with as many left", `procedure p(gang) "P" {
+  roll d = d6
+  let n = d <= 2 ? 1 : (d <= 4 ? 2 : 3)
+  for each _ in 1..n {
+    roll r = d6
+    if r == 6 { set gang.credits = gang.credits + 1 }
+  }
+}`, true, 7},
+		// Read, the items left are what differs: with credits, the
+		// second pass of [1, 2, 5] and, without, the first of [2, 2] run
+		// the same item with the same credits, then not.
+		{"passes whose items are read", `procedure p(gang) "P" {
+  roll d = d6
+  if d >= 4 { set gang.credits = 100 }
+  for each i in (gang.credits == 100 ? [1, 2, 5] : [2, 2]) {
+    set gang.credits = 0
+    roll r = d6
+    if r + i >= 7 { set gang.reputation = gang.reputation + 1 }
+  }
+}`, false, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			prog := looseProgram(t, "p", dice+c.src+"\n")
 			q := odds.Question{Program: prog, State: decodeState(t, "gangs:\n  - {id: g, name: G, models: []}\n"),
-				Procedure: "p", Args: map[string]string{"gang": "g"}, Of: query(t, prog, `gang("g").credits`)}
+				Procedure: "p", Args: map[string]string{"gang": "g"}, Of: query(t, prog, `gang("g").credits * 100 + gang("g").reputation`)}
 			want, got := liveAgainstScope(t, q, 10_000)
 			if c.fewer && got.Configs >= want.Configs {
 				t.Errorf("%d configurations by the live hash, want fewer than %d by scope", got.Configs, want.Configs)

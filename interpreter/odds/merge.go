@@ -88,9 +88,9 @@ type exactOptions struct {
 	// noUnread: follow every face of a roll nothing later reads (see
 	// interpreter.Checkpoint.UnreadRoll), as before.
 	noUnread bool
-	// checkUnread: where a configuration's roll is followed on one face
-	// alone, follow every face too, and fail unless both give the same
-	// configurations and outcomes with the same chances.
+	// checkUnread: where an expansion goes through a roll on one face
+	// alone, expand it again through every face, and fail unless both
+	// give the same configurations and outcomes with the same chances.
 	checkUnread bool
 	// noDecided: follow every run to its end, even once nothing later
 	// can change the question's answer (interpreter.Checkpoint.Decided).
@@ -270,6 +270,10 @@ type merger struct {
 	unnarrowed  bool // see exactOptions
 	checkLive   bool // see exactOptions
 	noUnread    bool // see exactOptions
+	// unreadEvery: go through a roll nothing later reads, past the
+	// decision an expansion follows, on every face (checkUnread's
+	// reference), not on one
+	unreadEvery bool
 	// reads: what the question reads of the final state (nil: all)
 	reads *interpreter.Reads
 	// watch: the same, when all of it is known, for runs whose answer is
@@ -290,8 +294,8 @@ type expansion struct {
 	ends   []ending
 	runs   int
 	err    error
-	// forced: the configuration's roll was followed on one face alone
-	// (nothing later reads it: walker.force).
+	// forced: a roll was followed on one face alone (nothing later
+	// reads it: walker.force).
 	forced bool
 	// decided: runs taken as outcomes before their end (checkDecided).
 	decided []decidedRun
@@ -340,7 +344,6 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 		taken   *config
 		takenAt int // the checkpoint taken was taken at (0: none)
 		signals signalCounts
-		unread  = -1 // whether c is at a roll nothing later reads (-1: not known yet)
 		decided *ending
 		dAt     *config // checkDecided: the run where it was decided
 	)
@@ -362,17 +365,18 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 			}
 			return true
 		}
-		// The configuration's own checkpoint comes first: a roll there
-		// that nothing later reads is followed on one face, up to the
-		// next checkpoint (the statement after it).
-		if ord == 1 && unread < 0 {
-			unread = 0
-			if c.snap != nil && !e.noUnread && cp.UnreadRoll(e.counters, e.reads) {
-				unread = 1
-			}
+		// A roll nothing later reads, past the decision this run
+		// follows, is gone through without pausing, on one face (or,
+		// to check, on every face: unreadEvery): every face leads to
+		// the same configuration at the next statement, a checkpoint.
+		// No configuration is taken at it. (At a configuration's own
+		// checkpoint, the first, nothing is past its decision yet.)
+		w.pass, w.force = false, false
+		if ord > 1 && w.pos > w.base && !e.noUnread && cp.Rolls() && cp.UnreadRoll(e.counters, e.reads) {
+			w.pass, w.force = true, !e.unreadEvery
+			x.forced = true
+			return false
 		}
-		w.force = ord == 1 && unread == 1
-		x.forced = x.forced || w.force
 		if w.pos <= w.base || cp.Plain() {
 			// Replaying, or no decision taken yet; or a plain statement,
 			// after which there is a checkpoint before any decision (the
@@ -386,6 +390,9 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 		return false
 	}
 	w.onPick = func(i int) bool {
+		if w.pass {
+			return false // a roll nothing reads: no decision
+		}
 		if i > w.base && seen {
 			return true // continued from that checkpoint
 		}
@@ -495,13 +502,19 @@ func (e *merger) signalsFrom(c *config) signalCounts {
 // already, or was made by this expansion or one before it in its batch
 // (made; it is then merged into that one).
 func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *madeKeys) *config {
-	pos := cp.Position(nil)
-	child := &config{pos: pos, key: e.keyAt(cp, pos, signals)}
+	var buf [64]int
+	pos := cp.Position(buf[:0])
+	child := &config{key: e.keyAt(cp, pos, signals)}
 	if e.checkLive {
 		child.scope = cp.ScopeHash(e.counters)
 	}
-	if _, ok := e.pending[child.key]; !ok && !made.has(child.key) && !e.noSnapshots {
-		child.snap = cp.Snapshot()
+	if have, ok := e.pending[child.key]; ok {
+		child.pos = have.pos // the same place: merged into it
+	} else {
+		child.pos = slices.Clone(pos)
+		if !made.has(child.key) && !e.noSnapshots {
+			child.snap = cp.Snapshot()
+		}
 	}
 	child.signals = signals.clone()
 	return child
@@ -723,12 +736,12 @@ func (e *merger) checkMerged(ctx context.Context, c *config) error {
 }
 
 // checkUnread expands again, following every face, each configuration of
-// the batch whose roll was followed on one face alone (exactOptions
-// checkUnread), and fails unless both expansions give the same
-// configurations and outcomes with the same chances.
+// the batch whose expansion went through a roll on one face alone
+// (exactOptions checkUnread), and fails unless both expansions give the
+// same configurations and outcomes with the same chances.
 func (e *merger) checkUnread(ctx context.Context, batch []*config, xs []expansion) error {
 	every := *e
-	every.noUnread = true
+	every.unreadEvery = true
 	buf := new(interpreter.Resumer)
 	for i, x := range xs {
 		if !x.forced || x.err != nil {

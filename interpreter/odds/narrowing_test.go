@@ -161,6 +161,12 @@ procedure swap(x: model, other: model) "Swap" {
 procedure swap_call(x: model, other: model) "Swap and call" {
   for each x in [other] { call late(x) }
 }
+procedure anyone(x: model) "Anyone" {
+  if any(models(), "lucky" in .marks) { set x.kills = x.kills + 5 }
+}
+procedure through(who: model) "Through" {
+  call anyone(who)
+}
 `
 	const body = `procedure p(m: model, o: model) "P" {
   let y = m
@@ -194,6 +200,10 @@ procedure swap_call(x: model, other: model) "Swap and call" {
 		{"a parameter's name taken by a loop in the callee", `call swap(m, o)`, false},
 		{"a parameter's name taken by a loop calling", `call swap_call(m, o)`, false},
 		{"a predicate", `if any(models(), "lucky" in .marks) { set m.kills = m.kills + 5 }`, false},
+		// A callee given another reads every model's marks: so does its
+		// caller, called with arguments too.
+		{"a predicate in a callee", `call anyone(m)`, false},
+		{"a predicate two calls down", `call through(m)`, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			prog := looseProgram(t, "p", head+fmt.Sprintf(body, c.rest))
