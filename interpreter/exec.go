@@ -562,9 +562,16 @@ func (r *runner) modifyLet(s *syntax.Let, f *frame, v any, target string, fx *ta
 	if err != nil {
 		return nil, r.errorAt(f, diag.CodeRunEffect, spanOf(s), fmt.Errorf("%s is modified, but it is %s, not a number or a list", s.Name.Name, display(v)))
 	}
-	mod, mods, err := r.modifiers(fx, f, 0, "")
+	mod, mods, events, err := r.modifiersCounted(fx, f, 0, "")
 	if err != nil {
 		return nil, err
+	}
+	if !r.logging() {
+		for range events { // each modifier is an event, as logged below
+			if err := r.count(); err != nil {
+				return nil, err
+			}
+		}
 	}
 	for _, m := range mods {
 		if err := r.logLazy(f, func() *Event {
@@ -606,16 +613,20 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 	if s.OrderBy != nil {
 		// Each item with its key, sorted stably in one list (the same
 		// comparisons as sort.SliceStable makes with less).
+		// The keys' list is one of the run's, given back when the loop
+		// ends (ordered loops nest: a stack of them).
 		rs := r.stacks
-		keyed := rs.keyedBuf[:0]
-		rs.keyedBuf = nil // an order's key may run another loop
+		var keyed []keyedItem
+		if n := len(rs.keyedBufs); n > 0 {
+			keyed, rs.keyedBufs = rs.keyedBufs[n-1], rs.keyedBufs[:n-1]
+		}
 		if cap(keyed) < len(items) {
 			keyed = make([]keyedItem, len(items))
 		}
 		keyed = keyed[:len(items)]
 		defer func() {
 			clear(keyed)
-			rs.keyedBuf = keyed[:0]
+			rs.keyedBufs = append(rs.keyedBufs, keyed[:0])
 		}()
 		for i, it := range items {
 			f.setSlot(slot, it)

@@ -94,11 +94,12 @@ func (p *Program) ResumeIn(s *Snapshot, opts Options, buf *state.Buffer) (*state
 	return p.resume(s, opts, buf, new(runner))
 }
 
-// A Resumer is the memory one worker resumes snapshot after snapshot in:
-// the copy of the state (Buf) and the run's own. The state a resume
-// returns answers through the run (State.Effects) until the next resume
-// with the same Resumer overwrites both: Release gives them up to a value
-// kept beyond that. Not safe for concurrent use.
+// A Resumer is the memory one worker resumes snapshot after snapshot in,
+// or runs in (Options.Memory): the copy of the state (Buf) and the run's
+// own. The state a resume returns answers through the run (State.Effects)
+// until the next resume or run with the same Resumer overwrites both:
+// Release gives them up to a value kept beyond that. Not safe for
+// concurrent use.
 type Resumer struct {
 	Buf state.Buffer
 	r   *runner

@@ -109,14 +109,22 @@ func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, 
 }
 
 // modifiers adds up the modifiers in force on a roll: the rule's own and
-// each effect's (those on the roll, fx), evaluated in env.
+// each effect's (those on the roll, fx), evaluated in env. The list of
+// them is for the narration: a run without a log gets none.
 func (r *runner) modifiers(fx *targetEffects, f *frame, own int, ownText string) (int, []Modifier, error) {
-	total := own
+	total, mods, _, err := r.modifiersCounted(fx, f, own, ownText)
+	return total, mods, err
+}
+
+// modifiersCounted is modifiers, and how many effects' modifiers are in
+// force (each is an event, logged or not).
+func (r *runner) modifiersCounted(fx *targetEffects, f *frame, own int, ownText string) (total int, mods []Modifier, n int, err error) {
+	total = own
 	// The modifiers are kept (events): cut from the run's slab, room for
 	// every effect's at once.
-	var mods []Modifier
+	keep := r.logging()
 	room := len(fx.modify) + 1
-	if own != 0 {
+	if own != 0 && keep {
 		mods = r.mem.modifiersOf(room)[:0]
 		mods = append(mods, Modifier{By: own, Owner: ownText})
 	}
@@ -124,7 +132,7 @@ func (r *runner) modifiers(fx *targetEffects, f *frame, own int, ownText string)
 		m := ef.info.Item.(*syntax.Modify)
 		ok, restore, err := r.effectApplies(ef, m.When, f)
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, 0, err
 		}
 		if !ok {
 			continue
@@ -132,17 +140,21 @@ func (r *runner) modifiers(fx *targetEffects, f *frame, own int, ownText string)
 		by, err := r.evalInt(f, m.By)
 		restore()
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, 0, err
 		}
 		if by != 0 {
 			total += by
+			n++
+			if !keep {
+				continue
+			}
 			if mods == nil {
 				mods = r.mem.modifiersOf(room)[:0]
 			}
 			mods = append(mods, Modifier{By: by, Owner: ef.owner})
 		}
 	}
-	return total, mods, nil
+	return total, mods, n, nil
 }
 
 // extraDice finds extra dice in force on a roll: how many and how one is
