@@ -20,7 +20,12 @@ import (
 // callProc runs a procedure: its when, its before hooks, its body (or an
 // instead_of hook), its after hooks.
 func (r *runner) callProc(proc *dsl.ProcInfo, args callArgs, caller *frame) (control, error) {
-	plan := r.p.procPlanOf(proc)
+	return r.callPlanned(proc, r.p.procPlanOf(proc), args, caller)
+}
+
+// callPlanned is callProc with the procedure's plan found (a call
+// statement's plan keeps it).
+func (r *runner) callPlanned(proc *dsl.ProcInfo, plan *procPlan, args callArgs, caller *frame) (control, error) {
 	rule := plan.rule
 	if err := r.enter(rule); err != nil {
 		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.current(), proc.Decl.Pos), err)
@@ -337,11 +342,22 @@ func (sc *blockScope) keep(name string, old any) {
 
 // declare binds a name in the block.
 func (sc *blockScope) declare(name string, v any) {
-	i := slotOf(sc.f.slots, name) // once, for the read and the write
+	sc.declareAt(slotOf(sc.f.slots, name), name, v)
+}
+
+// declareAt is declare of a name whose slot in the frame is i.
+func (sc *blockScope) declareAt(i int, name string, v any) {
 	if old, ok := sc.f.getSlot(i); ok {
 		sc.keep(name, old)
 	}
 	sc.f.setSlot(i, v)
+}
+
+// hideAt is hide of a name whose slot in the frame is i.
+func (sc *blockScope) hideAt(i int, name string) {
+	if old, ok := sc.f.getSlot(i); ok {
+		sc.keep(name, old)
+	}
 }
 
 // restore brings back the outer names when the block ends.
@@ -370,27 +386,32 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 	case *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
 		return next, nil
 	case *syntax.Let:
-		v, err := r.letValue(s, f)
+		pl := r.p.planOf(s, f.proc)
+		v, err := r.letValue(s, f, pl)
 		if err != nil {
 			return next, err
 		}
-		sc.declare(s.Name.Name, v)
+		sc.declareAt(pl.slotIn(f, s.Name.Name), s.Name.Name, v)
 	case *syntax.Set:
 		return next, r.set(s, f)
 	case *syntax.Roll:
-		sc.hide(s.Name.Name)
-		v, err := r.roll(s, f)
+		pl := r.p.planOf(s, f.proc)
+		slot := pl.slotIn(f, s.Name.Name)
+		sc.hideAt(slot, s.Name.Name)
+		v, err := r.roll(s, f, pl)
 		if err != nil {
 			return next, err
 		}
-		sc.declare(s.Name.Name, v)
+		sc.declareAt(slot, s.Name.Name, v)
 	case *syntax.TestStmt:
-		sc.hide(s.Name.Name)
-		pass, err := r.test(s, f)
+		pl := r.p.planOf(s, f.proc)
+		slot := pl.slotIn(f, s.Name.Name)
+		sc.hideAt(slot, s.Name.Name)
+		pass, err := r.test(s, f, pl)
 		if err != nil {
 			return next, err
 		}
-		sc.declare(s.Name.Name, pass)
+		sc.declareAt(slot, s.Name.Name, pass)
 	case *syntax.Change:
 		return next, r.change(s, f)
 	case *syntax.If:
@@ -409,7 +430,7 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 			}
 		}
 	case *syntax.ForEach:
-		return r.forEach(s, f)
+		return r.forEach(s, f, r.p.planOf(s, f.proc).slotIn(f, s.Var.Name))
 	case *syntax.While:
 		return r.while(s, f)
 	case *syntax.Add:
@@ -422,12 +443,13 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 	case *syntax.Apply:
 		return next, r.apply(s, f)
 	case *syntax.Call:
-		proc := r.p.idx.Procedures[s.Proc.Name]
+		pl := r.p.planOf(s, f.proc)
+		proc := pl.call
 		args, err := r.args(f, s.Args, proc.Params)
 		if err != nil {
 			return next, err
 		}
-		_, err = r.callProc(proc, args, f)
+		_, err = r.callPlanned(proc, pl.callPlan, args, f)
 		r.releaseArgs(args)
 		return next, err
 	case *syntax.Choose:
@@ -435,7 +457,7 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 		if err != nil {
 			return next, err
 		}
-		sc.declare(s.Name.Name, v)
+		sc.declareAt(r.p.planOf(s, f.proc).slotIn(f, s.Name.Name), s.Name.Name, v)
 	case *syntax.Emit:
 		// Messages are for people: without a log they are not rendered.
 		if !r.logging() {
@@ -451,7 +473,7 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 		}
 		return next, r.logLazy(f, func() *Event { return &Event{Kind: EventEmit, At: at(s.Pos), Text: text} })
 	case *syntax.Signal:
-		return next, r.signal(s, f)
+		return next, r.signal(s, f, r.p.planOf(s, f.proc))
 	case *syntax.Stop:
 		if s.Target != nil {
 			return next, r.stopTo(s, f)
@@ -471,7 +493,7 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 
 // runStep runs a named step with its hooks.
 func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
-	_, fx := r.p.effectsOf(s, f.proc, s.ID.Name)
+	_, fx := r.p.effectsOf(s, f.proc)
 	title := s.ID.Name
 	if s.Title != nil {
 		title = r.translatedText(s.Title.Value(), f)
@@ -507,10 +529,10 @@ func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 // in force decides. Every override of it whose when holds is evaluated:
 // equal values agree; of different ones, the let's `prefer highest|lowest`
 // picks, else the higher priority (the checker makes sure there is one).
-func (r *runner) letValue(s *syntax.Let, f *frame) (any, error) {
+func (r *runner) letValue(s *syntax.Let, f *frame, pl *stmtPlan) (any, error) {
 	var chosen *effect
 	var v any
-	target, fx := r.p.effectsOf(s, f.proc, s.Name.Name)
+	target, fx := pl.target, pl.fx
 	for _, ef := range fx.override {
 		if chosen != nil && ef.info.Layer < chosen.info.Layer {
 			break
@@ -584,7 +606,7 @@ func (r *runner) modifyLet(s *syntax.Let, f *frame, v any, target string, fx *ta
 	return n + mod, nil
 }
 
-func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
+func (r *runner) forEach(s *syntax.ForEach, f *frame, slot int) (control, error) {
 	listV, err := r.eval(f, s.List)
 	if err != nil {
 		return next, err
@@ -603,7 +625,6 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 		return next, r.errorAt(f, diag.CodeRunExpr, spanOf(s.List), fmt.Errorf("for each: %v", err))
 	}
 	name := s.Var.Name
-	slot := slotOf(f.slots, name) // once, for every read and write below
 	old, hadOld := f.getSlot(slot)
 	defer func() {
 		if hadOld {
@@ -655,16 +676,15 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 		items, buf = sorted, sorted
 	}
 	kept := r.hashLoop(items, name, old, hadOld)
-	return r.eachFrom(s, f, loopAt{items: items, old: old, hadOld: hadOld}, kept)
+	return r.eachFrom(s, f, slot, loopAt{items: items, old: old, hadOld: hadOld}, kept)
 }
 
 // keyedItem is an item of a for each ordered by a key.
 type keyedItem struct{ key, item any }
 
 // eachFrom runs a for each's body for its items from at.index on.
-func (r *runner) eachFrom(s *syntax.ForEach, f *frame, at loopAt, kept uint64) (control, error) {
+func (r *runner) eachFrom(s *syntax.ForEach, f *frame, slot int, at loopAt, kept uint64) (control, error) {
 	name := s.Var.Name
-	slot := slotOf(f.slots, name) // once, not per item
 	for i := at.index; i < len(at.items); i++ {
 		f.setSlot(slot, at.items[i])
 		if kept != 0 {
@@ -1307,9 +1327,8 @@ func (r *runner) template(f *frame, parts []*syntax.TemplatePart) (string, error
 }
 
 // signal runs the `on` handlers of an event whose when holds.
-func (r *runner) signal(s *syntax.Signal, f *frame) error {
-	ev := r.p.idx.Events[s.Event.Name]
-	params := r.p.eventParams[ev.ID.Name]
+func (r *runner) signal(s *syntax.Signal, f *frame, pl *stmtPlan) error {
+	ev, params := pl.event, pl.eventParams
 	args, err := r.args(f, s.Args, params)
 	if err != nil {
 		return err
@@ -1342,7 +1361,7 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 	if r.opts.Signalled != nil {
 		r.opts.Signalled(ev.ID.Name)
 	}
-	for _, ef := range r.p.on[ev.ID.Name] {
+	for _, ef := range pl.handlers {
 		on := ef.info.Item.(*syntax.On)
 		hf := r.newFrame(ef.owner, ef.source, "")
 		for i, p := range params {

@@ -212,15 +212,14 @@ func (r *runner) purpose(f *frame) string {
 }
 
 // roll runs a roll statement and returns the value it binds.
-func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
+func (r *runner) roll(s *syntax.Roll, f *frame, pl *stmtPlan) (any, error) {
 	name := s.Name.Name
 	if s.OneOf != nil {
 		return r.rollOneOf(s, f)
 	}
-	d := r.p.idx.Dice[s.Dice.Name]
-	_, fx := r.p.effectsOf(s, f.proc, name)
+	d, fx := pl.dice, pl.fx
 	if s.Count != nil {
-		return r.rollPool(s, f, d)
+		return r.rollPool(s, f, d, pl)
 	}
 	own := 0
 	if s.Mod != nil {
@@ -438,8 +437,8 @@ func (r *runner) rollOneOf(s *syntax.Roll, f *frame) (any, error) {
 // ---------------------------------------------------------------------------
 // Characteristic tests.
 
-func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
-	ci := r.p.idx.Characteristics[s.Char.Name]
+func (r *runner) test(s *syntax.TestStmt, f *frame, pl *stmtPlan) (bool, error) {
+	ci := pl.char
 	mv, err := r.eval(f, s.Model)
 	if err != nil {
 		return false, err
@@ -465,8 +464,8 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 			own = -own
 		}
 	}
-	target, tfx := r.p.effectsOf(s, f.proc, s.Name.Name) // on this test
-	cfx := r.p.effectsOn(ci.ID)                          // on every test of the characteristic
+	target, tfx := pl.target, pl.fx // on this test
+	cfx := pl.charFx                // on every test of the characteristic
 	mod, mods, err := r.modifiers(tfx, f, own, "roll")
 	if err != nil {
 		return false, err
