@@ -437,9 +437,9 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 		if s.Until != nil {
 			return next, r.addUntil(s, f)
 		}
-		return next, r.listEdit(f, s.To, s.Item.Name, true, s.Pos)
+		return next, r.listEdit(f, s, s.To, s.Item.Name, true, s.Pos)
 	case *syntax.Remove:
-		return next, r.listEdit(f, s.From, s.Item.Name, false, s.Pos)
+		return next, r.listEdit(f, s, s.From, s.Item.Name, false, s.Pos)
 	case *syntax.Apply:
 		return next, r.apply(s, f)
 	case *syntax.Call:
@@ -962,7 +962,9 @@ const maxListItems = 10_000
 
 // listEdit adds an id to a list field, or removes it. Lists of rows
 // (lasting_injuries, lasting_damage) keep repeats; the others are sets.
-func (r *runner) listEdit(f *frame, path *syntax.Path, item string, add bool, pos lexerPos) error {
+// st is the add or remove statement, whose plan keeps the path's setter
+// (nil: none keeps it).
+func (r *runner) listEdit(f *frame, st syntax.Stmt, path *syntax.Path, item string, add bool, pos lexerPos) error {
 	obj := f.value(path.Parts[0].Name)
 	// The list is written through typed (into) where its path has a
 	// typed setter, else by reflection (field).
@@ -971,7 +973,7 @@ func (r *runner) listEdit(f *frame, path *syntax.Path, item string, add bool, po
 	var field reflect.Value
 	var holder any
 	var multiset bool
-	if fs := r.p.setters.setterFor(path, obj); fs != nil && fs.kind == setStrings && fs.addr(obj) != nil {
+	if fs := r.setterOf(st, f, path, obj); fs != nil && fs.kind == setStrings && fs.addr(obj) != nil {
 		into = (*[]string)(fs.addr(obj))
 		list, holder, multiset = *into, obj, fs.row
 	} else {

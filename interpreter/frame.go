@@ -136,13 +136,34 @@ func (f *frame) fillGlobals(st *state.State, gangs any) {
 		}
 		f.state[i] = slotSet
 	}
-	dsl.FillGlobalSlots(f.vals, st, gangs, f.natural, f.rolled)
+	// A frame reused in the same run holds these already (reset keeps
+	// them): a pointer written to the heap costs a write barrier while
+	// the collector runs, and a run makes a frame for every call.
+	var want [dsl.GlobalSlots]any
+	dsl.FillGlobalSlots(want[:], st, gangs, f.natural, f.rolled)
+	for i := range want {
+		if !sameWords(f.vals[i], want[i]) {
+			f.vals[i] = want[i]
+		}
+	}
+}
+
+// sameWords reports whether two values are the same interface words:
+// the same type and the same pointer (or pointer-shaped value). Values
+// of uncomparable types (maps, slices) compare without panicking.
+func sameWords(a, b any) bool {
+	return *(*[2]unsafe.Pointer)(unsafe.Pointer(&a)) == *(*[2]unsafe.Pointer)(unsafe.Pointer(&b))
 }
 
 // reset empties the frame for reuse, clearing only the slots it used.
+// The globals' values stay (unset), for fillGlobals to find again in the
+// same run; forget drops them when the run is done.
 func (f *frame) reset() {
 	for _, i := range f.used {
-		f.vals[i], f.state[i] = nil, slotUnused
+		if i >= dsl.GlobalSlots {
+			f.vals[i] = nil
+		}
+		f.state[i] = slotUnused
 	}
 	f.used = f.used[:0]
 	// clear of an empty map is not free: most frames roll nothing.
@@ -152,6 +173,12 @@ func (f *frame) reset() {
 	if len(f.rolled) > 0 {
 		clear(f.rolled)
 	}
+}
+
+// forget drops what reset keeps of the run (the state, through the
+// globals), so that a frame kept between runs holds nothing of them.
+func (f *frame) forget() {
+	clear(f.vals[:min(len(f.vals), dsl.GlobalSlots)])
 }
 
 // The names a run binds and reads by name (a let's, a roll's, a

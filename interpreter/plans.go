@@ -42,6 +42,39 @@ type stmtPlan struct {
 	event       *syntax.Event
 	eventParams []dsl.ParamInfo
 	handlers    []*effect
+	// setter is the typed setter of a set's, add's or remove's path
+	// (setterOf): nil until resolved, noSetter for none.
+	setter atomic.Pointer[fieldSetter]
+}
+
+// noSetter is a plan's setter where the path has no typed setter.
+var noSetter = new(fieldSetter)
+
+// setterOf is the typed setter of the path of statement st (a set, add
+// or remove; nil for none), kept in st's plan: one lookup where the
+// setters' map hashed the path's interface. A statement without one
+// (st nil) looks it up in the map.
+func (r *runner) setterOf(st syntax.Stmt, f *frame, path *syntax.Path, obj any) *fieldSetter {
+	if st == nil {
+		return r.p.setters.setterFor(path, obj)
+	}
+	pl := r.p.planOf(st, f.proc)
+	if fs := pl.setter.Load(); fs != nil {
+		if fs == noSetter {
+			return nil
+		}
+		return fs
+	}
+	if obj == nil {
+		return nil // no type to resolve for yet
+	}
+	fs := r.p.setters.setterFor(path, obj)
+	if fs == nil {
+		pl.setter.Store(noSetter)
+	} else {
+		pl.setter.Store(fs)
+	}
+	return fs
 }
 
 // planEntries is the size of a Program's table of plans: a power of two,

@@ -241,10 +241,14 @@ func (r *runner) roll(s *syntax.Roll, f *frame, pl *stmtPlan) (any, error) {
 		return nil, r.diceErrorAt(f, s, err)
 	}
 	value := r.rollValue(d, res, mod)
-	// A re-roll's when may read the dice it decides on (natural.x).
-	f.natural[name], f.rolled[name] = res.natural, res.dice
+	// A re-roll's when may read the dice it decides on (natural.x): they
+	// are bound before it is asked, where one may be.
+	anyReroll := r.anyRerollPossible()
+	if anyReroll || len(fx.reroll) > 0 {
+		f.natural[name], f.rolled[name] = res.natural, res.dice
+	}
 	ef, err := r.wantsReroll(fx, f, name, value)
-	if err == nil && ef == nil && r.anyRerollPossible() {
+	if err == nil && ef == nil && anyReroll {
 		seen := rollSeen(name, f, d, res, value)
 		ef, err = r.offerAnyReroll(f, seen, r.askAnyReroll(f, s.Pos, spanOf(s), name, display(value)))
 	}
@@ -527,13 +531,16 @@ func (r *runner) test(s *syntax.TestStmt, f *frame, pl *stmtPlan) (bool, error) 
 	// A failed (or passed) test may be re-rolled by an effect that sees
 	// its outcome: under the test's name (and its dice, as natural.x), or
 	// as `passed` for characteristic-wide re-rolls.
-	f.natural[s.Name.Name], f.rolled[s.Name.Name] = res.natural, res.dice
+	anyReroll := r.anyRerollPossible()
+	if anyReroll || len(tfx.reroll) > 0 || len(cfx.reroll) > 0 {
+		f.natural[s.Name.Name], f.rolled[s.Name.Name] = res.natural, res.dice
+	}
 	rerolled := ""
 	ef, err := r.wantsReroll(tfx, f, s.Name.Name, pass)
 	if err == nil && ef == nil {
 		ef, err = r.wantsReroll(cfx, cf, "passed", pass)
 	}
-	if err == nil && ef == nil && r.anyRerollPossible() {
+	if err == nil && ef == nil && anyReroll {
 		seen := &dsl.RollSeen{Name: s.Name.Name, In: f.proc, Model: m, Test: true, Passed: pass, Natural: res.natural, Dice: res.dice}
 		shown := r.say("failed", "failed")
 		if pass {

@@ -286,6 +286,9 @@ var framePool = sync.Pool{New: func() any {
 // done gives the run's frames back to the pool. Nothing refers to them
 // once the run has returned.
 func (r *runner) done() {
+	for _, f := range r.frames {
+		f.forget()
+	}
 	rs := r.stacks
 	if rs == nil {
 		for _, f := range r.frames {

@@ -123,7 +123,7 @@ func resolveSetter(parts []*syntax.Ident, obj any) *fieldSetter {
 // object of another type, a value that needs converting or is wrong,
 // whose error that path gives).
 func (r *runner) setTyped(f *frame, s *syntax.Set, obj, v any) (bool, error) {
-	fs := r.p.setters.setterFor(s.Target, obj)
+	fs := r.setterOf(s, f, s.Target, obj)
 	p := fs.addr(obj)
 	if p == nil {
 		return false, nil
