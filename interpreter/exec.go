@@ -437,9 +437,9 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 		if s.Until != nil {
 			return next, r.addUntil(s, f)
 		}
-		return next, r.listEdit(f, s, s.To, s.Item.Name, true, s.Pos)
+		return next, r.listEdit(f, r.p.planOf(s, f.proc), s.To, s.Item.Name, true, s.Pos)
 	case *syntax.Remove:
-		return next, r.listEdit(f, s, s.From, s.Item.Name, false, s.Pos)
+		return next, r.listEdit(f, r.p.planOf(s, f.proc), s.From, s.Item.Name, false, s.Pos)
 	case *syntax.Apply:
 		return next, r.apply(s, f)
 	case *syntax.Call:
@@ -494,11 +494,11 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 // runStep runs a named step with its hooks.
 func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 	_, fx := r.p.effectsOf(s, f.proc)
-	title := s.ID.Name
-	if s.Title != nil {
-		title = r.translatedText(s.Title.Value(), f)
-	}
 	if err := r.logLazy(f, func() *Event {
+		title := s.ID.Name
+		if s.Title != nil {
+			title = r.translatedText(s.Title.Value(), f)
+		}
 		return &Event{Kind: EventStep, Name: s.ID.Name, At: at(s.Pos), Text: "— " + title + " —"}
 	}); err != nil {
 		return next, err
@@ -757,12 +757,14 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 		return err
 	}
 	parts := s.Target.Parts
+	pl := r.p.planOf(s, f.proc)
+	slot := pl.slotIn(f, parts[0].Name)
 	if len(parts) == 1 {
-		f.set(parts[0].Name, v)
+		f.setSlot(slot, v)
 		return nil
 	}
-	obj := f.value(parts[0].Name)
-	if done, err := r.setTyped(f, s, obj, v); done {
+	obj, _ := f.getSlot(slot)
+	if done, err := r.setTyped(f, s, pl, obj, v); done {
 		return err
 	}
 	field, holder, err := fieldOf(obj, parts[1:])
@@ -962,10 +964,15 @@ const maxListItems = 10_000
 
 // listEdit adds an id to a list field, or removes it. Lists of rows
 // (lasting_injuries, lasting_damage) keep repeats; the others are sets.
-// st is the add or remove statement, whose plan keeps the path's setter
-// (nil: none keeps it).
-func (r *runner) listEdit(f *frame, st syntax.Stmt, path *syntax.Path, item string, add bool, pos lexerPos) error {
-	obj := f.value(path.Parts[0].Name)
+// pl is the plan of the add or remove, which keeps the slot of the
+// path's object and the path's setter (nil: none keeps them).
+func (r *runner) listEdit(f *frame, pl *stmtPlan, path *syntax.Path, item string, add bool, pos lexerPos) error {
+	var obj any
+	if pl != nil {
+		obj, _ = f.getSlot(pl.slotIn(f, path.Parts[0].Name))
+	} else {
+		obj = f.value(path.Parts[0].Name)
+	}
 	// The list is written through typed (into) where its path has a
 	// typed setter, else by reflection (field).
 	var list []string
@@ -973,7 +980,7 @@ func (r *runner) listEdit(f *frame, st syntax.Stmt, path *syntax.Path, item stri
 	var field reflect.Value
 	var holder any
 	var multiset bool
-	if fs := r.setterOf(st, f, path, obj); fs != nil && fs.kind == setStrings && fs.addr(obj) != nil {
+	if fs := r.setterOf(pl, path, obj); fs != nil && fs.kind == setStrings && fs.addr(obj) != nil {
 		into = (*[]string)(fs.addr(obj))
 		list, holder, multiset = *into, obj, fs.row
 	} else {
@@ -1501,7 +1508,10 @@ func (r *runner) giveLoopBuf(b *[]any) {
 	if cap(*b) == 0 || cap(*b) > 1024 {
 		return
 	}
-	clear((*b)[:cap(*b)])
+	// A loop writes its list only up to its length, into a buffer clear
+	// past it: clearing the length keeps every buffer clear (and writes
+	// no more pointers than the loop did).
+	clear(*b)
 	r.stacks.loopBufs = append(r.stacks.loopBufs, (*b)[:0])
 }
 

@@ -50,15 +50,14 @@ type stmtPlan struct {
 // noSetter is a plan's setter where the path has no typed setter.
 var noSetter = new(fieldSetter)
 
-// setterOf is the typed setter of the path of statement st (a set, add
-// or remove; nil for none), kept in st's plan: one lookup where the
-// setters' map hashed the path's interface. A statement without one
-// (st nil) looks it up in the map.
-func (r *runner) setterOf(st syntax.Stmt, f *frame, path *syntax.Path, obj any) *fieldSetter {
-	if st == nil {
+// setterOf is the typed setter of the path of a set, add or remove
+// statement (nil for none), kept in the statement's plan pl: one lookup
+// where the setters' map hashed the path's interface. Without a plan (pl
+// nil) it is looked up in the map.
+func (r *runner) setterOf(pl *stmtPlan, path *syntax.Path, obj any) *fieldSetter {
+	if pl == nil {
 		return r.p.setters.setterFor(path, obj)
 	}
-	pl := r.p.planOf(st, f.proc)
 	if fs := pl.setter.Load(); fs != nil {
 		if fs == noSetter {
 			return nil
@@ -130,6 +129,12 @@ func (p *Program) newPlan(st syntax.Stmt, in string) *stmtPlan {
 		}
 	case *syntax.Choose:
 		bind(s.Name.Name)
+	case *syntax.Set: // the object its path starts at
+		bind(s.Target.Parts[0].Name)
+	case *syntax.Add:
+		bind(s.To.Parts[0].Name)
+	case *syntax.Remove:
+		bind(s.From.Parts[0].Name)
 	case *syntax.ForEach:
 		bind(s.Var.Name)
 	case *syntax.Step:
