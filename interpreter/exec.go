@@ -174,7 +174,7 @@ func (r *runner) hooks(list []*effect, f *frame) error {
 		if !ok {
 			continue
 		}
-		err = r.runEffectBody(ef, h.Body, f, h.Timing+" "+h.Target.String())
+		err = r.runEffectBody(ef, h.Body, f, timingText(h.Timing), h.Target)
 		restore()
 		if err != nil {
 			return err
@@ -194,15 +194,16 @@ func (r *runner) instead(list []*effect, f *frame) (bool, error) {
 		}
 		if ok {
 			defer restore()
-			return true, r.runEffectBody(ef, h.Body, f, "instead of "+h.Target.String())
+			return true, r.runEffectBody(ef, h.Body, f, "instead of ", h.Target)
 		}
 	}
 	return false, nil
 }
 
 // runEffectBody runs a hook's statements in the frame of what it targets,
-// under the effect's name.
-func (r *runner) runEffectBody(ef *effect, body *syntax.Block, f *frame, what string) error {
+// under the effect's name. The narration says what it is and its target
+// ("after " and bottle_check), joined only when it is logged.
+func (r *runner) runEffectBody(ef *effect, body *syntax.Block, f *frame, what string, target fmt.Stringer) error {
 	rule := ef.owner
 	if err := r.enter(rule); err != nil {
 		return r.errorAt(f, diag.CodeRunLimit, point(body.Pos), err)
@@ -210,7 +211,7 @@ func (r *runner) runEffectBody(ef *effect, body *syntax.Block, f *frame, what st
 	defer r.leave()
 	if err := r.logLazy(f, func() *Event {
 		return &Event{Kind: EventEffect, Rule: rule, Source: ef.source, At: at(body.Pos),
-			Text: fmt.Sprintf("%s: %s", titleOf(ef.owner), what)}
+			Text: fmt.Sprintf("%s: %s%s", titleOf(ef.owner), what, target)}
 	}); err != nil {
 		return err
 	}
@@ -227,6 +228,24 @@ func (r *runner) runEffectBody(ef *effect, body *syntax.Block, f *frame, what st
 	_, err := r.block(body, f)
 	return err
 }
+
+// timingText is a hook's timing as the narration starts it ("before "),
+// without joining strings for the common ones.
+func timingText(timing string) string {
+	switch timing {
+	case "before":
+		return "before "
+	case "after":
+		return "after "
+	}
+	return timing + " "
+}
+
+// identText is an identifier as a fmt.Stringer (one pointer: no
+// allocation to make it one).
+type identText struct{ id *syntax.Ident }
+
+func (t identText) String() string { return t.id.Name }
 
 func titleOf(owner string) string {
 	if len(owner) == 0 {
@@ -1380,7 +1399,7 @@ func (r *runner) signal(s *syntax.Signal, f *frame, pl *stmtPlan) error {
 		}
 		ok, restore, err := r.effectApplies(ef, on.When, hf)
 		if err == nil && ok {
-			err = r.runEffectBody(ef, on.Body, hf, "on "+ev.ID.Name)
+			err = r.runEffectBody(ef, on.Body, hf, "on ", identText{ev.ID})
 			restore()
 		}
 		r.release(hf)

@@ -49,8 +49,10 @@ type Program struct {
 	values bool
 
 	// procRules and tableRules are "procedure x" and "table y", built
-	// once: every call names its rule in events and errors.
+	// once: every call names its rule in events and errors; rowRules are
+	// "table y row z", which a row's body runs under.
 	procRules, tableRules map[string]string
+	rowRules              map[*dsl.RowInfo]string
 	// procs are what a call of each procedure looks up, found once here
 	// rather than by its name at every call (procPlanOf).
 	procs map[*dsl.ProcInfo]*procPlan
@@ -197,8 +199,12 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 	for id := range rules.Index.Procedures {
 		p.procRules[id] = "procedure " + id
 	}
-	for id := range rules.Index.Tables {
+	p.rowRules = map[*dsl.RowInfo]string{}
+	for id, t := range rules.Index.Tables {
 		p.tableRules[id] = "table " + id
+		for _, row := range t.Rows {
+			p.rowRules[row] = p.tableRules[id] + " row " + row.ID
+		}
 	}
 	p.eventParams = map[string][]dsl.ParamInfo{}
 	for id, ev := range rules.Index.Events {

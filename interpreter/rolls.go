@@ -823,7 +823,11 @@ func (r *runner) applyTableOnce(t *dsl.TableInfo, args callArgs, using any, rowI
 	if row.Row.Body == nil {
 		return next, nil
 	}
-	f.rule = rule + " row " + row.ID
+	if rr, ok := r.p.rowRules[row]; ok { // rule is tableRules[t.ID]
+		f.rule = rr // made once, at Compile
+	} else {
+		f.rule = rule + " row " + row.ID
+	}
 	r.enterKnown(0)
 	return r.block(row.Row.Body, f)
 }
