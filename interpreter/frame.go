@@ -30,6 +30,11 @@ type frame struct {
 	rule    string // for events and errors
 	source  string
 	proc    string // the procedure id, for effect targets "proc.roll"
+	// filled and filledGangs are the state and the boxed gangs (its data
+	// word) the globals' slots hold, set by fillGlobals; nil when they
+	// may hold anything else.
+	filled      *state.State
+	filledGangs unsafe.Pointer
 }
 
 // A slot's state.
@@ -68,6 +73,9 @@ func (f *frame) setSlot(i int, v any) {
 	if i >= len(f.vals) {
 		f.grow(i + 1)
 	}
+	if i < dsl.GlobalSlots {
+		f.filled = nil // a global overwritten: fillGlobals writes them again
+	}
 	switch f.state[i] {
 	case slotUnused:
 		f.used = append(f.used, i)
@@ -93,6 +101,9 @@ func (f *frame) unset(name string) {
 	i, ok := slotLookup(f.slots, name)
 	if ok && i < len(f.state) && f.state[i] == slotSet {
 		f.state[i], f.vals[i] = slotUnset, nil
+		if i < dsl.GlobalSlots {
+			f.filled = nil
+		}
 	}
 }
 
@@ -139,20 +150,12 @@ func (f *frame) fillGlobals(st *state.State, gangs any) {
 	// A frame reused in the same run holds these already (reset keeps
 	// them): a pointer written to the heap costs a write barrier while
 	// the collector runs, and a run makes a frame for every call.
-	var want [dsl.GlobalSlots]any
-	dsl.FillGlobalSlots(want[:], st, gangs, f.natural, f.rolled)
-	for i := range want {
-		if !sameWords(f.vals[i], want[i]) {
-			f.vals[i] = want[i]
-		}
+	g := (*eface)(unsafe.Pointer(&gangs)).data
+	if st != nil && f.filled == st && f.filledGangs == g {
+		return
 	}
-}
-
-// sameWords reports whether two values are the same interface words:
-// the same type and the same pointer (or pointer-shaped value). Values
-// of uncomparable types (maps, slices) compare without panicking.
-func sameWords(a, b any) bool {
-	return *(*[2]unsafe.Pointer)(unsafe.Pointer(&a)) == *(*[2]unsafe.Pointer)(unsafe.Pointer(&b))
+	dsl.FillGlobalSlots(f.vals, st, gangs, f.natural, f.rolled)
+	f.filled, f.filledGangs = st, g
 }
 
 // reset empties the frame for reuse, clearing only the slots it used.
@@ -179,6 +182,7 @@ func (f *frame) reset() {
 // globals), so that a frame kept between runs holds nothing of them.
 func (f *frame) forget() {
 	clear(f.vals[:min(len(f.vals), dsl.GlobalSlots)])
+	f.filled, f.filledGangs = nil, nil
 }
 
 // The names a run binds and reads by name (a let's, a roll's, a
