@@ -79,8 +79,14 @@ func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, 
 		// One request per run, filled anew for each die: a source must
 		// not keep it (DiceSource), and a new one for every die was the
 		// most of a run's garbage after the frames.
+		// Its texts and dice are written only when they change (the
+		// dice of one roll share them): a pointer written to the heap
+		// costs a write barrier while the collector runs.
 		req := &r.stacks.dieReq
-		*req = DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: n}
+		if req.Dice != p || req.Roll != name || req.Rule != rule || req.For != purpose {
+			req.Roll, req.Rule, req.For, req.Dice = name, rule, purpose, p
+		}
+		req.Index, req.Of = i+1, n
 		die, err := r.opts.Dice.Roll(req)
 		if err != nil {
 			return out, coded(diag.CodeRunDice, err)
