@@ -1498,6 +1498,18 @@ func toListInto(v any, buf *[]any) ([]any, error) {
 		for i, g := range x {
 			out[i] = g
 		}
+	case []*state.Weapon:
+		for i, w := range x {
+			out[i] = w
+		}
+	case []*state.Marker:
+		for i, mk := range x {
+			out[i] = mk
+		}
+	case []string:
+		for i, t := range x {
+			out[i] = t
+		}
 	default:
 		for i := range out {
 			out[i] = rv.Index(i).Interface()
