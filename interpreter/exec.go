@@ -385,6 +385,9 @@ func (sc *blockScope) restore() {
 	if sc.shared != nil {
 		hidden = (*sc.shared)[sc.base:]
 	}
+	if len(hidden) == 0 {
+		return // most blocks hide nothing: nothing to write back
+	}
 	for _, h := range hidden {
 		sc.f.set(h.name, h.value)
 		if h.hadRoll {
