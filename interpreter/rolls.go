@@ -480,31 +480,39 @@ func (r *runner) test(s *syntax.TestStmt, f *frame, pl *stmtPlan) (bool, error) 
 	if err != nil {
 		return false, err
 	}
-	// Modifiers of every test of this characteristic see the model tested.
-	cf := r.charFrame(f, m)
-	defer r.release(cf)
+	// Modifiers of every test of this characteristic see the model tested,
+	// in a frame of their own; where none of them can apply in this run
+	// (idle), there is no such frame, and nothing asks them.
+	idle := len(tfx.override) == 0 && len(cfx.override) == 0 && r.idleEffects(cfx)
+	var cf *frame
+	if !idle {
+		cf = r.charFrame(f, m)
+		defer r.release(cf)
+	}
 	// The value may be another's (override of the test or of every test).
 	if len(tfx.override) > 0 || len(cfx.override) > 0 {
 		if value, err = r.testValue(ci, m, value, target, s, f, cf); err != nil {
 			return false, err
 		}
 	}
-	charMod, charMods, err := r.modifiers(cfx, cf, 0, "")
-	if err != nil {
-		return false, err
-	}
-	mod += charMod
-	mods = append(mods, charMods...)
+	replaced := false
+	if !idle {
+		charMod, charMods, err := r.modifiers(cfx, cf, 0, "")
+		if err != nil {
+			return false, err
+		}
+		mod += charMod
+		mods = append(mods, charMods...)
 
-	// Hooks on every test of the characteristic: an instead_of decides
-	// the test by setting `passed` (Inspirational's Leadership test).
-	cf.set("passed", false)
-	if err := r.hooks(cfx.before, cf); err != nil {
-		return false, err
-	}
-	replaced, err := r.instead(cfx.instead, cf)
-	if err != nil {
-		return false, err
+		// Hooks on every test of the characteristic: an instead_of decides
+		// the test by setting `passed` (Inspirational's Leadership test).
+		cf.set("passed", false)
+		if err := r.hooks(cfx.before, cf); err != nil {
+			return false, err
+		}
+		if replaced, err = r.instead(cfx.instead, cf); err != nil {
+			return false, err
+		}
 	}
 	if replaced {
 		pass, _ := cf.value("passed").(bool)
@@ -543,7 +551,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame, pl *stmtPlan) (bool, error) 
 	}
 	rerolled := ""
 	ef, err := r.wantsReroll(tfx, f, s.Name.Name, pass)
-	if err == nil && ef == nil {
+	if err == nil && ef == nil && !idle {
 		ef, err = r.wantsReroll(cfx, cf, "passed", pass)
 	}
 	if err == nil && ef == nil && anyReroll {
@@ -575,10 +583,35 @@ func (r *runner) test(s *syntax.TestStmt, f *frame, pl *stmtPlan) (bool, error) 
 	return pass, r.afterTest(ci, cf, pass)
 }
 
-// afterTest runs the after hooks of a characteristic's tests.
+// afterTest runs the after hooks of a characteristic's tests (none where
+// they are idle: cf is nil).
 func (r *runner) afterTest(ci *dsl.CharInfo, cf *frame, pass bool) error {
+	if cf == nil {
+		return nil
+	}
 	cf.set("passed", pass)
 	return r.hooks(r.p.effectsOn(ci.ID).after, cf)
+}
+
+// idleEffects reports whether none of fx's effects can apply anywhere in
+// this run, without evaluating anything: each is an `as any` effect of a
+// feature no model holds for the whole run (anyHeldKnown), for which
+// effectApplies answers false before it reads a frame.
+func (r *runner) idleEffects(fx *targetEffects) bool {
+	for _, list := range [...][]*effect{fx.modify, fx.reroll, fx.extra, fx.override, fx.before, fx.after, fx.instead} {
+		for _, ef := range list {
+			if ef.info.Role != dsl.RoleAny || ef.info.Feature == nil {
+				return false
+			}
+			if r.st == nil {
+				continue // effectApplies: no state, no holder
+			}
+			if held, known := r.anyHeldKnown(ef); !known || held {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // charFrame is what a characteristic-wide effect sees: the tested model.
