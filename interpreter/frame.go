@@ -150,8 +150,10 @@ func (f *frame) fillGlobals(st *state.State, gangs any) {
 	// A frame reused in the same run holds these already (reset keeps
 	// them): a pointer written to the heap costs a write barrier while
 	// the collector runs, and a run makes a frame for every call.
+	// (The state's own word is compared too: slots made afresh, as a
+	// snapshot's frame is unpacked into, hold nothing.)
 	g := (*eface)(unsafe.Pointer(&gangs)).data
-	if st != nil && f.filled == st && f.filledGangs == g {
+	if st != nil && f.filled == st && f.filledGangs == g && (*eface)(unsafe.Pointer(&f.vals[0])).data == unsafe.Pointer(st) {
 		return
 	}
 	dsl.FillGlobalSlots(f.vals, st, gangs, f.natural, f.rolled)

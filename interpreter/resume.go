@@ -445,6 +445,7 @@ func (p *packedFrame) unpackFor(m *remap, c *frame) *frame {
 	top := max(p.top, dsl.GlobalSlots)
 	if len(c.vals) < top {
 		c.vals, c.state = make([]any, top), make([]uint8, top)
+		c.filled = nil // the globals are not in these slots (fillGlobals)
 	}
 	if cap(c.used) < len(p.slots)+dsl.GlobalSlots {
 		c.used = make([]int, 0, len(p.slots)+dsl.GlobalSlots)
