@@ -575,17 +575,22 @@ func TestNativeMonteCarloBufferMatchesClone(t *testing.T) {
 	}
 }
 
-// The rules run in a reused buffer end, seed for seed, as they do on a
-// clone: nothing of a run (effects, caches, lists it grew) survives into
-// the next copy, which is what lets odds.Sample reuse one per worker.
+// The rules run in a reused buffer and run memory (Options.Memory) end,
+// seed for seed, as they do on a clone with a run of their own: nothing
+// of a run (effects, caches, lists it grew) survives into the next copy,
+// which is what lets odds.Sample reuse one of each per worker.
 func TestInterpretedBufferMatchesClone(t *testing.T) {
 	p := coreProgram(t)
 	st := benchState()
-	var buf state.Buffer
+	var rm interpreter.Resumer
 	for seed := range uint64(60) {
-		a, b := st.CopyInto(&buf), st.Clone()
+		a, b := st.CopyInto(&rm.Buf), st.Clone()
 		for _, s := range []*state.State{a, b} {
-			if err := p.Run(s, "end_phase", nil, interpreter.Options{Dice: interpreter.NewSeeded(seed)}); err != nil {
+			opts := interpreter.Options{Dice: interpreter.NewSeeded(seed)}
+			if s == a {
+				opts.Memory = &rm
+			}
+			if err := p.Run(s, "end_phase", nil, opts); err != nil {
 				t.Fatalf("seed %d: %v", seed, err)
 			}
 		}
@@ -597,9 +602,10 @@ func TestInterpretedBufferMatchesClone(t *testing.T) {
 	}
 }
 
-// An End Phase in a reused buffer allocates a few dozen objects (188
-// before the run's slabs and reused buffers): what it keeps is cut from
-// slabs, what it drops is reused. A bound, not a count, so that a
+// An End Phase in a reused buffer and run memory allocates a few dozen
+// objects (188 before the run's slabs and reused buffers, 35 before the
+// run's memory was kept too): what it keeps is cut from slabs, what it
+// drops is reused. A bound, not a count, so that a
 // change of the rules moves it little; a roll, a filter or a loop that
 // allocated again would pass it.
 func TestEndPhaseAllocationsBounded(t *testing.T) {
@@ -608,17 +614,17 @@ func TestEndPhaseAllocationsBounded(t *testing.T) {
 	}
 	p := coreProgram(t)
 	st := benchState()
-	var buf state.Buffer
+	var rm interpreter.Resumer // the state's copy and the run, as Monte Carlo keeps them
 	dice := interpreter.NewSeeded(1)
 	run := func() {
-		if err := p.Run(st.CopyInto(&buf), "end_phase", nil, interpreter.Options{Dice: dice}); err != nil {
+		if err := p.Run(st.CopyInto(&rm.Buf), "end_phase", nil, interpreter.Options{Dice: dice, Memory: &rm}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	run() // the pools and buffers filled once
 	n := testing.AllocsPerRun(100, run)
 	t.Logf("%.0f allocations", n)
-	if n > 60 {
-		t.Errorf("an End Phase allocates %.0f objects, more than 60", n)
+	if n > 40 {
+		t.Errorf("an End Phase allocates %.0f objects, more than 40", n)
 	}
 }

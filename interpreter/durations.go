@@ -33,7 +33,7 @@ func (r *runner) addUntil(s *syntax.Add, f *frame) error {
 		return r.errorAt(f, diag.CodeRunState, stmtSpan(s), fmt.Errorf("until end of %s: only a list of a model, a gang or the battle can hold an id for a period, not %s", du.Period, s.To))
 	}
 	before := field.Len()
-	if err := r.listEdit(f, s.To, s.Item.Name, true, s.Pos); err != nil {
+	if err := r.listEdit(f, nil, s.To, s.Item.Name, true, s.Pos); err != nil {
 		return err
 	}
 	if field, _, _ = fieldOf(obj, s.To.Parts[1:]); field.Len() == before {

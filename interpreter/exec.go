@@ -20,7 +20,12 @@ import (
 // callProc runs a procedure: its when, its before hooks, its body (or an
 // instead_of hook), its after hooks.
 func (r *runner) callProc(proc *dsl.ProcInfo, args callArgs, caller *frame) (control, error) {
-	plan := r.p.procPlanOf(proc)
+	return r.callPlanned(proc, r.p.procPlanOf(proc), args, caller)
+}
+
+// callPlanned is callProc with the procedure's plan found (a call
+// statement's plan keeps it).
+func (r *runner) callPlanned(proc *dsl.ProcInfo, plan *procPlan, args callArgs, caller *frame) (control, error) {
 	rule := plan.rule
 	if err := r.enter(rule); err != nil {
 		return next, r.errorAt(caller, diag.CodeRunLimit, callSite(r.current(), proc.Decl.Pos), err)
@@ -169,7 +174,7 @@ func (r *runner) hooks(list []*effect, f *frame) error {
 		if !ok {
 			continue
 		}
-		err = r.runEffectBody(ef, h.Body, f, h.Timing+" "+h.Target.String())
+		err = r.runEffectBody(ef, h.Body, f, timingText(h.Timing), h.Target)
 		restore()
 		if err != nil {
 			return err
@@ -189,15 +194,16 @@ func (r *runner) instead(list []*effect, f *frame) (bool, error) {
 		}
 		if ok {
 			defer restore()
-			return true, r.runEffectBody(ef, h.Body, f, "instead of "+h.Target.String())
+			return true, r.runEffectBody(ef, h.Body, f, "instead of ", h.Target)
 		}
 	}
 	return false, nil
 }
 
 // runEffectBody runs a hook's statements in the frame of what it targets,
-// under the effect's name.
-func (r *runner) runEffectBody(ef *effect, body *syntax.Block, f *frame, what string) error {
+// under the effect's name. The narration says what it is and its target
+// ("after " and bottle_check), joined only when it is logged.
+func (r *runner) runEffectBody(ef *effect, body *syntax.Block, f *frame, what string, target fmt.Stringer) error {
 	rule := ef.owner
 	if err := r.enter(rule); err != nil {
 		return r.errorAt(f, diag.CodeRunLimit, point(body.Pos), err)
@@ -205,7 +211,7 @@ func (r *runner) runEffectBody(ef *effect, body *syntax.Block, f *frame, what st
 	defer r.leave()
 	if err := r.logLazy(f, func() *Event {
 		return &Event{Kind: EventEffect, Rule: rule, Source: ef.source, At: at(body.Pos),
-			Text: fmt.Sprintf("%s: %s", titleOf(ef.owner), what)}
+			Text: fmt.Sprintf("%s: %s%s", titleOf(ef.owner), what, target)}
 	}); err != nil {
 		return err
 	}
@@ -222,6 +228,24 @@ func (r *runner) runEffectBody(ef *effect, body *syntax.Block, f *frame, what st
 	_, err := r.block(body, f)
 	return err
 }
+
+// timingText is a hook's timing as the narration starts it ("before "),
+// without joining strings for the common ones.
+func timingText(timing string) string {
+	switch timing {
+	case "before":
+		return "before "
+	case "after":
+		return "after "
+	}
+	return timing + " "
+}
+
+// identText is an identifier as a fmt.Stringer (one pointer: no
+// allocation to make it one).
+type identText struct{ id *syntax.Ident }
+
+func (t identText) String() string { return t.id.Name }
 
 func titleOf(owner string) string {
 	if len(owner) == 0 {
@@ -337,11 +361,22 @@ func (sc *blockScope) keep(name string, old any) {
 
 // declare binds a name in the block.
 func (sc *blockScope) declare(name string, v any) {
-	i := slotOf(sc.f.slots, name) // once, for the read and the write
+	sc.declareAt(slotOf(sc.f.slots, name), name, v)
+}
+
+// declareAt is declare of a name whose slot in the frame is i.
+func (sc *blockScope) declareAt(i int, name string, v any) {
 	if old, ok := sc.f.getSlot(i); ok {
 		sc.keep(name, old)
 	}
 	sc.f.setSlot(i, v)
+}
+
+// hideAt is hide of a name whose slot in the frame is i.
+func (sc *blockScope) hideAt(i int, name string) {
+	if old, ok := sc.f.getSlot(i); ok {
+		sc.keep(name, old)
+	}
 }
 
 // restore brings back the outer names when the block ends.
@@ -349,6 +384,9 @@ func (sc *blockScope) restore() {
 	hidden := sc.hidden
 	if sc.shared != nil {
 		hidden = (*sc.shared)[sc.base:]
+	}
+	if len(hidden) == 0 {
+		return // most blocks hide nothing: nothing to write back
 	}
 	for _, h := range hidden {
 		sc.f.set(h.name, h.value)
@@ -370,27 +408,32 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 	case *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
 		return next, nil
 	case *syntax.Let:
-		v, err := r.letValue(s, f)
+		pl := r.p.planOf(s, f.proc)
+		v, err := r.letValue(s, f, pl)
 		if err != nil {
 			return next, err
 		}
-		sc.declare(s.Name.Name, v)
+		sc.declareAt(pl.slotIn(f, s.Name.Name), s.Name.Name, v)
 	case *syntax.Set:
 		return next, r.set(s, f)
 	case *syntax.Roll:
-		sc.hide(s.Name.Name)
-		v, err := r.roll(s, f)
+		pl := r.p.planOf(s, f.proc)
+		slot := pl.slotIn(f, s.Name.Name)
+		sc.hideAt(slot, s.Name.Name)
+		v, err := r.roll(s, f, pl)
 		if err != nil {
 			return next, err
 		}
-		sc.declare(s.Name.Name, v)
+		sc.declareAt(slot, s.Name.Name, v)
 	case *syntax.TestStmt:
-		sc.hide(s.Name.Name)
-		pass, err := r.test(s, f)
+		pl := r.p.planOf(s, f.proc)
+		slot := pl.slotIn(f, s.Name.Name)
+		sc.hideAt(slot, s.Name.Name)
+		pass, err := r.test(s, f, pl)
 		if err != nil {
 			return next, err
 		}
-		sc.declare(s.Name.Name, pass)
+		sc.declareAt(slot, s.Name.Name, pass)
 	case *syntax.Change:
 		return next, r.change(s, f)
 	case *syntax.If:
@@ -409,25 +452,26 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 			}
 		}
 	case *syntax.ForEach:
-		return r.forEach(s, f)
+		return r.forEach(s, f, r.p.planOf(s, f.proc).slotIn(f, s.Var.Name))
 	case *syntax.While:
 		return r.while(s, f)
 	case *syntax.Add:
 		if s.Until != nil {
 			return next, r.addUntil(s, f)
 		}
-		return next, r.listEdit(f, s.To, s.Item.Name, true, s.Pos)
+		return next, r.listEdit(f, r.p.planOf(s, f.proc), s.To, s.Item.Name, true, s.Pos)
 	case *syntax.Remove:
-		return next, r.listEdit(f, s.From, s.Item.Name, false, s.Pos)
+		return next, r.listEdit(f, r.p.planOf(s, f.proc), s.From, s.Item.Name, false, s.Pos)
 	case *syntax.Apply:
 		return next, r.apply(s, f)
 	case *syntax.Call:
-		proc := r.p.idx.Procedures[s.Proc.Name]
+		pl := r.p.planOf(s, f.proc)
+		proc := pl.call
 		args, err := r.args(f, s.Args, proc.Params)
 		if err != nil {
 			return next, err
 		}
-		_, err = r.callProc(proc, args, f)
+		_, err = r.callPlanned(proc, pl.callPlan, args, f)
 		r.releaseArgs(args)
 		return next, err
 	case *syntax.Choose:
@@ -435,7 +479,7 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 		if err != nil {
 			return next, err
 		}
-		sc.declare(s.Name.Name, v)
+		sc.declareAt(r.p.planOf(s, f.proc).slotIn(f, s.Name.Name), s.Name.Name, v)
 	case *syntax.Emit:
 		// Messages are for people: without a log they are not rendered.
 		if !r.logging() {
@@ -451,7 +495,7 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 		}
 		return next, r.logLazy(f, func() *Event { return &Event{Kind: EventEmit, At: at(s.Pos), Text: text} })
 	case *syntax.Signal:
-		return next, r.signal(s, f)
+		return next, r.signal(s, f, r.p.planOf(s, f.proc))
 	case *syntax.Stop:
 		if s.Target != nil {
 			return next, r.stopTo(s, f)
@@ -471,12 +515,12 @@ func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error)
 
 // runStep runs a named step with its hooks.
 func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
-	_, fx := r.p.effectsOf(s, f.proc, s.ID.Name)
-	title := s.ID.Name
-	if s.Title != nil {
-		title = r.translatedText(s.Title.Value(), f)
-	}
+	_, fx := r.p.effectsOf(s, f.proc)
 	if err := r.logLazy(f, func() *Event {
+		title := s.ID.Name
+		if s.Title != nil {
+			title = r.translatedText(s.Title.Value(), f)
+		}
 		return &Event{Kind: EventStep, Name: s.ID.Name, At: at(s.Pos), Text: "— " + title + " —"}
 	}); err != nil {
 		return next, err
@@ -507,10 +551,10 @@ func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 // in force decides. Every override of it whose when holds is evaluated:
 // equal values agree; of different ones, the let's `prefer highest|lowest`
 // picks, else the higher priority (the checker makes sure there is one).
-func (r *runner) letValue(s *syntax.Let, f *frame) (any, error) {
+func (r *runner) letValue(s *syntax.Let, f *frame, pl *stmtPlan) (any, error) {
 	var chosen *effect
 	var v any
-	target, fx := r.p.effectsOf(s, f.proc, s.Name.Name)
+	target, fx := pl.target, pl.fx
 	for _, ef := range fx.override {
 		if chosen != nil && ef.info.Layer < chosen.info.Layer {
 			break
@@ -562,9 +606,16 @@ func (r *runner) modifyLet(s *syntax.Let, f *frame, v any, target string, fx *ta
 	if err != nil {
 		return nil, r.errorAt(f, diag.CodeRunEffect, spanOf(s), fmt.Errorf("%s is modified, but it is %s, not a number or a list", s.Name.Name, display(v)))
 	}
-	mod, mods, err := r.modifiers(fx, f, 0, "")
+	mod, mods, events, err := r.modifiersCounted(fx, f, 0, "")
 	if err != nil {
 		return nil, err
+	}
+	if !r.logging() {
+		for range events { // each modifier is an event, as logged below
+			if err := r.count(); err != nil {
+				return nil, err
+			}
+		}
 	}
 	for _, m := range mods {
 		if err := r.logLazy(f, func() *Event {
@@ -577,7 +628,7 @@ func (r *runner) modifyLet(s *syntax.Let, f *frame, v any, target string, fx *ta
 	return n + mod, nil
 }
 
-func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
+func (r *runner) forEach(s *syntax.ForEach, f *frame, slot int) (control, error) {
 	listV, err := r.eval(f, s.List)
 	if err != nil {
 		return next, err
@@ -596,7 +647,6 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 		return next, r.errorAt(f, diag.CodeRunExpr, spanOf(s.List), fmt.Errorf("for each: %v", err))
 	}
 	name := s.Var.Name
-	slot := slotOf(f.slots, name) // once, for every read and write below
 	old, hadOld := f.getSlot(slot)
 	defer func() {
 		if hadOld {
@@ -606,16 +656,20 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 	if s.OrderBy != nil {
 		// Each item with its key, sorted stably in one list (the same
 		// comparisons as sort.SliceStable makes with less).
+		// The keys' list is one of the run's, given back when the loop
+		// ends (ordered loops nest: a stack of them).
 		rs := r.stacks
-		keyed := rs.keyedBuf[:0]
-		rs.keyedBuf = nil // an order's key may run another loop
+		var keyed []keyedItem
+		if n := len(rs.keyedBufs); n > 0 {
+			keyed, rs.keyedBufs = rs.keyedBufs[n-1], rs.keyedBufs[:n-1]
+		}
 		if cap(keyed) < len(items) {
 			keyed = make([]keyedItem, len(items))
 		}
 		keyed = keyed[:len(items)]
 		defer func() {
 			clear(keyed)
-			rs.keyedBuf = keyed[:0]
+			rs.keyedBufs = append(rs.keyedBufs, keyed[:0])
 		}()
 		for i, it := range items {
 			f.setSlot(slot, it)
@@ -644,16 +698,15 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame) (control, error) {
 		items, buf = sorted, sorted
 	}
 	kept := r.hashLoop(items, name, old, hadOld)
-	return r.eachFrom(s, f, loopAt{items: items, old: old, hadOld: hadOld}, kept)
+	return r.eachFrom(s, f, slot, loopAt{items: items, old: old, hadOld: hadOld}, kept)
 }
 
 // keyedItem is an item of a for each ordered by a key.
 type keyedItem struct{ key, item any }
 
 // eachFrom runs a for each's body for its items from at.index on.
-func (r *runner) eachFrom(s *syntax.ForEach, f *frame, at loopAt, kept uint64) (control, error) {
+func (r *runner) eachFrom(s *syntax.ForEach, f *frame, slot int, at loopAt, kept uint64) (control, error) {
 	name := s.Var.Name
-	slot := slotOf(f.slots, name) // once, not per item
 	for i := at.index; i < len(at.items); i++ {
 		f.setSlot(slot, at.items[i])
 		if kept != 0 {
@@ -726,12 +779,14 @@ func (r *runner) set(s *syntax.Set, f *frame) error {
 		return err
 	}
 	parts := s.Target.Parts
+	pl := r.p.planOf(s, f.proc)
+	slot := pl.slotIn(f, parts[0].Name)
 	if len(parts) == 1 {
-		f.set(parts[0].Name, v)
+		f.setSlot(slot, v)
 		return nil
 	}
-	obj := f.value(parts[0].Name)
-	if done, err := r.setTyped(f, s, obj, v); done {
+	obj, _ := f.getSlot(slot)
+	if done, err := r.setTyped(f, s, pl, obj, v); done {
 		return err
 	}
 	field, holder, err := fieldOf(obj, parts[1:])
@@ -931,8 +986,15 @@ const maxListItems = 10_000
 
 // listEdit adds an id to a list field, or removes it. Lists of rows
 // (lasting_injuries, lasting_damage) keep repeats; the others are sets.
-func (r *runner) listEdit(f *frame, path *syntax.Path, item string, add bool, pos lexerPos) error {
-	obj := f.value(path.Parts[0].Name)
+// pl is the plan of the add or remove, which keeps the slot of the
+// path's object and the path's setter (nil: none keeps them).
+func (r *runner) listEdit(f *frame, pl *stmtPlan, path *syntax.Path, item string, add bool, pos lexerPos) error {
+	var obj any
+	if pl != nil {
+		obj, _ = f.getSlot(pl.slotIn(f, path.Parts[0].Name))
+	} else {
+		obj = f.value(path.Parts[0].Name)
+	}
 	// The list is written through typed (into) where its path has a
 	// typed setter, else by reflection (field).
 	var list []string
@@ -940,7 +1002,7 @@ func (r *runner) listEdit(f *frame, path *syntax.Path, item string, add bool, po
 	var field reflect.Value
 	var holder any
 	var multiset bool
-	if fs := r.p.setters.setterFor(path, obj); fs != nil && fs.kind == setStrings && fs.addr(obj) != nil {
+	if fs := r.setterOf(pl, path, obj); fs != nil && fs.kind == setStrings && fs.addr(obj) != nil {
 		into = (*[]string)(fs.addr(obj))
 		list, holder, multiset = *into, obj, fs.row
 	} else {
@@ -1296,9 +1358,8 @@ func (r *runner) template(f *frame, parts []*syntax.TemplatePart) (string, error
 }
 
 // signal runs the `on` handlers of an event whose when holds.
-func (r *runner) signal(s *syntax.Signal, f *frame) error {
-	ev := r.p.idx.Events[s.Event.Name]
-	params := r.p.eventParams[ev.ID.Name]
+func (r *runner) signal(s *syntax.Signal, f *frame, pl *stmtPlan) error {
+	ev, params := pl.event, pl.eventParams
 	args, err := r.args(f, s.Args, params)
 	if err != nil {
 		return err
@@ -1331,7 +1392,7 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 	if r.opts.Signalled != nil {
 		r.opts.Signalled(ev.ID.Name)
 	}
-	for _, ef := range r.p.on[ev.ID.Name] {
+	for _, ef := range pl.handlers {
 		on := ef.info.Item.(*syntax.On)
 		hf := r.newFrame(ef.owner, ef.source, "")
 		for i, p := range params {
@@ -1341,7 +1402,7 @@ func (r *runner) signal(s *syntax.Signal, f *frame) error {
 		}
 		ok, restore, err := r.effectApplies(ef, on.When, hf)
 		if err == nil && ok {
-			err = r.runEffectBody(ef, on.Body, hf, "on "+ev.ID.Name)
+			err = r.runEffectBody(ef, on.Body, hf, "on ", identText{ev.ID})
 			restore()
 		}
 		r.release(hf)
@@ -1440,6 +1501,18 @@ func toListInto(v any, buf *[]any) ([]any, error) {
 		for i, g := range x {
 			out[i] = g
 		}
+	case []*state.Weapon:
+		for i, w := range x {
+			out[i] = w
+		}
+	case []*state.Marker:
+		for i, mk := range x {
+			out[i] = mk
+		}
+	case []string:
+		for i, t := range x {
+			out[i] = t
+		}
 	default:
 		for i := range out {
 			out[i] = rv.Index(i).Interface()
@@ -1469,7 +1542,10 @@ func (r *runner) giveLoopBuf(b *[]any) {
 	if cap(*b) == 0 || cap(*b) > 1024 {
 		return
 	}
-	clear((*b)[:cap(*b)])
+	// A loop writes its list only up to its length, into a buffer clear
+	// past it: clearing the length keeps every buffer clear (and writes
+	// no more pointers than the loop did).
+	clear(*b)
 	r.stacks.loopBufs = append(r.stacks.loopBufs, (*b)[:0])
 }
 

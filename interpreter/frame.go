@@ -30,6 +30,11 @@ type frame struct {
 	rule    string // for events and errors
 	source  string
 	proc    string // the procedure id, for effect targets "proc.roll"
+	// filled and filledGangs are the state and the boxed gangs (its data
+	// word) the globals' slots hold, set by fillGlobals; nil when they
+	// may hold anything else.
+	filled      *state.State
+	filledGangs unsafe.Pointer
 }
 
 // A slot's state.
@@ -68,6 +73,9 @@ func (f *frame) setSlot(i int, v any) {
 	if i >= len(f.vals) {
 		f.grow(i + 1)
 	}
+	if i < dsl.GlobalSlots {
+		f.filled = nil // a global overwritten: fillGlobals writes them again
+	}
 	switch f.state[i] {
 	case slotUnused:
 		f.used = append(f.used, i)
@@ -93,6 +101,9 @@ func (f *frame) unset(name string) {
 	i, ok := slotLookup(f.slots, name)
 	if ok && i < len(f.state) && f.state[i] == slotSet {
 		f.state[i], f.vals[i] = slotUnset, nil
+		if i < dsl.GlobalSlots {
+			f.filled = nil
+		}
 	}
 }
 
@@ -136,13 +147,28 @@ func (f *frame) fillGlobals(st *state.State, gangs any) {
 		}
 		f.state[i] = slotSet
 	}
+	// A frame reused in the same run holds these already (reset keeps
+	// them): a pointer written to the heap costs a write barrier while
+	// the collector runs, and a run makes a frame for every call.
+	// (The state's own word is compared too: slots made afresh, as a
+	// snapshot's frame is unpacked into, hold nothing.)
+	g := (*eface)(unsafe.Pointer(&gangs)).data
+	if st != nil && f.filled == st && f.filledGangs == g && (*eface)(unsafe.Pointer(&f.vals[0])).data == unsafe.Pointer(st) {
+		return
+	}
 	dsl.FillGlobalSlots(f.vals, st, gangs, f.natural, f.rolled)
+	f.filled, f.filledGangs = st, g
 }
 
 // reset empties the frame for reuse, clearing only the slots it used.
+// The globals' values stay (unset), for fillGlobals to find again in the
+// same run; forget drops them when the run is done.
 func (f *frame) reset() {
 	for _, i := range f.used {
-		f.vals[i], f.state[i] = nil, slotUnused
+		if i >= dsl.GlobalSlots {
+			f.vals[i] = nil
+		}
+		f.state[i] = slotUnused
 	}
 	f.used = f.used[:0]
 	// clear of an empty map is not free: most frames roll nothing.
@@ -152,6 +178,13 @@ func (f *frame) reset() {
 	if len(f.rolled) > 0 {
 		clear(f.rolled)
 	}
+}
+
+// forget drops what reset keeps of the run (the state, through the
+// globals), so that a frame kept between runs holds nothing of them.
+func (f *frame) forget() {
+	clear(f.vals[:min(len(f.vals), dsl.GlobalSlots)])
+	f.filled, f.filledGangs = nil, nil
 }
 
 // The names a run binds and reads by name (a let's, a roll's, a

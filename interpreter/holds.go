@@ -272,7 +272,7 @@ func (r *runner) effectApplies(ef *effect, when *syntax.Expr, f *frame) (ok bool
 		if x == nil {
 			return false, noRestore, nil
 		}
-		held, err := r.holds(x, kind, id)
+		held, err := r.holdsGranted(x, kind, id, ef.grants) // p.grants[kind][id], found at Compile
 		if err != nil || !held {
 			return false, noRestore, err
 		}

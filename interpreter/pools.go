@@ -97,9 +97,9 @@ func ownerKey(ef *effect) string {
 // rollPool rolls several dice kept apart: `roll injuries = (n) injury`,
 // with the effects in force on it: modifiers (to each die), extra dice, and
 // re-rolls of some of the dice.
-func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo) (any, error) {
+func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo, pl *stmtPlan) (any, error) {
 	name := s.Name.Name
-	target, fx := r.p.effectsOf(s, f.proc, name)
+	target, fx := pl.target, pl.fx
 	n := 0
 	if s.Count.Number != nil {
 		n = s.Count.Number.Value()

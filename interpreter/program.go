@@ -49,8 +49,10 @@ type Program struct {
 	values bool
 
 	// procRules and tableRules are "procedure x" and "table y", built
-	// once: every call names its rule in events and errors.
+	// once: every call names its rule in events and errors; rowRules are
+	// "table y row z", which a row's body runs under.
 	procRules, tableRules map[string]string
+	rowRules              map[*dsl.RowInfo]string
 	// procs are what a call of each procedure looks up, found once here
 	// rather than by its name at every call (procPlanOf).
 	procs map[*dsl.ProcInfo]*procPlan
@@ -104,6 +106,10 @@ type Program struct {
 	fx           map[string]*targetEffects
 	fxUntargeted *targetEffects             // those on "", if any (none in the shipped rules)
 	sites        map[effectSite]siteEffects // targets and fx by site (effectsAt)
+
+	// plans are what statements look up by name, found on their first
+	// run (plans.go).
+	plans planTable
 }
 
 // effectKey is the key of effects on name in procedure proc, or "" when
@@ -143,9 +149,17 @@ func stmtKey(st syntax.Stmt) unsafe.Pointer {
 	return (*[2]unsafe.Pointer)(unsafe.Pointer(&st))[1]
 }
 
-// effectsOf is effectsAt(proc, name) for the statement st named name,
-// found by the statement where it is known in that procedure.
-func (p *Program) effectsOf(st syntax.Stmt, proc, name string) (target string, fx *targetEffects) {
+// effectsOf is effectsAt(proc, name) for the statement st named name, as
+// its plan keeps it (plans.go).
+func (p *Program) effectsOf(st syntax.Stmt, proc string) (target string, fx *targetEffects) {
+	pl := p.planOf(st, proc)
+	return pl.target, pl.fx
+}
+
+// siteEffectsOf is effectsAt(proc, name) for the statement st named name,
+// found by the statement where it is known in that procedure: what a
+// statement's plan keeps.
+func (p *Program) siteEffectsOf(st syntax.Stmt, proc, name string) (target string, fx *targetEffects) {
 	if s, ok := p.stmtSites[stmtKey(st)]; ok && s.stmt == st && s.proc == proc {
 		return s.target, s.fx
 	}
@@ -185,8 +199,12 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 	for id := range rules.Index.Procedures {
 		p.procRules[id] = "procedure " + id
 	}
-	for id := range rules.Index.Tables {
+	p.rowRules = map[*dsl.RowInfo]string{}
+	for id, t := range rules.Index.Tables {
 		p.tableRules[id] = "table " + id
+		for _, row := range t.Rows {
+			p.rowRules[row] = p.tableRules[id] + " row " + row.ID
+		}
 	}
 	p.eventParams = map[string][]dsl.ParamInfo{}
 	for id, ev := range rules.Index.Events {

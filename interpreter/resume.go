@@ -94,11 +94,12 @@ func (p *Program) ResumeIn(s *Snapshot, opts Options, buf *state.Buffer) (*state
 	return p.resume(s, opts, buf, new(runner))
 }
 
-// A Resumer is the memory one worker resumes snapshot after snapshot in:
-// the copy of the state (Buf) and the run's own. The state a resume
-// returns answers through the run (State.Effects) until the next resume
-// with the same Resumer overwrites both: Release gives them up to a value
-// kept beyond that. Not safe for concurrent use.
+// A Resumer is the memory one worker resumes snapshot after snapshot in,
+// or runs in (Options.Memory): the copy of the state (Buf) and the run's
+// own. The state a resume returns answers through the run (State.Effects)
+// until the next resume or run with the same Resumer overwrites both:
+// Release gives them up to a value kept beyond that. Not safe for
+// concurrent use.
 type Resumer struct {
 	Buf state.Buffer
 	r   *runner
@@ -196,7 +197,7 @@ func (r *runner) resumeStmt(st syntax.Stmt, f *frame, k int) (control, error) {
 			return ctl, err
 		}
 		at.index++
-		return r.eachFrom(s, f, at, kept)
+		return r.eachFrom(s, f, slotOf(f.slots, s.Var.Name), at, kept)
 	case *syntax.Step:
 		ctl, err := r.resumeBlock(k)
 		if err != nil {
@@ -444,6 +445,7 @@ func (p *packedFrame) unpackFor(m *remap, c *frame) *frame {
 	top := max(p.top, dsl.GlobalSlots)
 	if len(c.vals) < top {
 		c.vals, c.state = make([]any, top), make([]uint8, top)
+		c.filled = nil // the globals are not in these slots (fillGlobals)
 	}
 	if cap(c.used) < len(p.slots)+dsl.GlobalSlots {
 		c.used = make([]int, 0, len(p.slots)+dsl.GlobalSlots)

@@ -79,8 +79,14 @@ func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, 
 		// One request per run, filled anew for each die: a source must
 		// not keep it (DiceSource), and a new one for every die was the
 		// most of a run's garbage after the frames.
+		// Its texts and dice are written only when they change (the
+		// dice of one roll share them): a pointer written to the heap
+		// costs a write barrier while the collector runs.
 		req := &r.stacks.dieReq
-		*req = DieRequest{Roll: name, Rule: rule, For: purpose, Dice: p, Index: i + 1, Of: n}
+		if req.Dice != p || req.Roll != name || req.Rule != rule || req.For != purpose {
+			req.Roll, req.Rule, req.For, req.Dice = name, rule, purpose, p
+		}
+		req.Index, req.Of = i+1, n
 		die, err := r.opts.Dice.Roll(req)
 		if err != nil {
 			return out, coded(diag.CodeRunDice, err)
@@ -109,14 +115,22 @@ func (r *runner) rollDice(d *dsl.DiceInfo, name, rule, purpose string) (rolled, 
 }
 
 // modifiers adds up the modifiers in force on a roll: the rule's own and
-// each effect's (those on the roll, fx), evaluated in env.
+// each effect's (those on the roll, fx), evaluated in env. The list of
+// them is for the narration: a run without a log gets none.
 func (r *runner) modifiers(fx *targetEffects, f *frame, own int, ownText string) (int, []Modifier, error) {
-	total := own
+	total, mods, _, err := r.modifiersCounted(fx, f, own, ownText)
+	return total, mods, err
+}
+
+// modifiersCounted is modifiers, and how many effects' modifiers are in
+// force (each is an event, logged or not).
+func (r *runner) modifiersCounted(fx *targetEffects, f *frame, own int, ownText string) (total int, mods []Modifier, n int, err error) {
+	total = own
 	// The modifiers are kept (events): cut from the run's slab, room for
 	// every effect's at once.
-	var mods []Modifier
+	keep := r.logging()
 	room := len(fx.modify) + 1
-	if own != 0 {
+	if own != 0 && keep {
 		mods = r.mem.modifiersOf(room)[:0]
 		mods = append(mods, Modifier{By: own, Owner: ownText})
 	}
@@ -124,7 +138,7 @@ func (r *runner) modifiers(fx *targetEffects, f *frame, own int, ownText string)
 		m := ef.info.Item.(*syntax.Modify)
 		ok, restore, err := r.effectApplies(ef, m.When, f)
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, 0, err
 		}
 		if !ok {
 			continue
@@ -132,17 +146,21 @@ func (r *runner) modifiers(fx *targetEffects, f *frame, own int, ownText string)
 		by, err := r.evalInt(f, m.By)
 		restore()
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, 0, err
 		}
 		if by != 0 {
 			total += by
+			n++
+			if !keep {
+				continue
+			}
 			if mods == nil {
 				mods = r.mem.modifiersOf(room)[:0]
 			}
 			mods = append(mods, Modifier{By: by, Owner: ef.owner})
 		}
 	}
-	return total, mods, nil
+	return total, mods, n, nil
 }
 
 // extraDice finds extra dice in force on a roll: how many and how one is
@@ -200,15 +218,14 @@ func (r *runner) purpose(f *frame) string {
 }
 
 // roll runs a roll statement and returns the value it binds.
-func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
+func (r *runner) roll(s *syntax.Roll, f *frame, pl *stmtPlan) (any, error) {
 	name := s.Name.Name
 	if s.OneOf != nil {
 		return r.rollOneOf(s, f)
 	}
-	d := r.p.idx.Dice[s.Dice.Name]
-	_, fx := r.p.effectsOf(s, f.proc, name)
+	d, fx := pl.dice, pl.fx
 	if s.Count != nil {
-		return r.rollPool(s, f, d)
+		return r.rollPool(s, f, d, pl)
 	}
 	own := 0
 	if s.Mod != nil {
@@ -230,10 +247,14 @@ func (r *runner) roll(s *syntax.Roll, f *frame) (any, error) {
 		return nil, r.diceErrorAt(f, s, err)
 	}
 	value := r.rollValue(d, res, mod)
-	// A re-roll's when may read the dice it decides on (natural.x).
-	f.natural[name], f.rolled[name] = res.natural, res.dice
+	// A re-roll's when may read the dice it decides on (natural.x): they
+	// are bound before it is asked, where one may be.
+	anyReroll := r.anyRerollPossible()
+	if anyReroll || len(fx.reroll) > 0 {
+		f.natural[name], f.rolled[name] = res.natural, res.dice
+	}
 	ef, err := r.wantsReroll(fx, f, name, value)
-	if err == nil && ef == nil && r.anyRerollPossible() {
+	if err == nil && ef == nil && anyReroll {
 		seen := rollSeen(name, f, d, res, value)
 		ef, err = r.offerAnyReroll(f, seen, r.askAnyReroll(f, s.Pos, spanOf(s), name, display(value)))
 	}
@@ -426,8 +447,8 @@ func (r *runner) rollOneOf(s *syntax.Roll, f *frame) (any, error) {
 // ---------------------------------------------------------------------------
 // Characteristic tests.
 
-func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
-	ci := r.p.idx.Characteristics[s.Char.Name]
+func (r *runner) test(s *syntax.TestStmt, f *frame, pl *stmtPlan) (bool, error) {
+	ci := pl.char
 	mv, err := r.eval(f, s.Model)
 	if err != nil {
 		return false, err
@@ -453,37 +474,45 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 			own = -own
 		}
 	}
-	target, tfx := r.p.effectsOf(s, f.proc, s.Name.Name) // on this test
-	cfx := r.p.effectsOn(ci.ID)                          // on every test of the characteristic
+	target, tfx := pl.target, pl.fx // on this test
+	cfx := pl.charFx                // on every test of the characteristic
 	mod, mods, err := r.modifiers(tfx, f, own, "roll")
 	if err != nil {
 		return false, err
 	}
-	// Modifiers of every test of this characteristic see the model tested.
-	cf := r.charFrame(f, m)
-	defer r.release(cf)
+	// Modifiers of every test of this characteristic see the model tested,
+	// in a frame of their own; where none of them can apply in this run
+	// (idle), there is no such frame, and nothing asks them.
+	idle := len(tfx.override) == 0 && len(cfx.override) == 0 && r.idleEffects(cfx)
+	var cf *frame
+	if !idle {
+		cf = r.charFrame(f, m)
+		defer r.release(cf)
+	}
 	// The value may be another's (override of the test or of every test).
 	if len(tfx.override) > 0 || len(cfx.override) > 0 {
 		if value, err = r.testValue(ci, m, value, target, s, f, cf); err != nil {
 			return false, err
 		}
 	}
-	charMod, charMods, err := r.modifiers(cfx, cf, 0, "")
-	if err != nil {
-		return false, err
-	}
-	mod += charMod
-	mods = append(mods, charMods...)
+	replaced := false
+	if !idle {
+		charMod, charMods, err := r.modifiers(cfx, cf, 0, "")
+		if err != nil {
+			return false, err
+		}
+		mod += charMod
+		mods = append(mods, charMods...)
 
-	// Hooks on every test of the characteristic: an instead_of decides
-	// the test by setting `passed` (Inspirational's Leadership test).
-	cf.set("passed", false)
-	if err := r.hooks(cfx.before, cf); err != nil {
-		return false, err
-	}
-	replaced, err := r.instead(cfx.instead, cf)
-	if err != nil {
-		return false, err
+		// Hooks on every test of the characteristic: an instead_of decides
+		// the test by setting `passed` (Inspirational's Leadership test).
+		cf.set("passed", false)
+		if err := r.hooks(cfx.before, cf); err != nil {
+			return false, err
+		}
+		if replaced, err = r.instead(cfx.instead, cf); err != nil {
+			return false, err
+		}
 	}
 	if replaced {
 		pass, _ := cf.value("passed").(bool)
@@ -516,13 +545,16 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 	// A failed (or passed) test may be re-rolled by an effect that sees
 	// its outcome: under the test's name (and its dice, as natural.x), or
 	// as `passed` for characteristic-wide re-rolls.
-	f.natural[s.Name.Name], f.rolled[s.Name.Name] = res.natural, res.dice
+	anyReroll := r.anyRerollPossible()
+	if anyReroll || len(tfx.reroll) > 0 || len(cfx.reroll) > 0 {
+		f.natural[s.Name.Name], f.rolled[s.Name.Name] = res.natural, res.dice
+	}
 	rerolled := ""
 	ef, err := r.wantsReroll(tfx, f, s.Name.Name, pass)
-	if err == nil && ef == nil {
+	if err == nil && ef == nil && !idle {
 		ef, err = r.wantsReroll(cfx, cf, "passed", pass)
 	}
-	if err == nil && ef == nil && r.anyRerollPossible() {
+	if err == nil && ef == nil && anyReroll {
 		seen := &dsl.RollSeen{Name: s.Name.Name, In: f.proc, Model: m, Test: true, Passed: pass, Natural: res.natural, Dice: res.dice}
 		shown := r.say("failed", "failed")
 		if pass {
@@ -551,10 +583,35 @@ func (r *runner) test(s *syntax.TestStmt, f *frame) (bool, error) {
 	return pass, r.afterTest(ci, cf, pass)
 }
 
-// afterTest runs the after hooks of a characteristic's tests.
+// afterTest runs the after hooks of a characteristic's tests (none where
+// they are idle: cf is nil).
 func (r *runner) afterTest(ci *dsl.CharInfo, cf *frame, pass bool) error {
+	if cf == nil {
+		return nil
+	}
 	cf.set("passed", pass)
 	return r.hooks(r.p.effectsOn(ci.ID).after, cf)
+}
+
+// idleEffects reports whether none of fx's effects can apply anywhere in
+// this run, without evaluating anything: each is an `as any` effect of a
+// feature no model holds for the whole run (anyHeldKnown), for which
+// effectApplies answers false before it reads a frame.
+func (r *runner) idleEffects(fx *targetEffects) bool {
+	for _, list := range [...][]*effect{fx.modify, fx.reroll, fx.extra, fx.override, fx.before, fx.after, fx.instead} {
+		for _, ef := range list {
+			if ef.info.Role != dsl.RoleAny || ef.info.Feature == nil {
+				return false
+			}
+			if r.st == nil {
+				continue // effectApplies: no state, no holder
+			}
+			if held, known := r.anyHeldKnown(ef); !known || held {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // charFrame is what a characteristic-wide effect sees: the tested model.
@@ -805,7 +862,11 @@ func (r *runner) applyTableOnce(t *dsl.TableInfo, args callArgs, using any, rowI
 	if row.Row.Body == nil {
 		return next, nil
 	}
-	f.rule = rule + " row " + row.ID
+	if rr, ok := r.p.rowRules[row]; ok { // rule is tableRules[t.ID]
+		f.rule = rr // made once, at Compile
+	} else {
+		f.rule = rule + " row " + row.ID
+	}
 	r.enterKnown(0)
 	return r.block(row.Row.Body, f)
 }

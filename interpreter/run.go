@@ -62,6 +62,13 @@ type Options struct {
 	// Signalled, if set, is told the id of each event signalled: what
 	// odds of what happened count, without a Log's narration.
 	Signalled func(event string)
+	// Memory, if set, is where the run keeps itself (a Resumer's, as
+	// ResumeWith uses it): a run in it allocates no runner, which was a
+	// seventh of a Monte Carlo sample's garbage. The state run answers
+	// through the run (State.Effects) until the next run or resume in the
+	// same memory: run there only a state that is given up by then (the
+	// Resumer's Buf), or call Release to keep it beyond.
+	Memory *Resumer
 }
 
 // A run that stops (a rule's require failed, a bound was hit, dice ran
@@ -228,6 +235,12 @@ func (m *runMem) strsOf(n int) []string {
 }
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {
+	if rm := opts.Memory; rm != nil {
+		if rm.r == nil {
+			rm.r = new(runner)
+		}
+		return newRunnerIn(rm.r, p, st, opts)
+	}
 	return newRunnerIn(new(runner), p, st, opts)
 }
 
@@ -273,6 +286,9 @@ var framePool = sync.Pool{New: func() any {
 // done gives the run's frames back to the pool. Nothing refers to them
 // once the run has returned.
 func (r *runner) done() {
+	for _, f := range r.frames {
+		f.forget()
+	}
 	rs := r.stacks
 	if rs == nil {
 		for _, f := range r.frames {
@@ -299,7 +315,7 @@ func (r *runner) done() {
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
 		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs, hidden: rs.hidden[:0],
-		loopBufs: rs.loopBufs, keyedBuf: rs.keyedBuf, mem: r.mem, spare: rs.spare}
+		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare}
 	r.mem = nil
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
@@ -327,11 +343,11 @@ type runStacks struct {
 	exprs      *fastexpr.Frames // the frames the rules' expressions run in
 	mem        *runMem          // runner.mem
 	// the lists of for each loops that are done, for the next loops
-	// (forEach), and the keys of an ordered one
-	loopBufs [][]any
-	keyedBuf []keyedItem
-	spare    *pool        // a pool a roll of several dice may use (rollPool)
-	hidden   []hiddenName // the names blocks hide (blockScope.shared)
+	// (forEach), and the lists of the keys of ordered ones
+	loopBufs  [][]any
+	keyedBufs [][]keyedItem
+	spare     *pool        // a pool a roll of several dice may use (rollPool)
+	hidden    []hiddenName // the names blocks hide (blockScope.shared)
 	// decideRow's request, and that of the die being rolled (rollDice):
 	// reused, and kept here, out of the runner each run allocates
 	rowReq RowRequest

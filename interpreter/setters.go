@@ -122,8 +122,8 @@ func resolveSetter(parts []*syntax.Ident, obj any) *fieldSetter {
 // whether it did: false leaves it to the reflection path (no setter, an
 // object of another type, a value that needs converting or is wrong,
 // whose error that path gives).
-func (r *runner) setTyped(f *frame, s *syntax.Set, obj, v any) (bool, error) {
-	fs := r.p.setters.setterFor(s.Target, obj)
+func (r *runner) setTyped(f *frame, s *syntax.Set, pl *stmtPlan, obj, v any) (bool, error) {
+	fs := r.setterOf(pl, s.Target, obj)
 	p := fs.addr(obj)
 	if p == nil {
 		return false, nil

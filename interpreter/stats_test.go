@@ -31,7 +31,7 @@ var goStatReads = []struct{ file, text, by string }{
 	{"interpreter/holds.go", "stdlib.BaseStat(x, field)", "stat, a test"},
 	{"interpreter/holds.go", "r.holdsGranted(w, kind, id, grants)", "an effect of a trait (candidates, as any)"},
 	{"interpreter/holds.go", "r.holdsGranted(m, kind, id, grants)", "an effect of a skill (candidates, as any)"},
-	{"interpreter/holds.go", "r.holds(x, kind, id)", "an effect of a skill (effectApplies)"},
+	{"interpreter/holds.go", "r.holdsGranted(x, kind, id, ef.grants)", "an effect of a skill (effectApplies)"},
 	{"interpreter/holds.go", "listed := listedBy(kind)", "an effect of a skill (effectApplies, as any)"},
 	{"dsl/characteristic.go", "reflect.TypeOf(state.Stats{})", "the checker: the fields of characteristics"},
 	{"dsl/characteristic.go", "reflect.ValueOf(&m.Stats).Elem().FieldByIndex(ci.Field).Int()", "CharInfo.Value: a test, a change, can_improve"},

@@ -11,11 +11,11 @@ import (
 )
 
 // runOnce runs the question once with the given dice on a fresh copy of
-// the state, made in buf when there is one (Monte Carlo: a buffer per
-// worker, rather than a Clone per sample), and returns the outcome's key
-// and value.
-func runOnce(q *Question, dice interpreter.DiceSource, buf *state.Buffer) (string, any, error) {
-	key, value, _, err := runUntil(q, dice, nil, buf, nil)
+// the state, made in rm's memory when there is one (Monte Carlo: a buffer
+// and a run per worker, rather than a Clone and a runner per sample), and
+// returns the outcome's key and value.
+func runOnce(q *Question, dice interpreter.DiceSource, rm *interpreter.Resumer) (string, any, error) {
+	key, value, _, err := runUntil(q, dice, nil, rm, nil)
 	return key, value, err
 }
 
@@ -23,7 +23,7 @@ func runOnce(q *Question, dice interpreter.DiceSource, buf *state.Buffer) (strin
 // the run (there is then no outcome). signals, if not nil, counts what the
 // run signals when the question asks it (the hook may read it); nil makes
 // a count of its own.
-func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, buf *state.Buffer, signals signalCounts) (key string, value any, paused bool, err error) {
+func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, rm *interpreter.Resumer, signals signalCounts) (key string, value any, paused bool, err error) {
 	if hook != nil {
 		// A run paused, by its checkpoint hook or by the dice source at a
 		// decision after a checkpoint, returns interpreter.ErrPaused.
@@ -34,12 +34,12 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 		}()
 	}
 	var st *state.State
-	if buf != nil {
-		st = q.State.CopyInto(buf)
+	if rm != nil {
+		st = q.State.CopyInto(&rm.Buf)
 	} else {
 		st = q.State.Clone()
 	}
-	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook}
+	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook, Memory: rm}
 	if q.Of != nil && q.Of.Signals() {
 		// Only a query of what happened counts signals.
 		if signals == nil {

@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/munda-rules/munda/interpreter"
-	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // chunk is the unit of Monte Carlo work: each chunk has its own seed, drawn
@@ -41,11 +40,11 @@ func Sample(ctx context.Context, q Question, n int, seed uint64, workers int, pr
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// One state buffer per worker: each sample is copied into it
-			// (state.Buffer), not cloned.
-			var buf state.Buffer
+			// One state buffer and run per worker: each sample is copied
+			// into it (state.Buffer), not cloned, and runs in it.
+			var rm interpreter.Resumer
 			for c := range next {
-				acc, err := sampleChunk(ctx, &q, c, min(chunk, n-c*chunk), seed, &buf)
+				acc, err := sampleChunk(ctx, &q, c, min(chunk, n-c*chunk), seed, &rm)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -99,22 +98,22 @@ feed:
 }
 
 // sampleChunk runs one chunk's samples, each on a fresh copy of the state
-// in buf, with no log: runs without one skip the narration.
-func sampleChunk(ctx context.Context, q *Question, c, size int, seed uint64, buf *state.Buffer) (*accumulator, error) {
+// in rm, with no log: runs without one skip the narration.
+func sampleChunk(ctx context.Context, q *Question, c, size int, seed uint64, rm *interpreter.Resumer) (*accumulator, error) {
 	acc := newAccumulator()
 	dice := interpreter.NewSeeded(splitmix(seed ^ splitmix(uint64(c)+1)))
 	for range size {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		key, value, err := runOnce(q, dice, buf)
+		key, value, err := runOnce(q, dice, rm)
 		if err != nil {
 			return nil, err
 		}
 		if acc.add(key, value, prob{}) && !plainValue(value) {
 			// The outcome keeps a value that points into this copy (a
 			// model, a list): the buffer gives the copy up to it.
-			buf.Release()
+			rm.Release()
 		}
 	}
 	return acc, nil
