@@ -104,7 +104,11 @@ func namespaceOf(d syntax.Decl) (ns, id string, at *syntax.Ident) {
 // it finds, sorted by position; rules with errors must not be run.
 func Check(rules *Rules) diag.Diagnostics {
 	c := newChecker(rules)
-	c.checkLiterals()
+	// Literals out of range are looked for beside the rest of the check:
+	// a walk of every tree that needs nothing else. Their diagnostics go
+	// first, as when this walk came first.
+	literals := make(chan diag.Diagnostics, 1)
+	go func() { literals <- literalsOutOfRange(rules.Files()) }()
 	c.collect()
 	c.checkKinds()
 	c.checkStandIn()
@@ -145,6 +149,7 @@ func Check(rules *Rules) diag.Diagnostics {
 	c.idx.compileQuery = c.queryCompiler()
 	c.exprc.slots.publish() // the names of the rules' frames, for runs to find without a lock
 	rules.Index = c.idx
+	c.diags.list = append(<-literals, c.diags.list...)
 	c.diags.list.Sort()
 	setContexts(c.diags.list, rules.Files())
 	return c.diags.list
@@ -217,6 +222,8 @@ type checker struct {
 	inline *inliner
 	// compiled expressions by text and the types of what they read.
 	programs programCache
+	// programNames' walk, kept for the next expression.
+	namesSeen programNamesVisitor
 	// munda's built-in functions as exprc holds them, before this check's
 	// own: what the shared cache may hold calls of (sharedprograms.go).
 	globalFuncs map[string]*builtin.Function
@@ -361,12 +368,14 @@ func keys[V any](m map[string]V) []string {
 
 func quoteList(ids []string) string { return strings.Join(ids, ", ") }
 
-// checkLiterals reports integer literals beyond ±syntax.MaxInt, wherever
-// they are: a dice face of 3000000000 must not fold silently into
-// another number.
-func (c *checker) checkLiterals() {
-	for _, f := range c.rules.Files() {
-		syntax.Inspect(f, func(n any) bool {
+// literalsOutOfRange reports integer literals beyond ±syntax.MaxInt,
+// wherever they are: a dice face of 3000000000 must not fold silently
+// into another number. It reads only what the grammar filled in, so it
+// may run while the checker writes into the same trees.
+func literalsOutOfRange(files []*syntax.File) diag.Diagnostics {
+	var c diagnostics
+	for _, f := range files {
+		syntax.InspectParsed(f, func(n any) bool {
 			var lit *syntax.Int
 			switch n := n.(type) {
 			case *syntax.Int:
@@ -377,10 +386,11 @@ func (c *checker) checkLiterals() {
 				return true
 			}
 			if _, ok := lit.InRange(); !ok {
-				d := c.diags.errorf(diag.CodeOutOfRange, diag.RangeOf(lit.Pos, lit.EndPos), "%s is too large a number", lit.Digits)
+				d := c.errorf(diag.CodeOutOfRange, diag.RangeOf(lit.Pos, lit.EndPos), "%s is too large a number", lit.Digits)
 				d.Detail = fmt.Sprintf("Whole numbers in rule files go up to %d either way.", syntax.MaxInt)
 			}
 			return true
 		})
 	}
+	return c.list
 }

@@ -51,14 +51,14 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	if e == nil {
 		return nil
 	}
-	env := sc.exprEnv()
+	env, nt := sc.exprEnv(), sc.envNature()
 	c.inline.startExpression(env)
 	// A parse kept from an earlier check (parsecache.go) is only read.
 	tree := c.keptParseOf(e.Text, env)
 	kept := tree != nil
 	if !kept {
 		var err error
-		if tree, err = c.exprc.Parse(e.Text, env); err != nil {
+		if tree, err = c.exprc.parseIn(e.Text, env, nt); err != nil {
 			c.exprError(e, err, sc)
 			return nil
 		}
@@ -81,13 +81,13 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	if kept {
 		// Compiling changes the tree: this one is the expression's own.
 		var err error
-		if tree, err = c.exprc.Parse(e.Text, env); err != nil {
+		if tree, err = c.exprc.parseIn(e.Text, env, nt); err != nil {
 			c.exprError(e, err, sc)
 			return nil
 		}
 	}
 	mark := len(c.diags.list)
-	program, err := c.exprc.CompileTree(tree, env)
+	program, err := c.exprc.compileTreeIn(tree, env, nt)
 	if err != nil {
 		// The error goes before the uses' diagnostics, as it always did.
 		uses := slices.Clone(c.diags.list[mark:])
