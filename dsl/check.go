@@ -104,11 +104,9 @@ func namespaceOf(d syntax.Decl) (ns, id string, at *syntax.Ident) {
 // it finds, sorted by position; rules with errors must not be run.
 func Check(rules *Rules) diag.Diagnostics {
 	c := newChecker(rules)
-	// Literals out of range are looked for beside the rest of the check:
-	// a walk of every tree that needs nothing else. Their diagnostics go
-	// first, as when this walk came first.
-	literals := make(chan diag.Diagnostics, 1)
-	go func() { literals <- literalsOutOfRange(rules.Files()) }()
+	// Literals out of range are looked for, and expressions parsed,
+	// beside the rest of the check (preparse.go).
+	c.pre = startAhead(rules.Files(), c.exprc.config)
 	c.collect()
 	c.checkKinds()
 	c.checkStandIn()
@@ -149,7 +147,8 @@ func Check(rules *Rules) diag.Diagnostics {
 	c.idx.compileQuery = c.queryCompiler()
 	c.exprc.slots.publish() // the names of the rules' frames, for runs to find without a lock
 	rules.Index = c.idx
-	c.diags.list = append(<-literals, c.diags.list...)
+	// The literals' diagnostics go first, as when their walk came first.
+	c.diags.list = append(c.pre.finish(), c.diags.list...)
 	c.diags.list.Sort()
 	setContexts(c.diags.list, rules.Files())
 	return c.diags.list
@@ -222,6 +221,8 @@ type checker struct {
 	inline *inliner
 	// compiled expressions by text and the types of what they read.
 	programs programCache
+	// the walk of the trees beside the check (preparse.go).
+	pre *ahead
 	// programNames' walk, kept for the next expression.
 	namesSeen programNamesVisitor
 	// munda's built-in functions as exprc holds them, before this check's
@@ -368,29 +369,12 @@ func keys[V any](m map[string]V) []string {
 
 func quoteList(ids []string) string { return strings.Join(ids, ", ") }
 
-// literalsOutOfRange reports integer literals beyond ±syntax.MaxInt,
-// wherever they are: a dice face of 3000000000 must not fold silently
-// into another number. It reads only what the grammar filled in, so it
-// may run while the checker writes into the same trees.
-func literalsOutOfRange(files []*syntax.File) diag.Diagnostics {
-	var c diagnostics
-	for _, f := range files {
-		syntax.InspectParsed(f, func(n any) bool {
-			var lit *syntax.Int
-			switch n := n.(type) {
-			case *syntax.Int:
-				lit = n
-			case *syntax.Nat:
-				lit = &n.Int
-			default:
-				return true
-			}
-			if _, ok := lit.InRange(); !ok {
-				d := c.errorf(diag.CodeOutOfRange, diag.RangeOf(lit.Pos, lit.EndPos), "%s is too large a number", lit.Digits)
-				d.Detail = fmt.Sprintf("Whole numbers in rule files go up to %d either way.", syntax.MaxInt)
-			}
-			return true
-		})
+// literalInRange reports an integer literal beyond ±syntax.MaxInt,
+// wherever it is: a dice face of 3000000000 must not fold silently into
+// another number.
+func literalInRange(c *diagnostics, lit *syntax.Int) {
+	if _, ok := lit.InRange(); !ok {
+		d := c.errorf(diag.CodeOutOfRange, diag.RangeOf(lit.Pos, lit.EndPos), "%s is too large a number", lit.Digits)
+		d.Detail = fmt.Sprintf("Whole numbers in rule files go up to %d either way.", syntax.MaxInt)
 	}
-	return c.list
 }

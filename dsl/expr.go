@@ -57,6 +57,9 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	tree := c.keptParseOf(e.Text, env)
 	kept := tree != nil
 	if !kept {
+		tree = c.takeParse(e, env)
+	}
+	if tree == nil {
 		var err error
 		if tree, err = c.exprc.parseIn(e.Text, env, nt); err != nil {
 			c.exprError(e, err, sc)
@@ -80,10 +83,12 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	}
 	if kept {
 		// Compiling changes the tree: this one is the expression's own.
-		var err error
-		if tree, err = c.exprc.parseIn(e.Text, env, nt); err != nil {
-			c.exprError(e, err, sc)
-			return nil
+		if tree = c.takeParse(e, env); tree == nil {
+			var err error
+			if tree, err = c.exprc.parseIn(e.Text, env, nt); err != nil {
+				c.exprError(e, err, sc)
+				return nil
+			}
 		}
 	}
 	mark := len(c.diags.list)
