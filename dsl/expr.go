@@ -51,7 +51,7 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	if e == nil {
 		return nil
 	}
-	env, nt := sc.exprEnv(), sc.envNature()
+	env := sc.exprEnv() // its nature (sc.envNature) only for what is parsed or compiled here
 	c.inline.startExpression(env)
 	// A parse kept from an earlier check (parsecache.go) is only read.
 	tree := c.keptParseOf(e.Text, env)
@@ -61,7 +61,7 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	}
 	if tree == nil {
 		var err error
-		if tree, err = c.exprc.parseIn(e.Text, env, nt); err != nil {
+		if tree, err = c.exprc.parseIn(e.Text, env, sc.envNature()); err != nil {
 			c.exprError(e, err, sc)
 			return nil
 		}
@@ -85,14 +85,14 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 		// Compiling changes the tree: this one is the expression's own.
 		if tree = c.takeParse(e, env); tree == nil {
 			var err error
-			if tree, err = c.exprc.parseIn(e.Text, env, nt); err != nil {
+			if tree, err = c.exprc.parseIn(e.Text, env, sc.envNature()); err != nil {
 				c.exprError(e, err, sc)
 				return nil
 			}
 		}
 	}
 	mark := len(c.diags.list)
-	program, err := c.exprc.compileTreeIn(tree, env, nt)
+	program, err := c.exprc.compileTreeIn(tree, env, sc.envNature())
 	if err != nil {
 		// The error goes before the uses' diagnostics, as it always did.
 		uses := slices.Clone(c.diags.list[mark:])
