@@ -343,9 +343,24 @@ func (c *checker) callableNames() []string {
 	return names
 }
 
-// parseTemplate splits an emit message into text and {expression} parts.
-// Braces are doubled to print them: {{ and }}.
+// parseTemplate splits an emit message into text and {expression} parts
+// (templateParts), or takes the parts made ahead (preparse.go), and
+// reports what is wrong in it.
 func (c *checker) parseTemplate(s *syntax.Str) []*syntax.TemplatePart {
+	if t := c.pre.takeTemplate(s); t != nil {
+		c.diags.list = append(c.diags.list, t.diags...)
+		return t.parts
+	}
+	var d diagnostics
+	parts := templateParts(s, &d)
+	c.diags.list = append(c.diags.list, d.list...)
+	return parts
+}
+
+// templateParts splits an emit message into text and {expression} parts.
+// Braces are doubled to print them: {{ and }}. What is wrong goes to
+// diags.
+func templateParts(s *syntax.Str, diags *diagnostics) []*syntax.TemplatePart {
 	raw := s.Raw
 	// Decode the literal while remembering where each decoded byte came
 	// from, so an expression's errors point into the file exactly.
@@ -370,7 +385,7 @@ func (c *checker) parseTemplate(s *syntax.Str) []*syntax.TemplatePart {
 			end := strings.IndexByte(decoded[i+1:], '}')
 			if end < 0 {
 				p := posAt(i)
-				c.diags.errorf(diag.CodeParseError, diag.RangeOf(p, p), "unclosed { in message")
+				diags.errorf(diag.CodeParseError, diag.RangeOf(p, p), "unclosed { in message")
 				return parts
 			}
 			if text.Len() > 0 {
@@ -382,13 +397,13 @@ func (c *checker) parseTemplate(s *syntax.Str) []*syntax.TemplatePart {
 			e.EndPos = e.Pos
 			e.EndPos.Advance(src)
 			if strings.TrimSpace(src) == "" {
-				c.diags.errorf(diag.CodeParseError, diag.RangeOf(e.Pos, e.EndPos), "empty {} in message")
+				diags.errorf(diag.CodeParseError, diag.RangeOf(e.Pos, e.EndPos), "empty {} in message")
 			}
 			parts = append(parts, &syntax.TemplatePart{Expr: e})
 			i += end + 1
 		case ch == '}':
 			p := posAt(i)
-			c.diags.errorf(diag.CodeParseError, diag.RangeOf(p, p), "unmatched } in message (write }} for a brace)")
+			diags.errorf(diag.CodeParseError, diag.RangeOf(p, p), "unmatched } in message (write }} for a brace)")
 		default:
 			text.WriteByte(ch)
 		}

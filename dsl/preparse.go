@@ -50,8 +50,17 @@ type ahead struct {
 	stop   atomic.Bool     // parse no more
 	done   chan struct{}
 	config *conf.Config // nil: parse nothing
+	// messages' templates split, each taken once
+	templates map[*syntax.Str]*template
 	// the literals out of range, once done
 	literals diag.Diagnostics
+}
+
+// template is a message split into its parts ahead, and what is wrong
+// in it.
+type template struct {
+	parts []*syntax.TemplatePart
+	diags diag.Diagnostics
 }
 
 // preparsed is one expression's parse and the names whose meaning it
@@ -71,7 +80,7 @@ type preparsed struct {
 // them with cfg's bounds and disabled built-ins and no name overridden
 // (on a single core that would only add work).
 func startAhead(files []*syntax.File, cfg *conf.Config) *ahead {
-	p := &ahead{trees: map[string]*preparsed{}, parsed: map[string]bool{}, done: make(chan struct{})}
+	p := &ahead{trees: map[string]*preparsed{}, parsed: map[string]bool{}, templates: map[*syntax.Str]*template{}, done: make(chan struct{})}
 	if runtime.GOMAXPROCS(0) >= 2 && !preparseOff {
 		p.config = &conf.Config{Functions: map[string]*builtin.Function{}, Disabled: maps.Clone(cfg.Disabled),
 			MaxNodes: cfg.MaxNodes, DisableIfOperator: cfg.DisableIfOperator}
@@ -98,11 +107,46 @@ func (p *ahead) run(files []*syntax.File) {
 				if p.config != nil && !p.stop.Load() {
 					p.parse(n.Text)
 				}
+			// The messages the checker splits (parseTemplate).
+			case *syntax.Emit:
+				p.template(n.Message)
+			case *syntax.Require:
+				p.template(n.Message)
+			case *syntax.Available:
+				p.template(n.Message)
+			case *syntax.Warn:
+				p.template(n.Message)
 			}
 			return true
 		})
 	}
 	p.literals = literals.list
+}
+
+// template splits a message ahead, and parses its expressions.
+func (p *ahead) template(s *syntax.Str) {
+	if s == nil || p.config == nil || p.stop.Load() {
+		return
+	}
+	var d diagnostics
+	t := &template{parts: templateParts(s, &d), diags: d.list}
+	p.mu.Lock()
+	p.templates[s] = t
+	p.mu.Unlock()
+	for _, part := range t.parts {
+		if part.Expr != nil {
+			p.parse(part.Expr.Text)
+		}
+	}
+}
+
+// takeTemplate gives s split ahead, or nil. Each is given once.
+func (p *ahead) takeTemplate(s *syntax.Str) *template {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t := p.templates[s]
+	delete(p.templates, s)
+	return t
 }
 
 // parse parses text ahead, unless it was parsed or taken.
@@ -115,12 +159,17 @@ func (p *ahead) parse(text string) {
 		return
 	}
 	var tree *exprparser.Tree
+	var err error
 	func() {
-		defer func() { _ = recover() }() // the checker meets a panic of expr's parser itself
-		tree, _ = exprparser.ParseWithConfig(text, p.config)
+		defer func() {
+			if recover() != nil { // the checker meets a panic of expr's parser itself
+				tree = nil
+			}
+		}()
+		tree, err = exprparser.ParseWithConfig(text, p.config)
 	}()
-	if tree == nil || tree.Node == nil {
-		return
+	if err != nil || tree == nil || tree.Node == nil {
+		return // the checker reports what is wrong
 	}
 	pp := &preparsed{tree: tree}
 	ast.Find(tree.Node, func(n ast.Node) bool {

@@ -31,6 +31,7 @@ var preparseCases = []string{
 	"procedure p() \"P\" {\n  let a = filter([1, 2], # > 1)\n  let b = count([1, 2], # > 1) + len(a)\n  emit \"{b} {a}\"\n}\n",
 	"procedure p(filter: int) \"P\" {\n  let a = filter([1, 2], # > 1)\n  emit \"{a}\"\n}\n",
 	"procedure p() \"P\" {\n  let a = 1 +\n  let b = (2\n  emit \"{a} {b} {c(}\"\n}\n",
+	"procedure p() \"P\" {\n  let a = 1\n  emit \"{a + } b }} {{ {} } {a}\"\n  emit \"{a\"\n  emit \"\\u00e9 {a \\x41 b} {len(\\\"x\\\")}\"\n}\n",
 }
 
 // checkWithPreparse checks what load gives, cold, with parsing ahead on
