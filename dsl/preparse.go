@@ -149,13 +149,15 @@ func (p *ahead) takeTemplate(s *syntax.Str) *template {
 	return t
 }
 
-// parse parses text ahead, unless it was parsed or taken.
+// parse parses text ahead, unless it was parsed or taken, or a parse of
+// it is kept from an earlier check (which the checker reads instead,
+// where it finds the text's compilation).
 func (p *ahead) parse(text string) {
 	p.mu.Lock()
 	seen := p.parsed[text]
 	p.parsed[text] = true
 	p.mu.Unlock()
-	if seen {
+	if seen || hasKeptParse(text) {
 		return
 	}
 	var tree *exprparser.Tree
@@ -196,10 +198,14 @@ func (p *ahead) parse(text string) {
 // would give, or nil. Each parse is given once; a text not parsed yet
 // will not be.
 func (p *ahead) take(text string, cfg *conf.Config, env types.Map) *exprparser.Tree {
-	if p == nil || p.config == nil {
+	if p == nil {
 		return nil
 	}
 	p.mu.Lock()
+	if p.config == nil { // parsing nothing, or finished
+		p.mu.Unlock()
+		return nil
+	}
 	pp := p.trees[text]
 	delete(p.trees, text)
 	p.parsed[text] = true
@@ -245,5 +251,9 @@ var (
 func (p *ahead) finish() diag.Diagnostics {
 	p.stop.Store(true)
 	<-p.done
+	// The index keeps the checker (for queries): keep none of this.
+	p.mu.Lock()
+	p.config, p.trees, p.parsed, p.templates = nil, nil, nil, nil
+	p.mu.Unlock()
 	return p.literals
 }
