@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"maps"
 	"reflect"
 	"sort"
 	"strings"
@@ -212,11 +213,7 @@ func (s *scope) exprEnv() types.Map {
 		return s.env
 	}
 	if s.parent != nil {
-		parent := s.parent.exprEnv()
-		env = make(types.Map, len(parent)+len(s.syms))
-		for k, v := range parent {
-			env[k] = v
-		}
+		env = maps.Clone(s.parent.exprEnv()) // a copy of its table, not each name hashed again
 	} else {
 		env = make(types.Map, len(s.syms))
 	}
