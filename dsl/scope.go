@@ -209,7 +209,7 @@ func (s *scope) exprEnv() types.Map {
 		// Nothing of its own: the parent's environment, which is never
 		// changed once made (a define makes a new one).
 		s.env = s.parent.exprEnv()
-		s.nature = s.parent.envNature() // of that same map
+		s.nature = s.parent.nature // of that same map, if made
 		return s.env
 	}
 	if s.parent != nil {
