@@ -19,9 +19,9 @@ import (
 
 // This file walks the trees of a check on another goroutine while the
 // checker works through the declarations: it finds the literals out of
-// range, and parses the rules' expressions on another core (the checker
-// is one goroutine, and parsing each expression it compiles was a tenth
-// of its work).
+// range, splits messages into their parts, and parses the rules'
+// expressions on another core (the checker is one goroutine, and these
+// were a fifth of its work).
 //
 // What expr's parser makes of a text depends on the configuration only
 // through its bounds and, for each name called, on whether the name is
@@ -237,9 +237,9 @@ func (c *checker) takeParse(e *syntax.Expr, env types.Map) *exprparser.Tree {
 	return tree
 }
 
-// preparseOff and preparseAudit are for tests: checks that parse
-// nothing ahead, and a comparison of each parse taken with the checker's
-// own parse of it (preparse_export_test.go).
+// preparseOff, preparseWait and preparseAudit are for tests: checks
+// that parse nothing ahead or wait for it, and a comparison of each parse
+// taken with the checker's own parse of it (preparse_export_test.go).
 var (
 	preparseOff   bool
 	preparseWait  bool // the check starts once every parse is made
