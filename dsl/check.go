@@ -104,7 +104,9 @@ func namespaceOf(d syntax.Decl) (ns, id string, at *syntax.Ident) {
 // it finds, sorted by position; rules with errors must not be run.
 func Check(rules *Rules) diag.Diagnostics {
 	c := newChecker(rules)
-	c.checkLiterals()
+	// Literals out of range are looked for, and expressions parsed,
+	// beside the rest of the check (preparse.go).
+	c.pre = startAhead(rules.Files(), c.exprc.config)
 	c.collect()
 	c.checkKinds()
 	c.checkStandIn()
@@ -145,6 +147,8 @@ func Check(rules *Rules) diag.Diagnostics {
 	c.idx.compileQuery = c.queryCompiler()
 	c.exprc.slots.publish() // the names of the rules' frames, for runs to find without a lock
 	rules.Index = c.idx
+	// The literals' diagnostics go first, as when their walk came first.
+	c.diags.list = append(c.pre.finish(), c.diags.list...)
 	c.diags.list.Sort()
 	setContexts(c.diags.list, rules.Files())
 	return c.diags.list
@@ -217,6 +221,10 @@ type checker struct {
 	inline *inliner
 	// compiled expressions by text and the types of what they read.
 	programs programCache
+	// the walk of the trees beside the check (preparse.go).
+	pre *ahead
+	// programNames' walk, kept for the next expression.
+	namesSeen programNamesVisitor
 	// munda's built-in functions as exprc holds them, before this check's
 	// own: what the shared cache may hold calls of (sharedprograms.go).
 	globalFuncs map[string]*builtin.Function
@@ -361,26 +369,12 @@ func keys[V any](m map[string]V) []string {
 
 func quoteList(ids []string) string { return strings.Join(ids, ", ") }
 
-// checkLiterals reports integer literals beyond ±syntax.MaxInt, wherever
-// they are: a dice face of 3000000000 must not fold silently into
+// literalInRange reports an integer literal beyond ±syntax.MaxInt,
+// wherever it is: a dice face of 3000000000 must not fold silently into
 // another number.
-func (c *checker) checkLiterals() {
-	for _, f := range c.rules.Files() {
-		syntax.Inspect(f, func(n any) bool {
-			var lit *syntax.Int
-			switch n := n.(type) {
-			case *syntax.Int:
-				lit = n
-			case *syntax.Nat:
-				lit = &n.Int
-			default:
-				return true
-			}
-			if _, ok := lit.InRange(); !ok {
-				d := c.diags.errorf(diag.CodeOutOfRange, diag.RangeOf(lit.Pos, lit.EndPos), "%s is too large a number", lit.Digits)
-				d.Detail = fmt.Sprintf("Whole numbers in rule files go up to %d either way.", syntax.MaxInt)
-			}
-			return true
-		})
+func literalInRange(c *diagnostics, lit *syntax.Int) {
+	if _, ok := lit.InRange(); !ok {
+		d := c.errorf(diag.CodeOutOfRange, diag.RangeOf(lit.Pos, lit.EndPos), "%s is too large a number", lit.Digits)
+		d.Detail = fmt.Sprintf("Whole numbers in rule files go up to %d either way.", syntax.MaxInt)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
 	exprchecker "github.com/expr-lang/expr/checker"
+	"github.com/expr-lang/expr/checker/nature"
 	"github.com/expr-lang/expr/compiler"
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
@@ -105,14 +106,38 @@ func (c *Compiler) CompileSeeing(text string, env types.Map, seen func(tree ast.
 // Parse parses an expression, the first half of CompileSeeing. The
 // environment matters: a name it holds is no longer expr's built-in.
 func (c *Compiler) Parse(text string, env types.Map) (tree *exprparser.Tree, err error) {
+	return c.parseIn(text, env, nil)
+}
+
+// parseIn is Parse with env's nature (envNature), if made before.
+func (c *Compiler) parseIn(text string, env types.Map, nt *nature.Nature) (tree *exprparser.Tree, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			tree, err = nil, fmt.Errorf("internal error compiling expression: %v", r)
 		}
 	}()
 	cfg := *c.config
-	cfg.WithEnv(env)
+	withEnv(&cfg, env, nt)
 	return exprparser.ParseWithConfig(text, &cfg)
+}
+
+// envNature is what expr makes of an environment for each expression
+// parsed or checked in it (a map of every name's nature): made once, it
+// serves every expression of a scope, as long as env is not changed.
+func envNature(env types.Map) *nature.Nature {
+	nt := env.Nature() // as conf.EnvWithCache makes it
+	return &nt
+}
+
+// withEnv is cfg.WithEnv, with env's nature if it was made before.
+func withEnv(cfg *conf.Config, env types.Map, nt *nature.Nature) {
+	if nt == nil {
+		cfg.WithEnv(env)
+		return
+	}
+	cfg.EnvObject = env
+	cfg.Env = *nt
+	cfg.Strict = nt.Strict
 }
 
 // mayPatch tells whether expr's patches (visitors) may change tree. Each
@@ -138,13 +163,19 @@ func mayPatch(tree ast.Node, visitors []ast.Visitor) bool {
 // CompileTree checks and compiles what Parse gave, in a typed
 // environment: the second half of CompileSeeing. It patches the tree.
 func (c *Compiler) CompileTree(tree *exprparser.Tree, env types.Map) (program *vm.Program, err error) {
+	return c.compileTreeIn(tree, env, nil)
+}
+
+// compileTreeIn is CompileTree with env's nature (envNature), if made
+// before.
+func (c *Compiler) compileTreeIn(tree *exprparser.Tree, env types.Map, nt *nature.Nature) (program *vm.Program, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			program, err = nil, fmt.Errorf("internal error compiling expression: %v", r)
 		}
 	}()
 	cfg := *c.config // shares the functions and the type cache
-	cfg.WithEnv(env)
+	withEnv(&cfg, env, nt)
 	for _, v := range c.prepatches {
 		ast.Walk(&tree.Node, v)
 	}

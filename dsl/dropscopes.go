@@ -27,4 +27,14 @@ func (c *checker) dropCheckingScopes() {
 			drop(a.Proc)
 		}
 	}
+	// The index keeps the checker (for queries), and tables their roll's
+	// scope: what expr made of their environments (envNature) only the
+	// check reads, and the blocks' scopes only its unused warnings.
+	for _, t := range c.tableInfo {
+		if t != nil && t.RollScope != nil {
+			t.RollScope.nature = nil
+		}
+	}
+	c.globals.nature = nil
+	c.scopes = nil
 }

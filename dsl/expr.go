@@ -51,14 +51,17 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	if e == nil {
 		return nil
 	}
-	env := sc.exprEnv()
+	env := sc.exprEnv() // its nature (sc.envNature) only for what is parsed or compiled here
 	c.inline.startExpression(env)
 	// A parse kept from an earlier check (parsecache.go) is only read.
 	tree := c.keptParseOf(e.Text, env)
 	kept := tree != nil
 	if !kept {
+		tree = c.takeParse(e, env)
+	}
+	if tree == nil {
 		var err error
-		if tree, err = c.exprc.Parse(e.Text, env); err != nil {
+		if tree, err = c.exprc.parseIn(e.Text, env, sc.envNature()); err != nil {
 			c.exprError(e, err, sc)
 			return nil
 		}
@@ -80,14 +83,16 @@ func (c *checker) compile(e *syntax.Expr, sc *scope, want reflect.Type, what str
 	}
 	if kept {
 		// Compiling changes the tree: this one is the expression's own.
-		var err error
-		if tree, err = c.exprc.Parse(e.Text, env); err != nil {
-			c.exprError(e, err, sc)
-			return nil
+		if tree = c.takeParse(e, env); tree == nil {
+			var err error
+			if tree, err = c.exprc.parseIn(e.Text, env, sc.envNature()); err != nil {
+				c.exprError(e, err, sc)
+				return nil
+			}
 		}
 	}
 	mark := len(c.diags.list)
-	program, err := c.exprc.CompileTree(tree, env)
+	program, err := c.exprc.compileTreeIn(tree, env, sc.envNature())
 	if err != nil {
 		// The error goes before the uses' diagnostics, as it always did.
 		uses := slices.Clone(c.diags.list[mark:])
@@ -338,9 +343,24 @@ func (c *checker) callableNames() []string {
 	return names
 }
 
-// parseTemplate splits an emit message into text and {expression} parts.
-// Braces are doubled to print them: {{ and }}.
+// parseTemplate splits an emit message into text and {expression} parts
+// (templateParts), or takes the parts made ahead (preparse.go), and
+// reports what is wrong in it.
 func (c *checker) parseTemplate(s *syntax.Str) []*syntax.TemplatePart {
+	if t := c.pre.takeTemplate(s); t != nil {
+		c.diags.list = append(c.diags.list, t.diags...)
+		return t.parts
+	}
+	var d diagnostics
+	parts := templateParts(s, &d)
+	c.diags.list = append(c.diags.list, d.list...)
+	return parts
+}
+
+// templateParts splits an emit message into text and {expression} parts.
+// Braces are doubled to print them: {{ and }}. What is wrong goes to
+// diags.
+func templateParts(s *syntax.Str, diags *diagnostics) []*syntax.TemplatePart {
 	raw := s.Raw
 	// Decode the literal while remembering where each decoded byte came
 	// from, so an expression's errors point into the file exactly.
@@ -365,7 +385,7 @@ func (c *checker) parseTemplate(s *syntax.Str) []*syntax.TemplatePart {
 			end := strings.IndexByte(decoded[i+1:], '}')
 			if end < 0 {
 				p := posAt(i)
-				c.diags.errorf(diag.CodeParseError, diag.RangeOf(p, p), "unclosed { in message")
+				diags.errorf(diag.CodeParseError, diag.RangeOf(p, p), "unclosed { in message")
 				return parts
 			}
 			if text.Len() > 0 {
@@ -377,13 +397,13 @@ func (c *checker) parseTemplate(s *syntax.Str) []*syntax.TemplatePart {
 			e.EndPos = e.Pos
 			e.EndPos.Advance(src)
 			if strings.TrimSpace(src) == "" {
-				c.diags.errorf(diag.CodeParseError, diag.RangeOf(e.Pos, e.EndPos), "empty {} in message")
+				diags.errorf(diag.CodeParseError, diag.RangeOf(e.Pos, e.EndPos), "empty {} in message")
 			}
 			parts = append(parts, &syntax.TemplatePart{Expr: e})
 			i += end + 1
 		case ch == '}':
 			p := posAt(i)
-			c.diags.errorf(diag.CodeParseError, diag.RangeOf(p, p), "unmatched } in message (write }} for a brace)")
+			diags.errorf(diag.CodeParseError, diag.RangeOf(p, p), "unmatched } in message (write }} for a brace)")
 		default:
 			text.WriteByte(ch)
 		}

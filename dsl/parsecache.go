@@ -105,6 +105,14 @@ func (c *checker) keptParseOf(text string, env types.Map) *exprparser.Tree {
 	return nil
 }
 
+// hasKeptParse tells whether a parse of text is kept, whatever it
+// depended on.
+func hasKeptParse(text string) bool {
+	keptParses.Lock()
+	defer keptParses.Unlock()
+	return len(keptParses.young[text]) > 0 || len(keptParses.old[text]) > 0
+}
+
 // keepParse keeps a parse of text that will not be compiled (nor changed).
 func (c *checker) keepParse(text string, tree *exprparser.Tree, env types.Map) {
 	if programCacheOff {

@@ -61,43 +61,57 @@ func (p *programCache) forget() { *p = programCache{} }
 // environment ($env), whose types are not one name's. callees are the
 // names it calls, each once.
 func (c *checker) programNames(tree ast.Node) (names, callees []string, ok bool) {
-	names = append(make([]string, 0, 8), stdlib.StateVar)
-	ok = true
-	// A handful of names: a list is cheaper than a map.
-	add := func(name string) {
-		if !slices.Contains(names, name) {
-			names = append(names, name)
+	v := &c.namesSeen
+	*v = programNamesVisitor{c: c, names: append(make([]string, 0, 8), stdlib.StateVar), ok: true,
+		callees: v.callees[:0], values: v.values[:0]}
+	ast.Walk(&tree, v)
+	for _, name := range v.values {
+		if !slices.Contains(v.callees, name) {
+			v.callees = append(v.callees, name)
 		}
 	}
+	return v.names, v.callees, v.ok
+}
+
+// programNamesVisitor is programNames' walk: a visitor kept in the
+// checker (the walk runs for every expression compiled, and a closure
+// would put each of these on the heap). callees and values are only read
+// until the next walk.
+type programNamesVisitor struct {
+	c       *checker
+	names   []string
+	callees []string
 	// Functions read as values (`t != nil`), not called, compile to the
 	// function too: what they mean is part of the key as a call's is.
-	var values []string
-	ast.Find(tree, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.IdentifierNode:
-			if strings.HasPrefix(n.Value, "$") {
-				ok = false
-			}
-			add(n.Value)
-			if c.isFunction(n.Value) && !slices.Contains(values, n.Value) {
-				values = append(values, n.Value)
-			}
-		case *ast.CallNode:
-			if callee, isIdent := n.Callee.(*ast.IdentifierNode); isIdent && !slices.Contains(callees, callee.Value) {
-				callees = append(callees, callee.Value)
-				for _, name := range c.bodyNames(callee.Value, 0) {
-					add(name)
-				}
-			}
+	values []string
+	ok     bool
+}
+
+// add adds a name once. A handful of names: a list is cheaper than a map.
+func (v *programNamesVisitor) add(name string) {
+	if !slices.Contains(v.names, name) {
+		v.names = append(v.names, name)
+	}
+}
+
+func (v *programNamesVisitor) Visit(node *ast.Node) {
+	switch n := (*node).(type) {
+	case *ast.IdentifierNode:
+		if strings.HasPrefix(n.Value, "$") {
+			v.ok = false
 		}
-		return false
-	})
-	for _, name := range values {
-		if !slices.Contains(callees, name) {
-			callees = append(callees, name)
+		v.add(n.Value)
+		if v.c.isFunction(n.Value) && !slices.Contains(v.values, n.Value) {
+			v.values = append(v.values, n.Value)
+		}
+	case *ast.CallNode:
+		if callee, isIdent := n.Callee.(*ast.IdentifierNode); isIdent && !slices.Contains(v.callees, callee.Value) {
+			v.callees = append(v.callees, callee.Value)
+			for _, name := range v.c.bodyNames(callee.Value, 0) {
+				v.add(name)
+			}
 		}
 	}
-	return names, callees, ok
 }
 
 // isFunction tells whether name is a function here: declared (inlined or

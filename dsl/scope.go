@@ -1,11 +1,13 @@
 package dsl
 
 import (
+	"maps"
 	"reflect"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/expr-lang/expr/checker/nature"
 	"github.com/expr-lang/expr/types"
 
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -141,8 +143,9 @@ type scope struct {
 	parent *scope
 	syms   map[string]*symbol
 	order  []*symbol
-	env    types.Map // cached expr environment; nil when stale
-	slots  *Slots    // the check's numbering of frame slots; nil: number at run time
+	env    types.Map      // cached expr environment; nil when stale
+	nature *nature.Nature // expr's view of env, made with it
+	slots  *Slots         // the check's numbering of frame slots; nil: number at run time
 }
 
 func newScope(parent *scope) *scope {
@@ -170,7 +173,7 @@ func (s *scope) define(sym *symbol) {
 	}
 	s.syms[sym.name] = sym
 	s.order = append(s.order, sym)
-	s.env = nil
+	s.env, s.nature = nil, nil
 }
 
 // rootScope is a scope of its own, numbering names in the check's slots.
@@ -202,20 +205,33 @@ func (s *scope) exprEnv() types.Map {
 		return s.env
 	}
 	var env types.Map
+	if s.parent != nil && len(s.syms) == 0 {
+		// Nothing of its own: the parent's environment, which is never
+		// changed once made (a define makes a new one).
+		s.env = s.parent.exprEnv()
+		s.nature = s.parent.nature // of that same map, if made
+		return s.env
+	}
 	if s.parent != nil {
-		parent := s.parent.exprEnv()
-		env = make(types.Map, len(parent)+len(s.syms))
-		for k, v := range parent {
-			env[k] = v
-		}
+		env = maps.Clone(s.parent.exprEnv()) // a copy of its table, not each name hashed again
 	} else {
 		env = make(types.Map, len(s.syms))
 	}
 	for name, sym := range s.syms {
 		env[name] = exprType(sym.typ)
 	}
-	s.env = env
+	s.env, s.nature = env, nil
 	return env
+}
+
+// envNature is expr's view of exprEnv, made once per environment: it is
+// nil or that of env.
+func (s *scope) envNature() *nature.Nature {
+	env := s.exprEnv()
+	if s.nature == nil {
+		s.nature = envNature(env)
+	}
+	return s.nature
 }
 
 func exprType(t reflect.Type) types.Type {

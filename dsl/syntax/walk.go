@@ -15,11 +15,21 @@ func Inspect(node any, fn func(any) bool) {
 
 var exprStructType = reflect.TypeOf(Expr{})
 
-func inspect(v reflect.Value, fn func(any) bool) {
+// InspectParsed is Inspect over what the grammar filled in: only fields
+// with a parser tag, so not what the checker sets after parsing
+// (Expr's program, a message's template parts) nor the file's comments.
+// It may run while a checker writes those fields.
+func InspectParsed(node any, fn func(any) bool) {
+	inspectFields(reflect.ValueOf(node), fn, parsedFields)
+}
+
+func inspect(v reflect.Value, fn func(any) bool) { inspectFields(v, fn, childFields) }
+
+func inspectFields(v reflect.Value, fn func(any) bool, fields func(reflect.Type) []int) {
 	switch v.Kind() {
 	case reflect.Interface:
 		if !v.IsNil() {
-			inspect(v.Elem(), fn)
+			inspectFields(v.Elem(), fn, fields)
 		}
 	case reflect.Pointer:
 		if v.IsNil() || v.Elem().Kind() != reflect.Struct {
@@ -32,15 +42,15 @@ func inspect(v reflect.Value, fn func(any) bool) {
 			return
 		}
 		s := v.Elem()
-		for _, i := range childFields(s.Type()) {
-			inspect(s.Field(i), fn)
+		for _, i := range fields(s.Type()) {
+			inspectFields(s.Field(i), fn, fields)
 		}
 	case reflect.Slice:
 		if v.Type().Elem().Kind() == reflect.Uint8 {
 			return
 		}
 		for i := 0; i < v.Len(); i++ {
-			inspect(v.Index(i), fn)
+			inspectFields(v.Index(i), fn, fields)
 		}
 	}
 }
@@ -48,8 +58,13 @@ func inspect(v reflect.Value, fn func(any) bool) {
 // childFields lists the fields of a node type that may hold nodes: the
 // exported pointers, interfaces and slices, in order. Found once per type
 // (reading every field's description on each visit was most of a walk).
-func childFields(t reflect.Type) []int {
-	if fields, ok := childFieldsOf.Load(t); ok {
+func childFields(t reflect.Type) []int { return fieldsOf(t, &childFieldsOf, false) }
+
+// parsedFields is childFields less the fields without a parser tag.
+func parsedFields(t reflect.Type) []int { return fieldsOf(t, &parsedFieldsOf, true) }
+
+func fieldsOf(t reflect.Type, cache *sync.Map, parsedOnly bool) []int {
+	if fields, ok := cache.Load(t); ok {
 		return fields.([]int)
 	}
 	var fields []int
@@ -58,14 +73,18 @@ func childFields(t reflect.Type) []int {
 		if !f.IsExported() {
 			continue
 		}
+		if _, tagged := f.Tag.Lookup("parser"); parsedOnly && !tagged {
+			continue
+		}
 		switch f.Type.Kind() {
 		case reflect.Pointer, reflect.Interface, reflect.Slice:
 			fields = append(fields, i)
 		}
 	}
-	childFieldsOf.Store(t, fields)
+	cache.Store(t, fields)
 	return fields
 }
 
-// childFieldsOf holds childFields by node type (the grammar's types: few).
-var childFieldsOf sync.Map
+// childFieldsOf and parsedFieldsOf hold childFields and parsedFields by
+// node type (the grammar's types: few).
+var childFieldsOf, parsedFieldsOf sync.Map
