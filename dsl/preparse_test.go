@@ -2,6 +2,7 @@ package dsl_test
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -80,6 +81,9 @@ func TestPreparseChangesNothing(t *testing.T) {
 	}
 	var loads []load
 	for _, base := range rulesets.Bases() {
+		if base == rulesets.DefaultBase && os.Getenv("MUNDA_LONG") == "" {
+			continue // its files are all in "every house rule" below, on this base
+		}
 		loads = append(loads, load{base, func() (*dsl.Rules, diag.Diagnostics) { return rulesets.Load(rulesets.Selection{Base: base}) }})
 	}
 	var houses []string
