@@ -29,6 +29,9 @@ import (
 type Program struct {
 	Rules *dsl.Rules
 	idx   *dsl.Index
+	// rollReads is which rolls' natural.X and rolled.X the rules may read
+	// (rollreads.go).
+	rollReads rollReads
 
 	// Effects in force, by what they act on ("bottle_check.check", "cl",
 	// "lasting_damage", "bottle_check", "wrecked"), in declaration order.
@@ -257,6 +260,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 		}
 	}
 	p.valueTargets = valueTargetsOf(p.override, p.modify)
+	p.rollReads = rollReadsOf(rules)
 	p.readsRoll = map[string]bool{}
 	for id, t := range rules.Index.Tables {
 		p.readsRoll[id] = rowsReadRoll(t)
