@@ -183,7 +183,9 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo, pl *stmtPla
 		}
 	}
 	value := p.values(r.mem)
-	p.bind(f, r.mem)
+	if r.rollRead(p.name) {
+		p.bind(f, r.mem)
+	}
 	if err := r.logPool(f, s, p, mods, ""); err != nil {
 		return nil, err
 	}
@@ -197,7 +199,9 @@ func (r *runner) rollPool(s *syntax.Roll, f *frame, d *dsl.DiceInfo, pl *stmtPla
 	}
 	if len(marked) > 0 || anyRerolled {
 		value = p.values(r.mem)
-		p.bind(f, r.mem)
+		if r.rollRead(p.name) {
+			p.bind(f, r.mem)
+		}
 		if err := r.logPool(f, s, p, mods, "after re-rolls"); err != nil {
 			return nil, err
 		}

@@ -29,6 +29,9 @@ import (
 type Program struct {
 	Rules *dsl.Rules
 	idx   *dsl.Index
+	// rollReads is which rolls' natural.X and rolled.X the rules may read
+	// (rollreads.go).
+	rollReads rollReads
 
 	// Effects in force, by what they act on ("bottle_check.check", "cl",
 	// "lasting_damage", "bottle_check", "wrecked"), in declaration order.
@@ -257,6 +260,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 		}
 	}
 	p.valueTargets = valueTargetsOf(p.override, p.modify)
+	p.rollReads = rollReadsOf(rules)
 	p.readsRoll = map[string]bool{}
 	for id, t := range rules.Index.Tables {
 		p.readsRoll[id] = rowsReadRoll(t)
@@ -407,7 +411,24 @@ func BindTableArgs(st *state.State, t *dsl.TableInfo, given map[string]string) (
 // values a procedure's or table's parameters take: gangs, models and
 // weapons by id, numbers, flags and text. Every parameter must be given.
 func BindArgs(st *state.State, params []dsl.ParamInfo, what string, given map[string]string) (map[string]any, error) {
-	out := map[string]any{}
+	return bindArgsInto(map[string]any{}, st, params, what, "", given)
+}
+
+// BindArgs is BindArgs of the procedure or action named what+id (joined
+// only for an error: a text made for every sample is garbage) into rm's
+// map of arguments, emptied first: a Monte Carlo worker binds the same
+// arguments for every sample. The map holds until the next BindArgs with
+// rm (a run copies what it is given).
+func (rm *Resumer) BindArgs(st *state.State, params []dsl.ParamInfo, what, id string, given map[string]string) (map[string]any, error) {
+	if rm.args == nil {
+		rm.args = map[string]any{}
+	}
+	clear(rm.args)
+	return bindArgsInto(rm.args, st, params, what, id, given)
+}
+
+// bindArgsInto is BindArgs of what+id, filling out.
+func bindArgsInto(out map[string]any, st *state.State, params []dsl.ParamInfo, what, id string, given map[string]string) (map[string]any, error) {
 	known := map[string]bool{}
 	var names []string
 	for _, prm := range params {
@@ -416,7 +437,7 @@ func BindArgs(st *state.State, params []dsl.ParamInfo, what string, given map[st
 	}
 	for name := range given {
 		if !known[name] {
-			msg := fmt.Sprintf("%s has no parameter %q", what, name)
+			msg := fmt.Sprintf("%s%s has no parameter %q", what, id, name)
 			if s := diag.Suggestion(name, names); s != "" {
 				msg += "; " + s
 			} else if len(names) > 0 {
@@ -434,7 +455,7 @@ func BindArgs(st *state.State, params []dsl.ParamInfo, what string, given map[st
 			continue // the rules' default applies
 		}
 		if !ok {
-			return nil, fmt.Errorf("%s needs --arg %s=… (%s)", what, prm.Name, dsl.TypeName(prm.Type))
+			return nil, fmt.Errorf("%s%s needs --arg %s=… (%s)", what, id, prm.Name, dsl.TypeName(prm.Type))
 		}
 		v, err := bindArg(st, prm, raw, models)
 		if err != nil {

@@ -103,6 +103,8 @@ func (p *Program) ResumeIn(s *Snapshot, opts Options, buf *state.Buffer) (*state
 type Resumer struct {
 	Buf state.Buffer
 	r   *runner
+	// args are the arguments last bound (Resumer.BindArgs).
+	args map[string]any
 }
 
 // Release gives up the state last made, and the run it answers through,
@@ -110,6 +112,7 @@ type Resumer struct {
 func (rm *Resumer) Release() {
 	rm.Buf.Release()
 	rm.r = nil
+	rm.args = nil // they point into the state
 }
 
 // ResumeWith is ResumeIn in rm's memory: a run resumed allocates no

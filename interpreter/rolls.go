@@ -251,7 +251,7 @@ func (r *runner) roll(s *syntax.Roll, f *frame, pl *stmtPlan) (any, error) {
 	// are bound before it is asked, where one may be.
 	anyReroll := r.anyRerollPossible()
 	if anyReroll || len(fx.reroll) > 0 {
-		f.natural[name], f.rolled[name] = res.natural, res.dice
+		r.bindRoll(f, name, res.natural, res.dice)
 	}
 	ef, err := r.wantsReroll(fx, f, name, value)
 	if err == nil && ef == nil && anyReroll {
@@ -269,8 +269,7 @@ func (r *runner) roll(s *syntax.Roll, f *frame, pl *stmtPlan) (any, error) {
 		}
 		value = r.rollValue(d, res, mod)
 	}
-	f.natural[name] = res.natural
-	f.rolled[name] = res.dice
+	r.bindRoll(f, name, res.natural, res.dice)
 	return value, r.logRoll(f, s.Pos, name, d, res, mod, mods, "")
 }
 
@@ -435,8 +434,7 @@ func (r *runner) rollOneOf(s *syntax.Roll, f *frame) (any, error) {
 		return nil, r.diceErrorAt(f, s, err)
 	}
 	v := items[res.natural-1]
-	f.natural[s.Name.Name] = res.natural
-	f.rolled[s.Name.Name] = res.dice
+	r.bindRoll(f, s.Name.Name, res.natural, res.dice)
 	natural := res.natural
 	return v, r.logLazy(f, func() *Event {
 		return &Event{Kind: EventRoll, At: at(s.Pos), Name: s.Name.Name, Dice: d.Title, Rolled: res.dice, Natural: &natural,
@@ -547,7 +545,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame, pl *stmtPlan) (bool, error) 
 	// as `passed` for characteristic-wide re-rolls.
 	anyReroll := r.anyRerollPossible()
 	if anyReroll || len(tfx.reroll) > 0 || len(cfx.reroll) > 0 {
-		f.natural[s.Name.Name], f.rolled[s.Name.Name] = res.natural, res.dice
+		r.bindRoll(f, s.Name.Name, res.natural, res.dice)
 	}
 	rerolled := ""
 	ef, err := r.wantsReroll(tfx, f, s.Name.Name, pass)
@@ -575,8 +573,7 @@ func (r *runner) test(s *syntax.TestStmt, f *frame, pl *stmtPlan) (bool, error) 
 		pass = passes(ci, value, res.natural, mod)
 		rerolled = "re-roll"
 	}
-	f.natural[s.Name.Name] = res.natural
-	f.rolled[s.Name.Name] = res.dice
+	r.bindRoll(f, s.Name.Name, res.natural, res.dice)
 	if err := r.logTest(f, s, m, ci, value, res, mod, mods, pass, rerolled); err != nil {
 		return false, err
 	}
@@ -1031,7 +1028,7 @@ func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, *Event, err
 		return nil, "", nil, r.errorAt(f, diag.CodeRunDice, tableHead(t), err)
 	}
 	value := r.rollValue(d, res, mod)
-	f.natural[t.ID], f.rolled[t.ID] = res.natural, res.dice // for a re-roll's when
+	r.bindRoll(f, t.ID, res.natural, res.dice) // for a re-roll's when
 	ef, err := r.wantsReroll(fx, f, t.ID, value)
 	if err == nil && ef == nil && r.anyRerollPossible() {
 		seen := rollSeen(t.ID, f, d, res, value)
@@ -1049,8 +1046,7 @@ func (r *runner) rollTable(t *dsl.TableInfo, f *frame) (any, string, *Event, err
 		}
 		value = r.rollValue(d, res, mod)
 	}
-	f.natural[t.ID] = res.natural
-	f.rolled[t.ID] = res.dice
+	r.bindRoll(f, t.ID, res.natural, res.dice)
 	if !r.logging() {
 		return value, "", nil, nil
 	}

@@ -63,7 +63,12 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 		}
 		proc, what, isAction = action.Procedure(), "action ", true
 	}
-	args, err := interpreter.BindArgs(st, proc.Params, what+proc.ID, q.Args)
+	var args map[string]any
+	if rm != nil {
+		args, err = rm.BindArgs(st, proc.Params, what, proc.ID, q.Args) // the worker's map, emptied
+	} else {
+		args, err = interpreter.BindArgs(st, proc.Params, what+proc.ID, q.Args)
+	}
 	if err != nil {
 		return "", nil, false, err
 	}
