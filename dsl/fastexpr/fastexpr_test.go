@@ -219,6 +219,16 @@ func TestNodeKinds(t *testing.T) {
 		{text: `any(concat(ms, [z]), .name == "x")`, wantFail: true}, {text: `any(concat(ms, [z]), not .broken)`},
 		{text: `none(concat(ms, [z]), "x" in .skills)`, wantFail: true}, {text: `find(concat([z], ms), .broken)`, wantFail: true},
 		{text: `any(mixed, # == "x")`}, {text: `all(list, # > 0 and # < 4)`}, {text: `b and strany() == "Bo"`}, {text: `!b or strany() != s`},
+		// chains: and/or/not flattened through aliasing lets, not pushed down to the item's tests
+		{text: `filter(ms, let x = #; not (x.name == "Bo" and x.wounds > 0) and not (let y = x; y.broken or "Cy" in y.skills))`},
+		{text: `count(ms, let x = #; not (not x.broken or x.wounds != 1))`}, {text: `any(ms, not (0 < .wounds) and "Ana" == .name)`},
+		{text: `filter(ms, not (.wounds >= 1 and .wounds <= 1) or not (2 > .wounds))`}, {text: `all(ms, let x = #; x.name != "Dan" and (x.wounds == 0 or (let y = x; not y.broken and y.wounds < 3)))`},
+		{text: `count(ms, not ("nerves" in .skills) or .wounds == 2)`}, {text: `none(ms, let x = #; not (x.name != "Bo" or not x.broken))`},
+		{text: `filter(concat(ms, [z]), not (.wounds > 5))`, wantFail: true}, {text: `any(concat(ms, [z]), not (.wounds < 5))`, wantFail: true}, {text: `any(concat(ms, [z]), not (.wounds < 2))`},
+		{text: `any(concat(ms, [z]), .wounds >= 0 and not (.name == "Cy") and z.wounds > 0)`, wantFail: true},
+		{text: `all(ms, not (.wounds > 0 and z.wounds > 0))`, wantFail: true}, {text: `all(ms, not (.wounds > 5 and z.wounds > 0))`},
+		{text: `not (b and (n > 1 or z.wounds > 0))`}, {text: `not (not b or n == 2) and s == "Bo"`}, {text: `any(ms, not (anyv == 3 and .broken))`},
+		{text: `filter(ms, let x = #; any(ms, let y = #; not (y.wounds > x.wounds or y.name == x.name)))`},
 		// a list view: the gang's models but one, looped over without a list
 		{text: `count(others(m), true)`}, {text: `filter(others(m), .wounds >= 0)`}, {text: `map(others(ms[0]), .name)`},
 		{text: `any(others(z), true)`}, {text: `map(others(twin), .name)`}, {text: `all(others(m), # != m)`}, {text: `others(m)`},
