@@ -35,6 +35,7 @@ func init() {
 	fastexpr.Register[[]*state.Duration]()
 	fastexpr.Register[map[string]any]()
 	fastexpr.SetConcat(stdlib.ConcatFunction, stdlib.MaxStringBytes)
+	fastexpr.SetListConcat(stdlib.ListConcatFunction, stdlib.ConcatLists, stdlib.MaxListItems)
 	fastexpr.RegisterDirect3("within", func(a, b, c any) (any, error) { return stdlib.Within(a, b, c), nil })
 	// friends(m) is m's gang's models but m (state.Model.Friends): a
 	// predicate loops over those, without a new list per call.

@@ -13,6 +13,8 @@ import (
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/optimizer"
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/munda-rules/munda/stdlib"
 )
 
 type testStats struct {
@@ -88,6 +90,10 @@ var testFunctions = []expr.Option{
 		return a + b, nil
 	}, new(func(string, string) string)),
 	expr.Operator("+", "_cat"),
+	// lists is the rules' concat of lists, made from the frame's slabs.
+	expr.Function("lists", stdlib.ConcatLists, new(func(...any) []any)),
+	// notlists has the same name's shape but is another function: called as any.
+	expr.Function("notlists", func(args ...any) (any, error) { return len(args), nil }, new(func(...any) int)),
 	// strptr and strany give a string where the checker sees any: behind
 	// a pointer (the VM dereferences it) and not.
 	expr.Function("strptr", func(args ...any) (any, error) { s := "Bo"; return &s, nil }, new(func() any)),
@@ -97,6 +103,7 @@ var testFunctions = []expr.Option{
 
 func init() {
 	SetConcat("_cat", 12)
+	SetListConcat("lists", stdlib.ConcatLists, stdlib.MaxListItems)
 	RegisterDirect3("sum3", func(a, b, c any) (any, error) { return a.(int) + b.(int) + c.(int), nil })
 	RegisterListView("others", func(arg any) ([]*testModel, *testModel) {
 		m, _ := arg.(*testModel)
@@ -151,7 +158,7 @@ func TestNodeKinds(t *testing.T) {
 		{text: `m.name == "Bo"`}, {text: `"Bo" != m.name`}, {text: `m.name == s`}, {text: `z.name == "x"`, wantFail: true},
 		{text: `s < "C"`}, {text: `anyv == 3`},
 		// arithmetic: int and float as expr mixes them
-		{text: `n + 1`}, {text: `n - 5`}, {text: `n * 3`}, {text: `n / 4`}, {text: `n / 0`}, {text: `n % 2`},
+		{text: `n + 1`}, {text: `n - 5`}, {text: `n * 3`}, {text: `n - 258`}, {text: `n - 259`}, {text: `-(n * 128)`}, {text: `n * -129`}, {text: `n / 4`}, {text: `n / 0`}, {text: `n % 2`},
 		{text: `n % 0`, wantFail: true}, {text: `f * 2`}, {text: `-n`}, {text: `-f`}, {text: `+n`}, {text: `2 ** 3`},
 		{text: `s + "!"`}, {text: `1..3`}, {text: `n..1`},
 		// booleans, short-circuit
@@ -229,6 +236,12 @@ func TestNodeKinds(t *testing.T) {
 		{text: `all(ms, not (.wounds > 0 and z.wounds > 0))`, wantFail: true}, {text: `all(ms, not (.wounds > 5 and z.wounds > 0))`},
 		{text: `not (b and (n > 1 or z.wounds > 0))`}, {text: `not (not b or n == 2) and s == "Bo"`}, {text: `any(ms, not (anyv == 3 and .broken))`},
 		{text: `filter(ms, let x = #; any(ms, let y = #; not (y.wounds > x.wounds or y.name == x.name)))`},
+		// the rules' concat of lists, made from the frame's slabs; bounded as the function is
+		{text: `lists(ms, ms)`}, {text: `lists([], [])`}, {text: `lists(ms)`}, {text: `lists(map(ms, .name), ["x"])`},
+		{text: `lists(nobody(), ms)`}, {text: `lists(untyped(m), ["x"])`}, {text: `lists(list, 1..3, mixed)`}, {text: `lists(others(m), [m])`},
+		{text: `len(lists(1..60000, 1..60000))`, wantFail: true}, {text: `lists(z.gang.models, ms)`, wantFail: true},
+		{text: `lists(ms, m)`, wantFail: true}, {text: `lists(nil)`, wantFail: true}, {text: `lists(natural)`, wantFail: true},
+		{text: `len(lists(filter(ms, .broken), [1]))`}, {text: `notlists(ms, ms)`},
 		// a list view: the gang's models but one, looped over without a list
 		{text: `count(others(m), true)`}, {text: `filter(others(m), .wounds >= 0)`}, {text: `map(others(ms[0]), .name)`},
 		{text: `any(others(z), true)`}, {text: `map(others(twin), .name)`}, {text: `all(others(m), # != m)`}, {text: `others(m)`},
