@@ -80,6 +80,12 @@ var testFunctions = []expr.Option{
 		return out, nil
 	}, new(func(*testModel) []*testModel)),
 	expr.Function("nobody", func(args ...any) (any, error) { return []*testModel(nil), nil }, new(func() []*testModel)),
+	// everyone(g) is a new list of g's models, as models(state) is of the
+	// state's: a predicate fills a list of its own instead (a nil gang
+	// panics, which the VM reports).
+	expr.Function("everyone", func(args ...any) (any, error) {
+		return append([]*testModel(nil), args[0].(*testGang).Models...), nil
+	}, new(func(*testGang) []*testModel)),
 	// _cat is string + string, bounded as stdlib's: past 12 bytes it fails.
 	expr.Function("_cat", func(args ...any) (any, error) {
 		a, _ := args[0].(string)
@@ -105,6 +111,13 @@ func init() {
 	SetConcat("_cat", 12)
 	SetListConcat("lists", stdlib.ConcatLists, stdlib.MaxListItems)
 	RegisterDirect3("sum3", func(a, b, c any) (any, error) { return a.(int) + b.(int) + c.(int), nil })
+	RegisterListFill("everyone", func(arg any, dst []*testModel) ([]*testModel, bool) {
+		g, _ := arg.(*testGang)
+		if g == nil {
+			return nil, false
+		}
+		return append(dst, g.Models...), true
+	})
 	RegisterListView("others", func(arg any) ([]*testModel, *testModel) {
 		m, _ := arg.(*testModel)
 		if m == nil || m.Gang == nil {
@@ -245,6 +258,11 @@ func TestNodeKinds(t *testing.T) {
 		// a list view: the gang's models but one, looped over without a list
 		{text: `count(others(m), true)`}, {text: `filter(others(m), .wounds >= 0)`}, {text: `map(others(ms[0]), .name)`},
 		{text: `any(others(z), true)`}, {text: `map(others(twin), .name)`}, {text: `all(others(m), # != m)`}, {text: `others(m)`},
+		// a list filled for the predicate's depth, not made by the call
+		{text: `count(everyone(g), .broken)`}, {text: `filter(everyone(g), .wounds > 0)`}, {text: `map(everyone(g), .name)`},
+		{text: `any(everyone(g), any(everyone(#.gang), # == m))`}, {text: `find(everyone(g), .name == "Cy")`}, {text: `everyone(g)`},
+		{text: `filter(filter(everyone(g), .wounds > 0), all(everyone(g), .wounds < 3))`}, {text: `count(everyone(nil), true)`, wantFail: true},
+		{text: `map(everyone(g), count(everyone(#.gang), .wounds <= 1))`}, {text: `len(filter(everyone(m.gang), # != m))`},
 		// a function called with its three arguments directly
 		{text: `sum3(n, 1, 2)`}, {text: `count(ms, sum3(.wounds, 1, 0) > 1)`}, {text: `sum3(z.wounds, 1, 2)`, wantFail: true},
 		{text: `sum3(1, 2, twice(n))`},

@@ -59,7 +59,10 @@ func (c *compiler) predicateParts(n *ast.BuiltinNode) (*compiledPredicate, error
 	if n.Threshold != nil && kind != predCount {
 		return nil, unsupported("%s with a threshold", n.Name)
 	}
-	list, err := c.listOperand(n.Arguments[0])
+	list, filled, err := c.fillOperand(n.Arguments[0], c.depth)
+	if !filled && err == nil {
+		list, err = c.listOperand(n.Arguments[0])
+	}
 	if err != nil {
 		return nil, err
 	}
