@@ -88,11 +88,15 @@ func (c *compiler) chainShape(n ast.Node, negate bool) (boolEval, error) {
 		// not (a and b) is (not a) or (not b): the chain stops at the
 		// operand it stopped at before, with the outcome flipped.
 		or := (n.Operator == "or" || n.Operator == "||") != negate
-		var conds []boolEval
+		var ops []chainOperand
 		for _, side := range [2]ast.Node{n.Left, n.Right} {
-			if err := c.chainOperands(side, n.Operator, negate, &conds); err != nil {
+			if err := c.chainOperands(side, n.Operator, negate, &ops); err != nil {
 				return nil, err
 			}
+		}
+		conds := groupTests(ops, or)
+		if len(conds) == 1 {
+			return conds[0], nil
 		}
 		if len(conds) == 2 {
 			l, r := conds[0], conds[1]
@@ -122,22 +126,29 @@ func (c *compiler) chainShape(n ast.Node, negate bool) (boolEval, error) {
 	return nil, unsupported("chain of %T", n)
 }
 
+// chainOperand is an operand of a chain: a test of a field of an item,
+// or any other condition's closure.
+type chainOperand struct {
+	test *fieldTest
+	cond boolEval
+}
+
 // chainOperands appends the operands of the logical operator op, in
-// order, to conds: an operand that is op again (however deep behind
+// order, to ops: an operand that is op again (however deep behind
 // aliasing lets and, with negate, a not of the other operator) joins the
 // list. The operands are derefed, as booleanBinary's.
-func (c *compiler) chainOperands(n ast.Node, op string, negate bool, conds *[]boolEval) error {
+func (c *compiler) chainOperands(n ast.Node, op string, negate bool, ops *[]chainOperand) error {
 	switch x := n.(type) {
 	case *ast.PredicateNode:
 		if c.chainable(x) {
-			return c.chainOperands(x.Node, op, negate, conds)
+			return c.chainOperands(x.Node, op, negate, ops)
 		}
 	case *ast.BinaryNode:
 		if isLogical(x.Operator) && sameLogical(x.Operator, op) && c.chainable(x) {
-			if err := c.chainOperands(x.Left, op, negate, conds); err != nil {
+			if err := c.chainOperands(x.Left, op, negate, ops); err != nil {
 				return err
 			}
-			return c.chainOperands(x.Right, op, negate, conds)
+			return c.chainOperands(x.Right, op, negate, ops)
 		}
 	case *ast.VariableDeclaratorNode:
 		if c.chainable(x) {
@@ -146,45 +157,169 @@ func (c *compiler) chainOperands(n ast.Node, op string, negate bool, conds *[]bo
 				return err
 			}
 			c.lets = append(c.lets, c.aliasVar(x, value))
-			err = c.chainOperands(x.Expr, op, negate, conds)
+			err = c.chainOperands(x.Expr, op, negate, ops)
 			c.lets = c.lets[:len(c.lets)-1]
 			return err
+		}
+	}
+	if !c.chainable(n) {
+		if t, ok := c.fieldTestOf(n, negate); ok {
+			*ops = append(*ops, chainOperand{test: &t})
+			return nil
 		}
 	}
 	b, err := c.chainOf(n, true, negate)
 	if err != nil {
 		return err
 	}
-	*conds = append(*conds, b)
+	*ops = append(*ops, chainOperand{cond: b})
 	return nil
+}
+
+// groupTests makes the closures of a chain's operands: a run of tests of
+// fields of one item is one closure, which checks the item once (where
+// the first of them would fail, the group fails: they all read it).
+func groupTests(ops []chainOperand, or bool) []boolEval {
+	var conds []boolEval
+	for i := 0; i < len(ops); {
+		if ops[i].test == nil {
+			conds = append(conds, ops[i].cond)
+			i++
+			continue
+		}
+		first := ops[i].test
+		var tests []fieldTest
+		for ; i < len(ops) && ops[i].test != nil && ops[i].test.at == first.at && ops[i].test.want == first.want; i++ {
+			tests = append(tests, *ops[i].test)
+		}
+		if len(tests) == 1 {
+			conds = append(conds, tests[0].closure())
+			continue
+		}
+		conds = append(conds, testGroup(tests, or))
+	}
+	return conds
+}
+
+// testGroup runs tests of fields of one item in order until one settles
+// the chain (a false one for and, a true one for or).
+func testGroup(tests []fieldTest, or bool) boolEval {
+	at, want := tests[0].at, tests[0].want
+	tests = slices.Clip(tests)
+	return func(fr *frame) (bool, error) {
+		e := (*eface)(unsafe.Pointer(&fr.items[at]))
+		if e.typ != want || e.data == nil {
+			return false, errFailed // as the field's getter: the VM decides
+		}
+		for i := range tests {
+			if tests[i].on(e.data) == or {
+				return or, nil
+			}
+		}
+		return !or, nil
+	}
 }
 
 func sameLogical(a, b string) bool {
 	return (a == "or" || a == "||") == (b == "or" || b == "||")
 }
 
-// itemTest is n as one closure testing a field of a predicate's item (a
-// string against a literal, a bool, a literal in a list of strings, an
-// int against a literal), negated where negate says; ok is false for any
-// other n. It fails where the field's getter fails (the item nil, or not
-// of the checked type: the VM decides).
+// fieldTest is a test of a field of a predicate's item: a string
+// against a literal, a bool, a literal in a list of strings, an int
+// against a literal.
+type fieldTest struct {
+	kind   fieldTestKind
+	at     int            // the item's index in the frame's items
+	want   unsafe.Pointer // the item's type word
+	off    uintptr        // the field's offset in the item
+	lit    textLiteral
+	n      int
+	cmp    intCmp
+	negate bool // the test is true where the field's is false
+}
+
+type fieldTestKind uint8
+
+const (
+	testStrEq fieldTestKind = iota
+	testBool
+	testStrIn
+	testIntCmp
+)
+
+// on is the test of the item at p.
+func (t *fieldTest) on(p unsafe.Pointer) bool {
+	p = unsafe.Add(p, t.off)
+	var v bool
+	switch t.kind {
+	case testStrEq:
+		v = t.lit.equals(*(*string)(p))
+	case testBool:
+		v = *(*bool)(p)
+	case testStrIn:
+		v = slices.Contains(*(*[]string)(p), t.lit.s)
+	default:
+		v = t.cmp.test(*(*int)(p), t.n)
+	}
+	return v != t.negate
+}
+
+// closure is the test as a closure of its own. It fails where the
+// field's getter fails (the item nil, or not of the checked type: the VM
+// decides).
+func (t fieldTest) closure() boolEval {
+	at, want, off, negate := t.at, t.want, t.off, t.negate
+	switch t.kind {
+	case testStrEq:
+		lit := t.lit
+		return func(fr *frame) (bool, error) {
+			e := (*eface)(unsafe.Pointer(&fr.items[at]))
+			if e.typ != want || e.data == nil {
+				return false, errFailed
+			}
+			return lit.equals(*(*string)(unsafe.Add(e.data, off))) != negate, nil
+		}
+	case testBool:
+		return func(fr *frame) (bool, error) {
+			e := (*eface)(unsafe.Pointer(&fr.items[at]))
+			if e.typ != want || e.data == nil {
+				return false, errFailed
+			}
+			return *(*bool)(unsafe.Add(e.data, off)) != negate, nil
+		}
+	}
+	return func(fr *frame) (bool, error) {
+		e := (*eface)(unsafe.Pointer(&fr.items[at]))
+		if e.typ != want || e.data == nil {
+			return false, errFailed
+		}
+		return t.on(e.data), nil
+	}
+}
+
+// itemTest is n as one closure testing a field of a predicate's item,
+// negated where negate says (fieldTestOf); ok is false for any other n.
 func (c *compiler) itemTest(n ast.Node, negate bool) (boolEval, bool) {
+	t, ok := c.fieldTestOf(n, negate)
+	if !ok {
+		return nil, false
+	}
+	return t.closure(), true
+}
+
+// fieldTestOf is n as a fieldTest, negated where negate says; ok is
+// false where n is not one.
+func (c *compiler) fieldTestOf(n ast.Node, negate bool) (fieldTest, bool) {
 	if p, isPred := n.(*ast.PredicateNode); isPred && isKind(n, reflect.Bool) {
-		return c.itemTest(p.Node, negate)
+		return c.fieldTestOf(p.Node, negate)
 	}
 	if !isKind(n, reflect.Bool) {
-		return nil, false
+		return fieldTest{}, false
 	}
 	switch n := n.(type) {
 	case *ast.MemberNode:
 		if at, want, off, ok := c.itemField(n, reflect.TypeFor[bool]()); ok {
-			return func(fr *frame) (bool, error) {
-				e := (*eface)(unsafe.Pointer(&fr.items[at]))
-				if e.typ != want || e.data == nil {
-					return false, errFailed
-				}
-				return *(*bool)(unsafe.Add(e.data, off)) != negate, nil
-			}, true
+			return fieldTest{kind: testBool, at: at, want: want, off: off, negate: negate}, true
 		}
 	case *ast.BinaryNode:
 		switch n.Operator {
@@ -198,15 +333,8 @@ func (c *compiler) itemTest(n ast.Node, negate bool) (boolEval, bool) {
 					continue
 				}
 				if at, want, off, ok := c.itemField(sides[0], reflect.TypeFor[string]()); ok {
-					s := newTextLiteral(lit.Value)
-					flip := negate != (n.Operator == "!=")
-					return func(fr *frame) (bool, error) {
-						e := (*eface)(unsafe.Pointer(&fr.items[at]))
-						if e.typ != want || e.data == nil {
-							return false, errFailed
-						}
-						return s.equals(*(*string)(unsafe.Add(e.data, off))) != flip, nil
-					}, true
+					return fieldTest{kind: testStrEq, at: at, want: want, off: off, lit: newTextLiteral(lit.Value),
+						negate: negate != (n.Operator == "!=")}, true
 				}
 			}
 		case "in":
@@ -215,14 +343,7 @@ func (c *compiler) itemTest(n ast.Node, negate bool) (boolEval, bool) {
 				break
 			}
 			if at, want, off, ok := c.itemField(n.Right, reflect.TypeFor[[]string]()); ok {
-				s := lit.Value
-				return func(fr *frame) (bool, error) {
-					e := (*eface)(unsafe.Pointer(&fr.items[at]))
-					if e.typ != want || e.data == nil {
-						return false, errFailed
-					}
-					return slices.Contains(*(*[]string)(unsafe.Add(e.data, off)), s) != negate, nil
-				}, true
+				return fieldTest{kind: testStrIn, at: at, want: want, off: off, lit: textLiteral{s: lit.Value}, negate: negate}, true
 			}
 		}
 		cmp, isCmp := intCmps[n.Operator]
@@ -238,21 +359,11 @@ func (c *compiler) itemTest(n ast.Node, negate bool) (boolEval, bool) {
 				if i == 1 {
 					cmp = cmp.flip()
 				}
-				k := lit.Value
-				if negate {
-					cmp = cmp.negate()
-				}
-				return func(fr *frame) (bool, error) {
-					e := (*eface)(unsafe.Pointer(&fr.items[at]))
-					if e.typ != want || e.data == nil {
-						return false, errFailed
-					}
-					return cmp.test(*(*int)(unsafe.Add(e.data, off)), k), nil
-				}, true
+				return fieldTest{kind: testIntCmp, at: at, want: want, off: off, n: lit.Value, cmp: cmp, negate: negate}, true
 			}
 		}
 	}
-	return nil, false
+	return fieldTest{}, false
 }
 
 // intCmp is an int comparison, by operator.
@@ -298,21 +409,4 @@ func (c intCmp) test(a, b int) bool {
 		return a <= b
 	}
 	return a >= b
-}
-
-// negate is the comparison true exactly where c is false.
-func (c intCmp) negate() intCmp {
-	switch c {
-	case cmpEq:
-		return cmpNe
-	case cmpNe:
-		return cmpEq
-	case cmpLt:
-		return cmpGe
-	case cmpGt:
-		return cmpLe
-	case cmpLe:
-		return cmpGt
-	}
-	return cmpLt
 }

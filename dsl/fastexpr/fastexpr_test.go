@@ -249,6 +249,13 @@ func TestNodeKinds(t *testing.T) {
 		{text: `all(ms, not (.wounds > 0 and z.wounds > 0))`, wantFail: true}, {text: `all(ms, not (.wounds > 5 and z.wounds > 0))`},
 		{text: `not (b and (n > 1 or z.wounds > 0))`}, {text: `not (not b or n == 2) and s == "Bo"`}, {text: `any(ms, not (anyv == 3 and .broken))`},
 		{text: `filter(ms, let x = #; any(ms, let y = #; not (y.wounds > x.wounds or y.name == x.name)))`},
+		// runs of tests of one item's fields checked once: mixed kinds, broken by other operands, items of two depths
+		{text: `count(ms, .wounds > 0 and not .broken and .name != "Ana" and "nerves" in .skills)`}, {text: `any(ms, .broken or .wounds == 2 or .name == "Cy")`},
+		{text: `filter(ms, let x = #; x.wounds >= 0 and n > 1 and x.name != "Bo" and x.wounds < 3)`},
+		{text: `any(ms, let x = #; any(ms, x.broken and .wounds > 0 and x.name != "Ana" and .name != "Cy"))`},
+		{text: `count(ms, let x = #; count(ms, x.wounds == 1 and .wounds == 2) > 0)`}, {text: `map(ms, let x = #; none(ms, x.name == "Bo" and .name == "Ana"))`},
+		{text: `any(concat(ms, [z]), .wounds > 10 and .broken)`, wantFail: true}, {text: `any(concat([z], ms), n > 5 and .broken and .wounds > 0)`},
+		{text: `all(concat([z], ms), b or .broken or .wounds > 0)`}, {text: `all(concat(ms, [z]), .wounds < 5 and not .broken or .name == "Bo")`, wantFail: true},
 		// the rules' concat of lists, made from the frame's slabs; bounded as the function is
 		{text: `lists(ms, ms)`}, {text: `lists([], [])`}, {text: `lists(ms)`}, {text: `lists(map(ms, .name), ["x"])`},
 		{text: `lists(nobody(), ms)`}, {text: `lists(untyped(m), ["x"])`}, {text: `lists(list, 1..3, mixed)`}, {text: `lists(others(m), [m])`},
