@@ -61,6 +61,7 @@ func testEnv() map[string]any {
 var testFunctions = []expr.Option{
 	expr.Function("twice", func(args ...any) (any, error) { return 2 * args[0].(int), nil }, new(func(int) int)),
 	expr.Function("boom", func(args ...any) (any, error) { return nil, errors.New("boom") }, new(func() int)),
+	expr.Function("panics", func(args ...any) (any, error) { panic("a function's bug") }, new(func(int) int)),
 	expr.Function("named", func(args ...any) (any, error) { return args[0].(*testModel).Name, nil }, new(func(*testModel) string)),
 	// team and nobody give slices of pointers, as friends(m) does: nobody
 	// a nil one, and untyped a []*testModel where the checker saw any.
@@ -305,6 +306,43 @@ func TestNodeKinds(t *testing.T) {
 				t.Fatalf("the VM gives %#v, the closure %#v", want, got)
 			}
 		})
+	}
+}
+
+// A slot closure run in a frame of Frames fails where a function it
+// calls panics, and gives its frame back: the next runs, nested or not,
+// find their frames.
+func TestSlotsFramesAfterPanic(t *testing.T) {
+	program, _, err := compileBoth(t, `n + panics(n)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := conf.CreateNew()
+	for _, op := range append([]expr.Option{expr.Env(testEnv())}, testFunctions...) {
+		op(cfg)
+	}
+	slot := func(name string) (int, bool) { return map[string]int{"n": 0, "m": 1}[name], name == "n" || name == "m" }
+	boom, err := CompileSlots(program.Node(), map[string]*builtin.Function(cfg.Functions), slot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, _, _ := compileBoth(t, `count(m.gang.models, .wounds >= n)`)
+	count, err := CompileSlots(good.Node(), map[string]*builtin.Function(cfg.Functions), slot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fs Frames
+	vals := []any{1, testEnv()["m"]}
+	for range 3 {
+		if v, err := boom(&fs, vals); err == nil {
+			t.Fatalf("a panic gave %v, no error", v)
+		}
+		if fs.used != 0 {
+			t.Fatalf("%d frames left in use after a panic", fs.used)
+		}
+		if v, err := count(&fs, vals); err != nil || v != 2 || fs.used != 0 {
+			t.Fatalf("after a panic: %v, %v, %d frames in use", v, err, fs.used)
+		}
 	}
 }
 
