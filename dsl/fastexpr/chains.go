@@ -212,7 +212,22 @@ func testGroup(tests []fieldTest, or bool) boolEval {
 			return false, errFailed // as the field's getter: the VM decides
 		}
 		for i := range tests {
-			if tests[i].on(e.data) == or {
+			// fieldTest.on, written out: a call per test was a third of a
+			// group's instructions.
+			t := &tests[i]
+			p := unsafe.Add(e.data, t.off)
+			var v bool
+			switch t.kind {
+			case testStrEq:
+				v = t.lit.equals(*(*string)(p))
+			case testBool:
+				v = *(*bool)(p)
+			case testStrIn:
+				v = slices.Contains(*(*[]string)(p), t.lit.s)
+			default:
+				v = t.cmp.test(*(*int)(p), t.n)
+			}
+			if v != t.negate == or {
 				return or, nil
 			}
 		}
