@@ -35,7 +35,23 @@ func init() {
 	fastexpr.Register[[]*state.Duration]()
 	fastexpr.Register[map[string]any]()
 	fastexpr.SetConcat(stdlib.ConcatFunction, stdlib.MaxStringBytes)
+	fastexpr.SetListConcat(stdlib.ListConcatFunction, stdlib.ConcatLists, stdlib.MaxListItems)
 	fastexpr.RegisterDirect3("within", func(a, b, c any) (any, error) { return stdlib.Within(a, b, c), nil })
+	// models(state), looped over by a predicate, is every gang's models
+	// appended to a list the predicate keeps, not a new list per call.
+	fastexpr.RegisterListFill("models", func(arg any, dst []*state.Model) ([]*state.Model, bool) {
+		st, _ := arg.(*state.State)
+		if st == nil {
+			return nil, false
+		}
+		for _, g := range st.Gangs {
+			if g == nil {
+				return nil, false
+			}
+			dst = append(dst, g.Models...)
+		}
+		return dst, true
+	})
 	// friends(m) is m's gang's models but m (state.Model.Friends): a
 	// predicate loops over those, without a new list per call.
 	fastexpr.RegisterListView("friends", func(arg any) ([]*state.Model, *state.Model) {

@@ -83,37 +83,45 @@ func boundedOptions() []expr.Option {
 			}
 			return strings.Join(parts, sep), nil
 		}, new(func([]any) string), new(func([]any, string) string)),
-		expr.Function("concat", func(args ...any) (any, error) {
-			// The lists are measured first, and the result made once at
-			// its length; a []any is copied without reflection.
-			total := 0
-			for _, a := range args {
-				list := reflect.ValueOf(a)
-				if list.Kind() != reflect.Slice && list.Kind() != reflect.Array {
-					return nil, fmt.Errorf("concat takes lists, not %T", a)
-				}
-				if total+list.Len() > MaxListItems {
-					return nil, fmt.Errorf("the list would hold more than %d items (the limit)", MaxListItems)
-				}
-				total += list.Len()
-			}
-			if total == 0 {
-				return []any(nil), nil
-			}
-			out := make([]any, 0, total)
-			for _, a := range args {
-				if items, ok := a.([]any); ok {
-					out = append(out, items...)
-					continue
-				}
-				list := reflect.ValueOf(a)
-				for i := 0; i < list.Len(); i++ {
-					out = append(out, list.Index(i).Interface())
-				}
-			}
-			return out, nil
-		}, new(func(...any) []any)),
+		expr.Function(ListConcatFunction, ConcatLists, new(func(...any) []any)),
 	}
+}
+
+// ListConcatFunction is the name of ConcatLists in the rules: concat(a, b, …).
+const ListConcatFunction = "concat"
+
+// ConcatLists is the rules' concat(a, b, …) of lists: their items in one
+// []any, nil for none at all, an error for an argument that is not a list
+// or past MaxListItems items.
+func ConcatLists(args ...any) (any, error) {
+	// The lists are measured first, and the result made once at
+	// its length; a []any is copied without reflection.
+	total := 0
+	for _, a := range args {
+		list := reflect.ValueOf(a)
+		if list.Kind() != reflect.Slice && list.Kind() != reflect.Array {
+			return nil, fmt.Errorf("concat takes lists, not %T", a)
+		}
+		if total+list.Len() > MaxListItems {
+			return nil, fmt.Errorf("the list would hold more than %d items (the limit)", MaxListItems)
+		}
+		total += list.Len()
+	}
+	if total == 0 {
+		return []any(nil), nil
+	}
+	out := make([]any, 0, total)
+	for _, a := range args {
+		if items, ok := a.([]any); ok {
+			out = append(out, items...)
+			continue
+		}
+		list := reflect.ValueOf(a)
+		for i := 0; i < list.Len(); i++ {
+			out = append(out, list.Index(i).Interface())
+		}
+	}
+	return out, nil
 }
 
 func checkString(n int) error {

@@ -2,7 +2,6 @@ package fastexpr
 
 import (
 	"reflect"
-	"slices"
 	"unsafe"
 
 	"github.com/expr-lang/expr/ast"
@@ -100,23 +99,8 @@ func (c *compiler) boolean(n ast.Node) (b boolEval, ok bool, err error) {
 		if n.Operator != "not" && n.Operator != "!" {
 			return nil, false, nil
 		}
-		if at, want, offset, ok := c.itemField(n.Node, reflect.TypeFor[bool]()); ok {
-			return func(fr *frame) (bool, error) { // not m.fled, m the item
-				e := (*eface)(unsafe.Pointer(&fr.items[at]))
-				if e.typ != want || e.data == nil {
-					return false, errFailed
-				}
-				return !*(*bool)(unsafe.Add(e.data, offset)), nil
-			}, true, nil
-		}
-		x, err := c.condition(n.Node, true)
-		if err != nil {
-			return nil, true, err
-		}
-		return func(fr *frame) (bool, error) {
-			v, err := x(fr)
-			return !v, err
-		}, true, nil
+		b, err := c.chain(n) // pushed down to the tests (chains.go)
+		return b, true, err
 	case *ast.BinaryNode:
 		return c.booleanBinary(n)
 	case *ast.MemberNode:
@@ -179,45 +163,9 @@ func (c *compiler) boolean(n ast.Node) (b boolEval, ok bool, err error) {
 func (c *compiler) booleanBinary(n *ast.BinaryNode) (boolEval, bool, error) {
 	switch n.Operator {
 	case "and", "&&", "or", "||":
-		// a and b and c is ((a and b) and c): its operands are run in
-		// one loop, in order, until one settles it.
-		or := n.Operator == "or" || n.Operator == "||"
-		var operands []ast.Node
-		for x := ast.Node(n); ; {
-			b, ok := x.(*ast.BinaryNode)
-			if !ok || (b.Operator == "or" || b.Operator == "||") != or || !isLogical(b.Operator) {
-				operands = append(operands, x)
-				break
-			}
-			operands = append(operands, b.Right)
-			x = b.Left
-		}
-		slices.Reverse(operands)
-		conds := make([]boolEval, len(operands))
-		for i, o := range operands {
-			var err error
-			if conds[i], err = c.condition(o, true); err != nil {
-				return nil, true, err
-			}
-		}
-		if len(conds) == 2 {
-			l, r := conds[0], conds[1]
-			return func(fr *frame) (bool, error) {
-				a, err := l(fr)
-				if err != nil || a == or {
-					return a, err
-				}
-				return r(fr)
-			}, true, nil
-		}
-		return func(fr *frame) (bool, error) {
-			for _, cond := range conds {
-				if a, err := cond(fr); err != nil || a == or {
-					return a, err
-				}
-			}
-			return !or, nil
-		}, true, nil
+		// The operands, however deep, run as one chain (chains.go).
+		b, err := c.chain(n)
+		return b, true, err
 	case "==", "!=":
 		if isKind(n.Left, reflect.String) && isKind(n.Right, reflect.String) {
 			b, err := c.stringEqualityBool(n)

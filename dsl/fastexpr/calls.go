@@ -41,10 +41,74 @@ func (c *compiler) call(n *ast.CallNode) (eval, error) {
 			}
 		}
 	}
+	if ident.Value == listConcat.name && listConcat.name != "" && reflect.ValueOf(fn.Func).Pointer() == listConcat.fn && len(n.Arguments) > 0 {
+		return c.concatFunction(n)
+	}
 	if direct, ok := directFuncs[ident.Value]; ok && len(args) == 3 {
 		return callDirect3(direct, args), nil
 	}
 	return callWithStack(fn.Func, args), nil
+}
+
+// listConcat is the function the rules' concat(a, b, …) of lists calls
+// (SetListConcat) and the most items it may return.
+var listConcat struct {
+	name string
+	fn   uintptr // the function's code
+	max  int
+}
+
+// SetListConcat declares f, configured as name, a function of lists that
+// returns their items in one []any, in order (nil for no items at all),
+// and fails for an argument that is not a list or past maxItems items: a
+// call of it makes its list from the frame's slabs, not a new one per
+// call. A function configured under that name that is not f is called as
+// any other. Call it from an init function, before any expression is
+// compiled.
+func SetListConcat(name string, f func(...any) (any, error), maxItems int) {
+	listConcat.name, listConcat.fn, listConcat.max = name, reflect.ValueOf(f).Pointer(), maxItems
+}
+
+// concatFunction is a call of the function SetListConcat names, as
+// concatLists, but bounded as the function is and not counted against
+// the memory budget (the VM counts the lists of built-ins, not of
+// functions). Where the function fails (an argument not a list, too many
+// items), the VM runs and says why.
+func (c *compiler) concatFunction(n *ast.CallNode) (eval, error) {
+	lists := make([]listEval, len(n.Arguments))
+	for i, a := range n.Arguments {
+		var err error
+		if lists[i], err = c.listOperand(a); err != nil {
+			return nil, err
+		}
+	}
+	maxItems := listConcat.max
+	return func(fr *frame) (any, error) {
+		var parts [4]items
+		all := parts[:0]
+		size := 0
+		for _, l := range lists {
+			it, err := l(fr)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, it)
+			size += it.len
+		}
+		if size > maxItems {
+			return nil, errFailed
+		}
+		if size == 0 {
+			return []any(nil), nil
+		}
+		arr := fr.list(size)[:0]
+		for i := range all {
+			for j := 0; j < all[i].len; j++ {
+				arr = append(arr, all[i].at(j))
+			}
+		}
+		return fr.boxList(arr), nil
+	}, nil
 }
 
 // directFuncs are functions of three arguments registered to be called

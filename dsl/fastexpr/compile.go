@@ -158,9 +158,52 @@ func CompileSlots(node ast.Node, functions map[string]*builtin.Function, slotOf 
 		return f, nil
 	}
 	slots, depth := c.slots, c.maxDepth
-	return func(fs *Frames, vals []any) (any, error) {
-		return runPooled(fs, run, slots, depth, nil, vals)
+	return func(fs *Frames, vals []any) (v any, err error) {
+		if fs == nil {
+			return runPooled(nil, run, slots, depth, nil, vals)
+		}
+		// runPooled for a frame of fs, in one call: an interpreter runs a
+		// hundred and more expressions a Monte Carlo sample, and the calls
+		// around each were as many instructions as a simple one's work.
+		fr := fs.take()
+		fr.slots, fr.memory = vals, 0
+		if len(fr.vars) < slots {
+			fr.vars = make([]any, slots)
+		}
+		defer func() {
+			if recover() != nil {
+				v, err = nil, errFailed
+			}
+			fs.release(fr, slots, depth)
+		}()
+		return run(fr)
 	}, nil
+}
+
+// take is a free frame of fs, marked in use.
+func (fs *Frames) take() *frame {
+	if fs.used == len(fs.frames) {
+		fs.frames = append(fs.frames, new(frame))
+	}
+	fr := fs.frames[fs.used]
+	fs.used++
+	return fr
+}
+
+// release clears what an expression of slots let slots and depth nested
+// predicates used of fr, the innermost frame of fs in use, and frees it.
+func (fs *Frames) release(fr *frame, slots, depth int) {
+	fr.slots = nil
+	if depth > 0 {
+		clear(fr.items[:depth])
+	}
+	if slots > 0 {
+		clear(fr.vars[:slots])
+	}
+	if len(fr.args) > 0 {
+		fr.popArgs(0)
+	}
+	fs.used--
 }
 
 func unsupported(format string, args ...any) error {

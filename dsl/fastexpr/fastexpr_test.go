@@ -13,6 +13,8 @@ import (
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/optimizer"
 	"github.com/expr-lang/expr/vm"
+
+	"github.com/munda-rules/munda/stdlib"
 )
 
 type testStats struct {
@@ -59,6 +61,7 @@ func testEnv() map[string]any {
 var testFunctions = []expr.Option{
 	expr.Function("twice", func(args ...any) (any, error) { return 2 * args[0].(int), nil }, new(func(int) int)),
 	expr.Function("boom", func(args ...any) (any, error) { return nil, errors.New("boom") }, new(func() int)),
+	expr.Function("panics", func(args ...any) (any, error) { panic("a function's bug") }, new(func(int) int)),
 	expr.Function("named", func(args ...any) (any, error) { return args[0].(*testModel).Name, nil }, new(func(*testModel) string)),
 	// team and nobody give slices of pointers, as friends(m) does: nobody
 	// a nil one, and untyped a []*testModel where the checker saw any.
@@ -78,6 +81,12 @@ var testFunctions = []expr.Option{
 		return out, nil
 	}, new(func(*testModel) []*testModel)),
 	expr.Function("nobody", func(args ...any) (any, error) { return []*testModel(nil), nil }, new(func() []*testModel)),
+	// everyone(g) is a new list of g's models, as models(state) is of the
+	// state's: a predicate fills a list of its own instead (a nil gang
+	// panics, which the VM reports).
+	expr.Function("everyone", func(args ...any) (any, error) {
+		return append([]*testModel(nil), args[0].(*testGang).Models...), nil
+	}, new(func(*testGang) []*testModel)),
 	// _cat is string + string, bounded as stdlib's: past 12 bytes it fails.
 	expr.Function("_cat", func(args ...any) (any, error) {
 		a, _ := args[0].(string)
@@ -88,6 +97,10 @@ var testFunctions = []expr.Option{
 		return a + b, nil
 	}, new(func(string, string) string)),
 	expr.Operator("+", "_cat"),
+	// lists is the rules' concat of lists, made from the frame's slabs.
+	expr.Function("lists", stdlib.ConcatLists, new(func(...any) []any)),
+	// notlists has the same name's shape but is another function: called as any.
+	expr.Function("notlists", func(args ...any) (any, error) { return len(args), nil }, new(func(...any) int)),
 	// strptr and strany give a string where the checker sees any: behind
 	// a pointer (the VM dereferences it) and not.
 	expr.Function("strptr", func(args ...any) (any, error) { s := "Bo"; return &s, nil }, new(func() any)),
@@ -97,7 +110,15 @@ var testFunctions = []expr.Option{
 
 func init() {
 	SetConcat("_cat", 12)
+	SetListConcat("lists", stdlib.ConcatLists, stdlib.MaxListItems)
 	RegisterDirect3("sum3", func(a, b, c any) (any, error) { return a.(int) + b.(int) + c.(int), nil })
+	RegisterListFill("everyone", func(arg any, dst []*testModel) ([]*testModel, bool) {
+		g, _ := arg.(*testGang)
+		if g == nil {
+			return nil, false
+		}
+		return append(dst, g.Models...), true
+	})
 	RegisterListView("others", func(arg any) ([]*testModel, *testModel) {
 		m, _ := arg.(*testModel)
 		if m == nil || m.Gang == nil {
@@ -151,7 +172,7 @@ func TestNodeKinds(t *testing.T) {
 		{text: `m.name == "Bo"`}, {text: `"Bo" != m.name`}, {text: `m.name == s`}, {text: `z.name == "x"`, wantFail: true},
 		{text: `s < "C"`}, {text: `anyv == 3`},
 		// arithmetic: int and float as expr mixes them
-		{text: `n + 1`}, {text: `n - 5`}, {text: `n * 3`}, {text: `n / 4`}, {text: `n / 0`}, {text: `n % 2`},
+		{text: `n + 1`}, {text: `n - 5`}, {text: `n * 3`}, {text: `n - 258`}, {text: `n - 259`}, {text: `-(n * 128)`}, {text: `n * -129`}, {text: `n / 4`}, {text: `n / 0`}, {text: `n % 2`},
 		{text: `n % 0`, wantFail: true}, {text: `f * 2`}, {text: `-n`}, {text: `-f`}, {text: `+n`}, {text: `2 ** 3`},
 		{text: `s + "!"`}, {text: `1..3`}, {text: `n..1`},
 		// booleans, short-circuit
@@ -219,9 +240,37 @@ func TestNodeKinds(t *testing.T) {
 		{text: `any(concat(ms, [z]), .name == "x")`, wantFail: true}, {text: `any(concat(ms, [z]), not .broken)`},
 		{text: `none(concat(ms, [z]), "x" in .skills)`, wantFail: true}, {text: `find(concat([z], ms), .broken)`, wantFail: true},
 		{text: `any(mixed, # == "x")`}, {text: `all(list, # > 0 and # < 4)`}, {text: `b and strany() == "Bo"`}, {text: `!b or strany() != s`},
+		// chains: and/or/not flattened through aliasing lets, not pushed down to the item's tests
+		{text: `filter(ms, let x = #; not (x.name == "Bo" and x.wounds > 0) and not (let y = x; y.broken or "Cy" in y.skills))`},
+		{text: `count(ms, let x = #; not (not x.broken or x.wounds != 1))`}, {text: `any(ms, not (0 < .wounds) and "Ana" == .name)`},
+		{text: `filter(ms, not (.wounds >= 1 and .wounds <= 1) or not (2 > .wounds))`}, {text: `all(ms, let x = #; x.name != "Dan" and (x.wounds == 0 or (let y = x; not y.broken and y.wounds < 3)))`},
+		{text: `count(ms, not ("nerves" in .skills) or .wounds == 2)`}, {text: `none(ms, let x = #; not (x.name != "Bo" or not x.broken))`},
+		{text: `filter(concat(ms, [z]), not (.wounds > 5))`, wantFail: true}, {text: `any(concat(ms, [z]), not (.wounds < 5))`, wantFail: true}, {text: `any(concat(ms, [z]), not (.wounds < 2))`},
+		{text: `any(concat(ms, [z]), .wounds >= 0 and not (.name == "Cy") and z.wounds > 0)`, wantFail: true},
+		{text: `all(ms, not (.wounds > 0 and z.wounds > 0))`, wantFail: true}, {text: `all(ms, not (.wounds > 5 and z.wounds > 0))`},
+		{text: `not (b and (n > 1 or z.wounds > 0))`}, {text: `not (not b or n == 2) and s == "Bo"`}, {text: `any(ms, not (anyv == 3 and .broken))`},
+		{text: `filter(ms, let x = #; any(ms, let y = #; not (y.wounds > x.wounds or y.name == x.name)))`},
+		// runs of tests of one item's fields checked once: mixed kinds, broken by other operands, items of two depths
+		{text: `count(ms, .wounds > 0 and not .broken and .name != "Ana" and "nerves" in .skills)`}, {text: `any(ms, .broken or .wounds == 2 or .name == "Cy")`},
+		{text: `filter(ms, let x = #; x.wounds >= 0 and n > 1 and x.name != "Bo" and x.wounds < 3)`},
+		{text: `any(ms, let x = #; any(ms, x.broken and .wounds > 0 and x.name != "Ana" and .name != "Cy"))`},
+		{text: `count(ms, let x = #; count(ms, x.wounds == 1 and .wounds == 2) > 0)`}, {text: `map(ms, let x = #; none(ms, x.name == "Bo" and .name == "Ana"))`},
+		{text: `any(concat(ms, [z]), .wounds > 10 and .broken)`, wantFail: true}, {text: `any(concat([z], ms), n > 5 and .broken and .wounds > 0)`},
+		{text: `all(concat([z], ms), b or .broken or .wounds > 0)`}, {text: `all(concat(ms, [z]), .wounds < 5 and not .broken or .name == "Bo")`, wantFail: true},
+		// the rules' concat of lists, made from the frame's slabs; bounded as the function is
+		{text: `lists(ms, ms)`}, {text: `lists([], [])`}, {text: `lists(ms)`}, {text: `lists(map(ms, .name), ["x"])`},
+		{text: `lists(nobody(), ms)`}, {text: `lists(untyped(m), ["x"])`}, {text: `lists(list, 1..3, mixed)`}, {text: `lists(others(m), [m])`},
+		{text: `len(lists(1..60000, 1..60000))`, wantFail: true}, {text: `lists(z.gang.models, ms)`, wantFail: true},
+		{text: `lists(ms, m)`, wantFail: true}, {text: `lists(nil)`, wantFail: true}, {text: `lists(natural)`, wantFail: true},
+		{text: `len(lists(filter(ms, .broken), [1]))`}, {text: `notlists(ms, ms)`},
 		// a list view: the gang's models but one, looped over without a list
 		{text: `count(others(m), true)`}, {text: `filter(others(m), .wounds >= 0)`}, {text: `map(others(ms[0]), .name)`},
 		{text: `any(others(z), true)`}, {text: `map(others(twin), .name)`}, {text: `all(others(m), # != m)`}, {text: `others(m)`},
+		// a list filled for the predicate's depth, not made by the call
+		{text: `count(everyone(g), .broken)`}, {text: `filter(everyone(g), .wounds > 0)`}, {text: `map(everyone(g), .name)`},
+		{text: `any(everyone(g), any(everyone(#.gang), # == m))`}, {text: `find(everyone(g), .name == "Cy")`}, {text: `everyone(g)`},
+		{text: `filter(filter(everyone(g), .wounds > 0), all(everyone(g), .wounds < 3))`}, {text: `count(everyone(nil), true)`, wantFail: true},
+		{text: `map(everyone(g), count(everyone(#.gang), .wounds <= 1))`}, {text: `len(filter(everyone(m.gang), # != m))`},
 		// a function called with its three arguments directly
 		{text: `sum3(n, 1, 2)`}, {text: `count(ms, sum3(.wounds, 1, 0) > 1)`}, {text: `sum3(z.wounds, 1, 2)`, wantFail: true},
 		{text: `sum3(1, 2, twice(n))`},
@@ -257,6 +306,43 @@ func TestNodeKinds(t *testing.T) {
 				t.Fatalf("the VM gives %#v, the closure %#v", want, got)
 			}
 		})
+	}
+}
+
+// A slot closure run in a frame of Frames fails where a function it
+// calls panics, and gives its frame back: the next runs, nested or not,
+// find their frames.
+func TestSlotsFramesAfterPanic(t *testing.T) {
+	program, _, err := compileBoth(t, `n + panics(n)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := conf.CreateNew()
+	for _, op := range append([]expr.Option{expr.Env(testEnv())}, testFunctions...) {
+		op(cfg)
+	}
+	slot := func(name string) (int, bool) { return map[string]int{"n": 0, "m": 1}[name], name == "n" || name == "m" }
+	boom, err := CompileSlots(program.Node(), map[string]*builtin.Function(cfg.Functions), slot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, _, _ := compileBoth(t, `count(m.gang.models, .wounds >= n)`)
+	count, err := CompileSlots(good.Node(), map[string]*builtin.Function(cfg.Functions), slot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fs Frames
+	vals := []any{1, testEnv()["m"]}
+	for range 3 {
+		if v, err := boom(&fs, vals); err == nil {
+			t.Fatalf("a panic gave %v, no error", v)
+		}
+		if fs.used != 0 {
+			t.Fatalf("%d frames left in use after a panic", fs.used)
+		}
+		if v, err := count(&fs, vals); err != nil || v != 2 || fs.used != 0 {
+			t.Fatalf("after a panic: %v, %v, %d frames in use", v, err, fs.used)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package fastexpr
 import (
 	"errors"
 	"sync"
+	"unsafe"
 
 	"github.com/munda-rules/munda/stdlib/slab"
 )
@@ -19,9 +20,12 @@ const memoryBudget = 1e6
 // frame is one evaluation: the environment, the current item of each
 // enclosing predicate, and the memory counted so far.
 type frame struct {
-	env    map[string]any
-	slots  []any // the variables of a slot-compiled expression (CompileSlots)
-	items  [maxPredicateDepth]any
+	env   map[string]any
+	slots []any // the variables of a slot-compiled expression (CompileSlots)
+	items [maxPredicateDepth]any
+	// fills are the lists of a RegisterListFill function's items, one for
+	// each predicate depth, kept from one run to the next (views.go).
+	fills  [maxPredicateDepth][]unsafe.Pointer
 	memory uint
 	vars   []any // let variables' slots
 	args   []any // the arguments of the calls under way

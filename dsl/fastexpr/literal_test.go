@@ -27,3 +27,13 @@ func TestTextLiteralEquals(t *testing.T) {
 		}
 	}
 }
+
+// TestBoxInt: an int boxed from the table of small negative ints is the
+// int boxed by Go, at and around the table's bounds.
+func TestBoxInt(t *testing.T) {
+	for v := -300; v <= 300; v++ {
+		if got, ok := boxInt(v).(int); !ok || got != v {
+			t.Errorf("boxInt(%d) = %v", v, boxInt(v))
+		}
+	}
+}

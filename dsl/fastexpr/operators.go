@@ -99,7 +99,7 @@ func (c *compiler) unary(n *ast.UnaryNode) (eval, error) {
 			}
 			switch v := v.(type) {
 			case int:
-				return -v, nil
+				return boxInt(-v), nil
 			case float64:
 				return -v, nil
 			}
@@ -107,6 +107,24 @@ func (c *compiler) unary(n *ast.UnaryNode) (eval, error) {
 		}, nil
 	}
 	return nil, unsupported("unary %s", n.Operator)
+}
+
+// negativeInts are -256 to -1 boxed once: Go boxes 0 to 255 without
+// allocating, and the rules' ints below 0 (-hierarchy_range(m), a
+// modifier) are mostly small.
+var negativeInts = func() (boxes [256]any) {
+	for i := range boxes {
+		boxes[i] = -1 - i
+	}
+	return boxes
+}()
+
+// boxInt is any(v), from negativeInts where it is one of them.
+func boxInt(v int) any {
+	if v < 0 && v >= -len(negativeInts) {
+		return negativeInts[-1-v]
+	}
+	return v
 }
 
 // generic operators run expr's own runtime helpers, so their semantics
@@ -132,9 +150,9 @@ var intOps = map[string]func(a, b int) (any, bool){
 	">":  func(a, b int) (any, bool) { return a > b, true },
 	"<=": func(a, b int) (any, bool) { return a <= b, true },
 	">=": func(a, b int) (any, bool) { return a >= b, true },
-	"+":  func(a, b int) (any, bool) { return a + b, true },
-	"-":  func(a, b int) (any, bool) { return a - b, true },
-	"*":  func(a, b int) (any, bool) { return a * b, true },
+	"+":  func(a, b int) (any, bool) { return boxInt(a + b), true },
+	"-":  func(a, b int) (any, bool) { return boxInt(a - b), true },
+	"*":  func(a, b int) (any, bool) { return boxInt(a * b), true },
 	"/":  func(a, b int) (any, bool) { return float64(a) / float64(b), true },
 	"%": func(a, b int) (any, bool) {
 		if b == 0 {

@@ -59,7 +59,10 @@ func (c *compiler) predicateParts(n *ast.BuiltinNode) (*compiledPredicate, error
 	if n.Threshold != nil && kind != predCount {
 		return nil, unsupported("%s with a threshold", n.Name)
 	}
-	list, err := c.listOperand(n.Arguments[0])
+	list, filled, err := c.fillOperand(n.Arguments[0], c.depth)
+	if !filled && err == nil {
+		list, err = c.listOperand(n.Arguments[0])
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +124,12 @@ func (c *compiler) quantifier(n *ast.BuiltinNode) (boolEval, error) {
 		key := keyState{match: match}
 		count := 0
 		for i := 0; i < items.len; i++ {
-			item := items.at(i)
+			var item any
+			if items.elem != nil {
+				item = items.ptrAt(i)
+			} else {
+				item = items.other(i)
+			}
 			fr.items[at] = item
 			var b, ok bool
 			if match != nil { // the check is a call: most predicates have none
@@ -226,7 +234,12 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 		count := 0
 		key := keyState{match: match}
 		for i := 0; i < items.len; i++ {
-			item := items.at(i)
+			var item any
+			if items.elem != nil {
+				item = items.ptrAt(i)
+			} else {
+				item = items.other(i)
+			}
 			fr.items[at] = item
 			var b, ok bool
 			if match != nil { // as in quantifier
@@ -306,17 +319,26 @@ type items struct {
 }
 
 func (it *items) at(i int) any {
+	if it.elem != nil {
+		return it.ptrAt(i)
+	}
+	return it.other(i)
+}
+
+// ptrAt is at for a list of pointers (elem set): small enough to be
+// inlined into the predicates' loops, which mostly loop over such lists.
+func (it *items) ptrAt(i int) any {
+	if uint(i) >= uint(it.skip-1) {
+		i++ // at or past the item left out (skip 0, none: uint(-1) is past every i)
+	}
+	e := eface{it.elem, *(*unsafe.Pointer)(unsafe.Add(it.ptrs, uintptr(i)*unsafe.Sizeof(uintptr(0))))}
+	return *(*any)(unsafe.Pointer(&e))
+}
+
+// other is at for a list that is not of pointers.
+func (it *items) other(i int) any {
 	if it.anys != nil {
 		return it.anys[i]
-	}
-	if it.elem != nil {
-		if it.skip > 0 && i >= it.skip-1 {
-			i++
-		}
-		var v any
-		e := (*eface)(unsafe.Pointer(&v))
-		e.typ, e.data = it.elem, *(*unsafe.Pointer)(unsafe.Add(it.ptrs, uintptr(i)*unsafe.Sizeof(uintptr(0))))
-		return v
 	}
 	return it.refl.Index(i).Interface()
 }

@@ -88,3 +88,73 @@ func (c *compiler) viewOperand(n ast.Node, t reflect.Type) (listEval, bool, erro
 		return it, nil
 	}, true, nil
 }
+
+// List fills: models(state) makes a new list of every gang's models,
+// which a predicate (filter(models(), …)) only loops over. A function
+// registered with RegisterListFill is, where a predicate loops over its
+// result, not called: its items are appended to a list the frame keeps
+// for the predicate's depth, reused from one run to the next (a nested
+// predicate has a depth, and a list, of its own).
+
+type listFill struct {
+	result reflect.Type // the function's result, a slice of pointers
+	fill   func(arg any, dst []unsafe.Pointer) ([]unsafe.Pointer, bool)
+}
+
+var listFills = map[string]listFill{}
+
+// RegisterListFill declares that name(x), a function of one argument
+// returning []*T, returns the items fill(x, dst) appends to dst; fill
+// says false where the function would fail (the VM then runs it). fill
+// must not change anything, as the function must not. Call it from an
+// init function, before any expression is compiled.
+func RegisterListFill[T any](name string, fill func(arg any, dst []*T) ([]*T, bool)) {
+	listFills[name] = listFill{
+		result: reflect.TypeFor[[]*T](),
+		fill: func(arg any, dst []unsafe.Pointer) ([]unsafe.Pointer, bool) {
+			out, ok := fill(arg, *(*[]*T)(unsafe.Pointer(&dst)))
+			return *(*[]unsafe.Pointer)(unsafe.Pointer(&out)), ok
+		},
+	}
+}
+
+// fillOperand is a predicate's list at depth at where it is a registered
+// fill's call of the checked type t; ok is false for any other node.
+func (c *compiler) fillOperand(n ast.Node, at int) (listEval, bool, error) {
+	t := n.Type()
+	call, isCall := n.(*ast.CallNode)
+	if !isCall || len(call.Arguments) != 1 || at >= maxPredicateDepth || t == nil {
+		return nil, false, nil
+	}
+	ident, isIdent := call.Callee.(*ast.IdentifierNode)
+	if !isIdent {
+		return nil, false, nil
+	}
+	lf, registered := listFills[ident.Value]
+	if fn, configured := c.functions[ident.Value]; !registered || !configured || fn.Func == nil || lf.result != t {
+		return nil, false, nil
+	}
+	if ft := call.Callee.Type(); ft == nil || ft.Kind() != reflect.Func || ft.NumIn() != 1 || derefsParam(ft.In(0), call.Arguments[0]) {
+		return nil, false, nil
+	}
+	arg, err := c.compile(call.Arguments[0])
+	if err != nil {
+		return nil, true, err
+	}
+	elem := typeWord(t.Elem())
+	return func(fr *frame) (items, error) {
+		v, err := arg(fr)
+		if err != nil {
+			return items{}, err
+		}
+		list, ok := lf.fill(v, fr.fills[at][:0])
+		if !ok {
+			return items{}, errFailed
+		}
+		fr.fills[at] = list
+		if len(list) == 0 {
+			return items{}, nil
+		}
+		return items{len: len(list), ptrs: unsafe.Pointer(unsafe.SliceData(list)), elem: elem}, nil
+	}, true, nil
+}

@@ -1,0 +1,427 @@
+package fastexpr
+
+import (
+	"reflect"
+	"slices"
+	"unsafe"
+
+	"github.com/expr-lang/expr/ast"
+)
+
+// Condition chains: once the rules' functions are inlined, the body of a
+// predicate is a tree of and, or, not and aliasing lets: `let m = #;
+// m.kind == "fighter" and let m2 = #; not m2.absent and not (let m3 =
+// m2; m3.kind == "vehicle" and m3.secondary == "wrecked") and …`. Each
+// let and each not was a closure of its own around the next, and each
+// let cut an and-chain in two. Here a chain is laid out flat: the
+// aliasing lets are read at compile time (they cost nothing at run
+// time), nested and-chains join their parent, and a not is pushed down
+// to the tests (not (a and b) is (not a) or (not b); not of a test of a
+// field of the item is the test with its outcome flipped). What runs is
+// one loop over the chain's operands, each a typed closure.
+//
+// The operands run in the order the VM runs them, stop where it stops,
+// and fail where its closures fail (booleans.go): flattening and De
+// Morgan's laws change neither.
+
+// chainable is whether n is a condition a chain lays out (else it is one
+// operand, compiled by condition).
+func (c *compiler) chainable(n ast.Node) bool {
+	if !isKind(n, reflect.Bool) {
+		return false
+	}
+	switch n := n.(type) {
+	case *ast.PredicateNode:
+		return true
+	case *ast.UnaryNode:
+		return n.Operator == "not" || n.Operator == "!"
+	case *ast.BinaryNode:
+		return isLogical(n.Operator)
+	case *ast.VariableDeclaratorNode:
+		return isKind(n.Expr, reflect.Bool) && c.aliasable(n.Value)
+	}
+	return false
+}
+
+// chain compiles n, a logical operator or a not (the caller says so,
+// typed bool or not), as a flat chain.
+func (c *compiler) chain(n ast.Node) (boolEval, error) {
+	return c.chainShape(n, false)
+}
+
+// chainOf compiles n consumed as a bool (derefed first where deref says,
+// as condition), negated where negate says.
+func (c *compiler) chainOf(n ast.Node, deref, negate bool) (boolEval, error) {
+	if c.chainable(n) {
+		if p, ok := n.(*ast.PredicateNode); ok {
+			return c.chainOf(p.Node, deref, negate)
+		}
+		return c.chainShape(n, negate)
+	}
+	if t, ok := c.itemTest(n, negate); ok {
+		return t, nil
+	}
+	b, err := c.condition(n, deref)
+	if err != nil || !negate {
+		return b, err
+	}
+	return func(fr *frame) (bool, error) {
+		v, err := b(fr)
+		return !v, err
+	}, nil
+}
+
+// chainShape lays out a logical operator, not or aliasing let.
+func (c *compiler) chainShape(n ast.Node, negate bool) (boolEval, error) {
+	switch n := n.(type) {
+	case *ast.UnaryNode: // not x
+		return c.chainOf(n.Node, true, !negate)
+	case *ast.VariableDeclaratorNode: // as letBool's alias
+		value, err := c.compile(n.Value)
+		if err != nil {
+			return nil, err
+		}
+		c.lets = append(c.lets, c.aliasVar(n, value))
+		defer func() { c.lets = c.lets[:len(c.lets)-1] }()
+		return c.chainOf(n.Expr, false, negate)
+	case *ast.BinaryNode:
+		// not (a and b) is (not a) or (not b): the chain stops at the
+		// operand it stopped at before, with the outcome flipped.
+		or := (n.Operator == "or" || n.Operator == "||") != negate
+		var ops []chainOperand
+		for _, side := range [2]ast.Node{n.Left, n.Right} {
+			if err := c.chainOperands(side, n.Operator, negate, &ops); err != nil {
+				return nil, err
+			}
+		}
+		conds := groupTests(ops, or)
+		if len(conds) == 1 {
+			return conds[0], nil
+		}
+		if len(conds) == 2 {
+			l, r := conds[0], conds[1]
+			return func(fr *frame) (bool, error) {
+				a, err := l(fr)
+				if err != nil || a == or {
+					return a, err
+				}
+				return r(fr)
+			}, nil
+		}
+		// The first operand settles most runs (the item is not a
+		// fighter, not on the battlefield): it is called before the loop.
+		first, rest := conds[0], conds[1:]
+		return func(fr *frame) (bool, error) {
+			if a, err := first(fr); err != nil || a == or {
+				return a, err
+			}
+			for _, cond := range rest {
+				if a, err := cond(fr); err != nil || a == or {
+					return a, err
+				}
+			}
+			return !or, nil
+		}, nil
+	}
+	return nil, unsupported("chain of %T", n)
+}
+
+// chainOperand is an operand of a chain: a test of a field of an item,
+// or any other condition's closure.
+type chainOperand struct {
+	test *fieldTest
+	cond boolEval
+}
+
+// chainOperands appends the operands of the logical operator op, in
+// order, to ops: an operand that is op again (however deep behind
+// aliasing lets and, with negate, a not of the other operator) joins the
+// list. The operands are derefed, as booleanBinary's.
+func (c *compiler) chainOperands(n ast.Node, op string, negate bool, ops *[]chainOperand) error {
+	switch x := n.(type) {
+	case *ast.PredicateNode:
+		if c.chainable(x) {
+			return c.chainOperands(x.Node, op, negate, ops)
+		}
+	case *ast.BinaryNode:
+		if isLogical(x.Operator) && sameLogical(x.Operator, op) && c.chainable(x) {
+			if err := c.chainOperands(x.Left, op, negate, ops); err != nil {
+				return err
+			}
+			return c.chainOperands(x.Right, op, negate, ops)
+		}
+	case *ast.VariableDeclaratorNode:
+		if c.chainable(x) {
+			value, err := c.compile(x.Value)
+			if err != nil {
+				return err
+			}
+			c.lets = append(c.lets, c.aliasVar(x, value))
+			err = c.chainOperands(x.Expr, op, negate, ops)
+			c.lets = c.lets[:len(c.lets)-1]
+			return err
+		}
+	}
+	if !c.chainable(n) {
+		if t, ok := c.fieldTestOf(n, negate); ok {
+			*ops = append(*ops, chainOperand{test: &t})
+			return nil
+		}
+	}
+	b, err := c.chainOf(n, true, negate)
+	if err != nil {
+		return err
+	}
+	*ops = append(*ops, chainOperand{cond: b})
+	return nil
+}
+
+// groupTests makes the closures of a chain's operands: a run of tests of
+// fields of one item is one closure, which checks the item once (where
+// the first of them would fail, the group fails: they all read it).
+func groupTests(ops []chainOperand, or bool) []boolEval {
+	var conds []boolEval
+	for i := 0; i < len(ops); {
+		if ops[i].test == nil {
+			conds = append(conds, ops[i].cond)
+			i++
+			continue
+		}
+		first := ops[i].test
+		var tests []fieldTest
+		for ; i < len(ops) && ops[i].test != nil && ops[i].test.at == first.at && ops[i].test.want == first.want; i++ {
+			tests = append(tests, *ops[i].test)
+		}
+		if len(tests) == 1 {
+			conds = append(conds, tests[0].closure())
+			continue
+		}
+		conds = append(conds, testGroup(tests, or))
+	}
+	return conds
+}
+
+// testGroup runs tests of fields of one item in order until one settles
+// the chain (a false one for and, a true one for or).
+func testGroup(tests []fieldTest, or bool) boolEval {
+	at, want := tests[0].at, tests[0].want
+	tests = slices.Clip(tests)
+	return func(fr *frame) (bool, error) {
+		e := (*eface)(unsafe.Pointer(&fr.items[at]))
+		if e.typ != want || e.data == nil {
+			return false, errFailed // as the field's getter: the VM decides
+		}
+		for i := range tests {
+			// fieldTest.on, written out: a call per test was a third of a
+			// group's instructions.
+			t := &tests[i]
+			p := unsafe.Add(e.data, t.off)
+			var v bool
+			switch t.kind {
+			case testStrEq:
+				v = t.lit.equals(*(*string)(p))
+			case testBool:
+				v = *(*bool)(p)
+			case testStrIn:
+				v = slices.Contains(*(*[]string)(p), t.lit.s)
+			default:
+				v = t.cmp.test(*(*int)(p), t.n)
+			}
+			if v != t.negate == or {
+				return or, nil
+			}
+		}
+		return !or, nil
+	}
+}
+
+func sameLogical(a, b string) bool {
+	return (a == "or" || a == "||") == (b == "or" || b == "||")
+}
+
+// fieldTest is a test of a field of a predicate's item: a string
+// against a literal, a bool, a literal in a list of strings, an int
+// against a literal.
+type fieldTest struct {
+	kind   fieldTestKind
+	at     int            // the item's index in the frame's items
+	want   unsafe.Pointer // the item's type word
+	off    uintptr        // the field's offset in the item
+	lit    textLiteral
+	n      int
+	cmp    intCmp
+	negate bool // the test is true where the field's is false
+}
+
+type fieldTestKind uint8
+
+const (
+	testStrEq fieldTestKind = iota
+	testBool
+	testStrIn
+	testIntCmp
+)
+
+// on is the test of the item at p.
+func (t *fieldTest) on(p unsafe.Pointer) bool {
+	p = unsafe.Add(p, t.off)
+	var v bool
+	switch t.kind {
+	case testStrEq:
+		v = t.lit.equals(*(*string)(p))
+	case testBool:
+		v = *(*bool)(p)
+	case testStrIn:
+		v = slices.Contains(*(*[]string)(p), t.lit.s)
+	default:
+		v = t.cmp.test(*(*int)(p), t.n)
+	}
+	return v != t.negate
+}
+
+// closure is the test as a closure of its own. It fails where the
+// field's getter fails (the item nil, or not of the checked type: the VM
+// decides).
+func (t fieldTest) closure() boolEval {
+	at, want, off, negate := t.at, t.want, t.off, t.negate
+	switch t.kind {
+	case testStrEq:
+		lit := t.lit
+		return func(fr *frame) (bool, error) {
+			e := (*eface)(unsafe.Pointer(&fr.items[at]))
+			if e.typ != want || e.data == nil {
+				return false, errFailed
+			}
+			return lit.equals(*(*string)(unsafe.Add(e.data, off))) != negate, nil
+		}
+	case testBool:
+		return func(fr *frame) (bool, error) {
+			e := (*eface)(unsafe.Pointer(&fr.items[at]))
+			if e.typ != want || e.data == nil {
+				return false, errFailed
+			}
+			return *(*bool)(unsafe.Add(e.data, off)) != negate, nil
+		}
+	}
+	return func(fr *frame) (bool, error) {
+		e := (*eface)(unsafe.Pointer(&fr.items[at]))
+		if e.typ != want || e.data == nil {
+			return false, errFailed
+		}
+		return t.on(e.data), nil
+	}
+}
+
+// itemTest is n as one closure testing a field of a predicate's item,
+// negated where negate says (fieldTestOf); ok is false for any other n.
+func (c *compiler) itemTest(n ast.Node, negate bool) (boolEval, bool) {
+	t, ok := c.fieldTestOf(n, negate)
+	if !ok {
+		return nil, false
+	}
+	return t.closure(), true
+}
+
+// fieldTestOf is n as a fieldTest, negated where negate says; ok is
+// false where n is not one.
+func (c *compiler) fieldTestOf(n ast.Node, negate bool) (fieldTest, bool) {
+	if p, isPred := n.(*ast.PredicateNode); isPred && isKind(n, reflect.Bool) {
+		return c.fieldTestOf(p.Node, negate)
+	}
+	if !isKind(n, reflect.Bool) {
+		return fieldTest{}, false
+	}
+	switch n := n.(type) {
+	case *ast.MemberNode:
+		if at, want, off, ok := c.itemField(n, reflect.TypeFor[bool]()); ok {
+			return fieldTest{kind: testBool, at: at, want: want, off: off, negate: negate}, true
+		}
+	case *ast.BinaryNode:
+		switch n.Operator {
+		case "==", "!=":
+			if !isKind(n.Left, reflect.String) || !isKind(n.Right, reflect.String) {
+				break
+			}
+			for _, sides := range [2][2]ast.Node{{n.Left, n.Right}, {n.Right, n.Left}} {
+				lit, isLit := sides[1].(*ast.StringNode)
+				if !isLit {
+					continue
+				}
+				if at, want, off, ok := c.itemField(sides[0], reflect.TypeFor[string]()); ok {
+					return fieldTest{kind: testStrEq, at: at, want: want, off: off, lit: newTextLiteral(lit.Value),
+						negate: negate != (n.Operator == "!=")}, true
+				}
+			}
+		case "in":
+			lit, isLit := n.Left.(*ast.StringNode)
+			if !isLit || !isKind(n.Left, reflect.String) {
+				break
+			}
+			if at, want, off, ok := c.itemField(n.Right, reflect.TypeFor[[]string]()); ok {
+				return fieldTest{kind: testStrIn, at: at, want: want, off: off, lit: textLiteral{s: lit.Value}, negate: negate}, true
+			}
+		}
+		cmp, isCmp := intCmps[n.Operator]
+		if !isCmp || !isKind(n.Left, reflect.Int) || !isKind(n.Right, reflect.Int) {
+			break
+		}
+		for i, sides := range [2][2]ast.Node{{n.Left, n.Right}, {n.Right, n.Left}} {
+			lit, isLit := sides[1].(*ast.IntegerNode)
+			if !isLit || (lit.Type() != nil && lit.Type().Kind() != reflect.Int) {
+				continue
+			}
+			if at, want, off, ok := c.itemField(sides[0], reflect.TypeFor[int]()); ok {
+				if i == 1 {
+					cmp = cmp.flip()
+				}
+				return fieldTest{kind: testIntCmp, at: at, want: want, off: off, n: lit.Value, cmp: cmp, negate: negate}, true
+			}
+		}
+	}
+	return fieldTest{}, false
+}
+
+// intCmp is an int comparison, by operator.
+type intCmp uint8
+
+const (
+	cmpEq intCmp = iota
+	cmpNe
+	cmpLt
+	cmpGt
+	cmpLe
+	cmpGe
+)
+
+var intCmps = map[string]intCmp{"==": cmpEq, "!=": cmpNe, "<": cmpLt, ">": cmpGt, "<=": cmpLe, ">=": cmpGe}
+
+// flip is the comparison with its sides swapped: 0 < x is x > 0.
+func (c intCmp) flip() intCmp {
+	switch c {
+	case cmpLt:
+		return cmpGt
+	case cmpGt:
+		return cmpLt
+	case cmpLe:
+		return cmpGe
+	case cmpGe:
+		return cmpLe
+	}
+	return c
+}
+
+func (c intCmp) test(a, b int) bool {
+	switch c {
+	case cmpEq:
+		return a == b
+	case cmpNe:
+		return a != b
+	case cmpLt:
+		return a < b
+	case cmpGt:
+		return a > b
+	case cmpLe:
+		return a <= b
+	}
+	return a >= b
+}
