@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/munda-rules/munda/interpreter"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Exact gives the exact distribution of the question's outcomes by
@@ -193,6 +194,13 @@ func (e *merger) drain(ctx context.Context, root *config, opts exactOptions) err
 				}
 			}
 		}
+		// The batch is continued: its snapshots' memory is the next's.
+		for _, c := range batch {
+			c.release()
+			for _, a := range c.alts {
+				a.release()
+			}
+		}
 	}
 	return nil
 }
@@ -239,6 +247,9 @@ type config struct {
 	pos  []int
 	key  string // position, blocks and hash: equal keys are merged
 	snap *interpreter.Snapshot
+	// snapBuf holds snap's copy of the state, given back (release) once
+	// nothing continues the configuration any more
+	snapBuf *state.Buffer
 	// trail is one path of picks that reaches it from the start (to
 	// replay, when there is no snapshot; and to name it in errors).
 	trail   *trail
@@ -385,6 +396,9 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 		}
 		candOrd, seen = ord, true
 		if cp.Rolls() && !e.runAgain {
+			if taken != nil {
+				taken.release() // a later checkpoint of the same run
+			}
 			taken, takenAt = e.take(cp, signals, made), ord
 		}
 		return false
@@ -405,7 +419,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 			return x
 		}
 		w.start()
-		seen, ord, takenAt, decided, dAt = false, 0, 0, nil, nil
+		seen, ord, taken, takenAt, decided, dAt = false, 0, nil, 0, nil, nil
 		signals = e.signalsFrom(c)
 		key, value, paused, err := e.run(c, w, hook, buf, signals)
 		x.runs++
@@ -419,6 +433,9 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 			return x
 		}
 		p := c.p.mul(w.p)
+		if taken != nil && (!paused || takenAt != candOrd) {
+			taken.release() // taken, but not where the run paused
+		}
 		if decided != nil {
 			x.ends = append(x.ends, ending{decided.key, decided.value, p})
 			if !plainValue(decided.value) {
@@ -513,11 +530,29 @@ func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *mad
 	} else {
 		child.pos = slices.Clone(pos)
 		if !made.has(child.key) && !e.noSnapshots {
-			child.snap = cp.Snapshot()
+			buf := snapBuffers.Get().(*state.Buffer)
+			if child.snap = cp.SnapshotIn(buf); child.snap != nil {
+				child.snapBuf = buf
+			} else {
+				snapBuffers.Put(buf)
+			}
 		}
 	}
 	child.signals = signals.clone()
 	return child
+}
+
+// snapBuffers are the memory of snapshots' states (*state.Buffer), given
+// back by configurations continued.
+var snapBuffers = sync.Pool{New: func() any { return new(state.Buffer) }}
+
+// release gives back the memory of c's snapshot: nothing may continue c
+// after.
+func (c *config) release() {
+	if c.snapBuf != nil {
+		snapBuffers.Put(c.snapBuf)
+		c.snap, c.snapBuf = nil, nil
+	}
 }
 
 // keyAt is the key of a configuration at checkpoint cp: its position
@@ -659,6 +694,8 @@ func (e *merger) add(c *config) error {
 		if e.checkLive && len(have.alts) < maxAlts && have.scope != c.scope &&
 			!slices.ContainsFunc(have.alts, func(a *config) bool { return a.scope == c.scope }) {
 			have.alts = append(have.alts, c)
+		} else {
+			c.release() // a snapshot made twice in a batch: one is enough
 		}
 		have.p = have.p.add(c.p)
 		return nil
