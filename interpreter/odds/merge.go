@@ -520,14 +520,18 @@ func (e *merger) signalsFrom(c *config) signalCounts {
 // (made; it is then merged into that one).
 func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *madeKeys) *config {
 	var buf [64]int
+	var kb [256]byte
 	pos := cp.Position(buf[:0])
-	child := &config{key: e.keyAt(cp, pos, signals)}
+	key := e.appendKey(kb[:0], cp, pos, signals)
+	child := &config{}
 	if e.checkLive {
 		child.scope = cp.ScopeHash(e.counters)
 	}
-	if have, ok := e.pending[child.key]; ok {
-		child.pos = have.pos // the same place: merged into it
+	if have, ok := e.pending[string(key)]; ok {
+		// The same place: merged into it (its key and position serve).
+		child.key, child.pos = have.key, have.pos
 	} else {
+		child.key = string(key)
 		child.pos = slices.Clone(pos)
 		if !made.has(child.key) && !e.noSnapshots {
 			buf := snapBuffers.Get().(*state.Buffer)
@@ -556,12 +560,16 @@ func (c *config) release() {
 }
 
 // keyAt is the key of a configuration at checkpoint cp: its position
-// (pos, cp's), blocks and hash. It is made on the stack, and the key's
-// text is its one allocation.
+// (pos, cp's), blocks and hash.
 func (e *merger) keyAt(cp interpreter.Checkpoint, pos []int, signals signalCounts) string {
 	var bb [256]byte
+	return string(e.appendKey(bb[:0], cp, pos, signals))
+}
+
+// appendKey appends keyAt's key to b (a caller's buffer on the stack: a
+// run merged into a configuration waiting needs no key of its own).
+func (e *merger) appendKey(b []byte, cp interpreter.Checkpoint, pos []int, signals signalCounts) []byte {
 	var ib [32]uintptr
-	b := bb[:0]
 	for _, v := range pos {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
@@ -578,7 +586,7 @@ func (e *merger) keyAt(cp interpreter.Checkpoint, pos []int, signals signalCount
 	if signals != nil {
 		b = signals.appendKey(b)
 	}
-	return string(b)
+	return b
 }
 
 // run runs from configuration c (a copy of its snapshot, or its path
@@ -625,7 +633,15 @@ func (c *config) fullPath(w *walker) *walker {
 // trailTo is the trail to where w is: c's, and w's picks after it (a
 // replaying walker's first picks are c's).
 func (c *config) trailTo(w *walker) *trail {
-	return &trail{parent: c.trail, picks: slices.Clone(w.path[w.base:w.pos])}
+	picks := w.path[w.base:w.pos]
+	t := &trail{parent: c.trail}
+	if len(picks) <= len(t.few) {
+		t.picks = t.few[:len(picks):len(picks)] // one allocation, not two
+		copy(t.picks, picks)
+	} else {
+		t.picks = slices.Clone(picks)
+	}
+	return t
 }
 
 // trail is a path of picks from the start, as the picks of the
@@ -635,6 +651,7 @@ func (c *config) trailTo(w *walker) *trail {
 type trail struct {
 	parent *trail
 	picks  []branch
+	few    [2]branch // picks, when they are this few
 }
 
 // path is the whole path of picks, a new list.
