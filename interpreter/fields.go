@@ -206,7 +206,7 @@ func (at *liveAt) plan(r *runner, question *Reads, counters bool) fieldPlan {
 	}
 	plan := r.planFields(live, question, counters)
 	plan.countKeys = slices.Sorted(maps.Keys(plan.counts))
-	plan.model = compileModelOps(plan)
+	plan.model = modelOpsFor(plan)
 	v, _ := plans.LoadOrStore(key, plan)
 	return v.(fieldPlan)
 }

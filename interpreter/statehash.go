@@ -11,13 +11,14 @@ package interpreter
 
 import (
 	"encoding/binary"
-
-	"github.com/munda-rules/munda/stdlib/state"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
 	"sync"
 	"unsafe"
+
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // hashNode is how to hash a value of one type found at some address.
@@ -380,6 +381,34 @@ func compileModelOps(plan fieldPlan) []modelOp {
 	}
 	return ops
 }
+
+// modelOpsFor is compileModelOps(plan), made once for each plan's drops,
+// sorts and counts (what it depends on): plans are made for each
+// question, at each place, and most are alike.
+func modelOpsFor(plan fieldPlan) []modelOp {
+	if plan.drop == 0 && plan.counts == nil && plan.sorted == 0 {
+		return nil
+	}
+	var kb [128]byte
+	key := binary.LittleEndian.AppendUint64(kb[:0], plan.drop)
+	key = binary.LittleEndian.AppendUint64(key, plan.sorted)
+	for _, i := range slices.Sorted(maps.Keys(plan.counts)) {
+		key = binary.AppendUvarint(key, uint64(i))
+		key = binary.AppendUvarint(key, uint64(len(plan.counts[i])))
+		for _, it := range plan.counts[i] {
+			key = binary.AppendUvarint(key, uint64(len(it)))
+			key = append(key, it...)
+		}
+	}
+	if v, ok := modelOpsMade.Load(string(key)); ok {
+		return v.([]modelOp)
+	}
+	v, _ := modelOpsMade.LoadOrStore(string(key), compileModelOps(plan))
+	return v.([]modelOp)
+}
+
+// modelOpsMade are the modelOps made, by modelOpsFor's key.
+var modelOpsMade sync.Map
 
 // modelByOps hashes the model at p by ops (compileModelOps).
 func (h *hasher) modelByOps(ops []modelOp, p unsafe.Pointer) {
