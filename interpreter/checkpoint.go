@@ -114,9 +114,20 @@ func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
 	if c.nextLoop.items != nil {
 		entry = loopEntry(c.nextLoop)
 	}
-	lv := ckLevel{block: b, f: f, sc: sc, entry: entry, known: c.nextKnown, extra: c.nextExtra, loopVar: c.nextVar, loop: c.nextLoop}
-	c.nextKnown, c.nextExtra, c.nextVar, c.nextLoop = false, 0, "", loopAt{}
-	if n := len(c.levels); n == 0 || c.levels[n-1].f != f {
+	newFrame := len(c.levels) == 0 || c.levels[len(c.levels)-1].f != f
+	// The level is made in place, and what the construct set is cleared
+	// only where it was set: a level is a few hundred bytes of pointers,
+	// and copying them (or writing zeros over them) costs a write barrier
+	// each while the collector runs.
+	c.levels = append(c.levels, ckLevel{})
+	lv := &c.levels[len(c.levels)-1]
+	lv.block, lv.f, lv.sc, lv.entry, lv.known, lv.extra = b, f, sc, entry, c.nextKnown, c.nextExtra
+	if at := &c.nextLoop; c.nextVar != "" || at.items != nil || at.index != 0 || at.old != nil || at.hadOld {
+		lv.loopVar, lv.loop = c.nextVar, c.nextLoop
+		c.nextVar, c.nextLoop = "", loopAt{}
+	}
+	c.nextKnown, c.nextExtra = false, 0
+	if newFrame {
 		lv.base = make([]int, 0, f.size())
 		for _, i := range f.used {
 			if f.state[i] == slotSet {
@@ -127,7 +138,6 @@ func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
 	if !lv.known {
 		c.opaque++
 	}
-	c.levels = append(c.levels, lv)
 }
 
 // loopEntry is the place of a for each's pass among the blocks entered
