@@ -7,7 +7,9 @@ package interpreter
 // random states and random field plans), without reflection's cost at
 // every field of every model at every checkpoint. Values a plan does not
 // know (the answers recorded in the battle: any text, number, list or map)
-// are hashed by reflectValue.
+// are hashed by reflectValue. A model whose fields the field plan alone
+// decides (no focus of the question, reached by no variable) is hashed by
+// the plan's writes, made once for each plan (modelOps).
 
 import (
 	"encoding/binary"
