@@ -114,9 +114,20 @@ func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
 	if c.nextLoop.items != nil {
 		entry = loopEntry(c.nextLoop)
 	}
-	lv := ckLevel{block: b, f: f, sc: sc, entry: entry, known: c.nextKnown, extra: c.nextExtra, loopVar: c.nextVar, loop: c.nextLoop}
-	c.nextKnown, c.nextExtra, c.nextVar, c.nextLoop = false, 0, "", loopAt{}
-	if n := len(c.levels); n == 0 || c.levels[n-1].f != f {
+	newFrame := len(c.levels) == 0 || c.levels[len(c.levels)-1].f != f
+	// The level is made in place, and what the construct set is cleared
+	// only where it was set: a level is a few hundred bytes of pointers,
+	// and copying them (or writing zeros over them) costs a write barrier
+	// each while the collector runs.
+	c.levels = append(c.levels, ckLevel{})
+	lv := &c.levels[len(c.levels)-1]
+	lv.block, lv.f, lv.sc, lv.entry, lv.known, lv.extra = b, f, sc, entry, c.nextKnown, c.nextExtra
+	if at := &c.nextLoop; c.nextVar != "" || at.items != nil || at.index != 0 || at.old != nil || at.hadOld {
+		lv.loopVar, lv.loop = c.nextVar, c.nextLoop
+		c.nextVar, c.nextLoop = "", loopAt{}
+	}
+	c.nextKnown, c.nextExtra = false, 0
+	if newFrame {
 		lv.base = make([]int, 0, f.size())
 		for _, i := range f.used {
 			if f.state[i] == slotSet {
@@ -127,7 +138,6 @@ func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
 	if !lv.known {
 		c.opaque++
 	}
-	c.levels = append(c.levels, lv)
 }
 
 // loopEntry is the place of a for each's pass among the blocks entered
@@ -164,6 +174,36 @@ func (r *runner) checkpointAt(i int) error {
 		return ErrPaused
 	}
 	return nil
+}
+
+// SnapshotIn is Snapshot with the copy of the state made in buf's memory
+// (state.Buffer), as a caller that keeps many snapshots, each for a
+// while, does: the memory of one no longer needed is the next one's, and
+// a state copied for each snapshot was most of exact odds' garbage. The
+// snapshot is valid until buf's next copy. (Snapshot is SnapshotIn(nil),
+// a Clone; they are one body once resume.go is free to change.)
+func (c Checkpoint) SnapshotIn(buf *state.Buffer) *Snapshot {
+	if buf == nil {
+		return c.Snapshot()
+	}
+	r := c.r
+	if len(r.running) > 0 || r.root == nil || r.rowOnly {
+		return nil
+	}
+	if r.values != nil && len(r.values.asking) > 0 {
+		return nil
+	}
+	m := newRemap(r.st, buf)
+	s := &Snapshot{st: m.to, root: r.root, blocks: r.ck.root,
+		stack: slices.Clone(r.stack), active: slices.Clone(r.active),
+		steps: r.steps, seq: r.seq, text: r.text, topRow: r.topRow}
+	m.pack(s, r.ck.levels)
+	ok := m.ok
+	m.free()
+	if !ok {
+		return nil
+	}
+	return s
 }
 
 // Plain reports whether the statement about to run is one that rolls no

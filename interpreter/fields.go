@@ -165,6 +165,9 @@ type fieldPlan struct {
 	sorted uint64
 	// countKeys: the keys of counts, in order
 	countKeys []int
+	// model: how to hash a model the plan alone decides (statehash.go;
+	// nil: field by field)
+	model []modelOp
 }
 
 // planKey is what a fieldPlan for a question depends on: the place,
@@ -203,6 +206,7 @@ func (at *liveAt) plan(r *runner, question *Reads, counters bool) fieldPlan {
 	}
 	plan := r.planFields(live, question, counters)
 	plan.countKeys = slices.Sorted(maps.Keys(plan.counts))
+	plan.model = modelOpsFor(plan)
 	v, _ := plans.LoadOrStore(key, plan)
 	return v.(fieldPlan)
 }

@@ -64,8 +64,11 @@ func (p *Program) guardsAt(levels []ckLevel, last uint64) []guard {
 	var buf [256]byte
 	key := appendPlaceKey(buf[:0], levels)
 	key = binary.AppendUvarint(key, last)
-	if v, ok := lv.guards.Load(string(key)); ok {
-		return v.([]guard)
+	lv.guardsMu.RLock()
+	have, ok := lv.guards[string(key)]
+	lv.guardsMu.RUnlock()
+	if ok {
+		return have
 	}
 	var out []guard
 	w := p.writes()
@@ -95,8 +98,16 @@ func (p *Program) guardsAt(levels []ckLevel, last uint64) []guard {
 			break
 		}
 	}
-	v, _ := lv.guards.LoadOrStore(string(key), out)
-	return v.([]guard)
+	lv.guardsMu.Lock()
+	defer lv.guardsMu.Unlock()
+	if have, ok := lv.guards[string(key)]; ok {
+		return have // found by another run meanwhile
+	}
+	if lv.guards == nil {
+		lv.guards = map[string][]guard{}
+	}
+	lv.guards[string(key)] = out
+	return out
 }
 
 // once reports whether a block that stmt enters runs once each time

@@ -318,8 +318,11 @@ type liveness struct {
 	atsMu sync.RWMutex
 	// declared: the slot each statement of a block declares (declaredBy)
 	declared sync.Map
-	// guards: the ifs each place decides (guardsAt), by its key
-	guards sync.Map
+	// guards: the ifs each place decides (guardsAt), by its key (a map
+	// under a lock, not a sync.Map: looked up by the key's bytes, with no
+	// copy of them made at every checkpoint hashed)
+	guards   map[string][]guard
+	guardsMu sync.RWMutex
 	// byModel: each callable's modelSummary, and modelBlocks each
 	// block's suffixes read by model (bymodel.go), by mode.
 	idx         *dsl.Index

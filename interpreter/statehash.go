@@ -7,17 +7,20 @@ package interpreter
 // random states and random field plans), without reflection's cost at
 // every field of every model at every checkpoint. Values a plan does not
 // know (the answers recorded in the battle: any text, number, list or map)
-// are hashed by reflectValue.
+// are hashed by reflectValue. A model whose fields the field plan alone
+// decides (no focus of the question, reached by no variable) is hashed by
+// the plan's writes, made once for each plan (modelOps).
 
 import (
 	"encoding/binary"
-
-	"github.com/munda-rules/munda/stdlib/state"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
 	"sync"
 	"unsafe"
+
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // hashNode is how to hash a value of one type found at some address.
@@ -53,6 +56,9 @@ const (
 	hashSlice
 	hashRaw     // fields of 8-byte numbers next to one another: their bytes as they are
 	hashReflect // any other: by reflectValue
+	// only in modelOps:
+	hashCounts   // a list of ids as the counts of some items (fieldPlan.counts)
+	hashMultiset // a list of ids in sorted order (fieldPlan.sorted)
 )
 
 var (
@@ -209,6 +215,10 @@ func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
 		if len(h.keep) > 0 {
 			keep = h.keepOf((*state.Model)(p))
 		}
+		if h.plan.model != nil && !focus && keep == nil {
+			h.modelByOps(h.plan.model, p)
+			return
+		}
 	}
 	for k := range n.fields {
 		f := &n.fields[k]
@@ -296,4 +306,140 @@ func (h *hasher) statsDropped(keep *modelKeep, focus bool) uint64 {
 		drop &^= h.plan.focusKeep
 	}
 	return drop
+}
+
+// modelOp is one write of a model's hash under a fieldPlan, for a model
+// that is not a focus of the question and that no variable reaches (the
+// plan alone decides each field): what structAt does for it, decided
+// once per plan rather than at every field of every model of every hash
+// (a bit, a map of counts and a list of focus models asked each time).
+type modelOp struct {
+	kind   hashKind
+	offset uintptr
+	size   uintptr   // hashRaw
+	node   *hashNode // kinds written by at
+	items  []string  // hashCounts
+}
+
+// compileModelOps are the writes structAt makes for such a model under
+// plan, with runs of raw bytes next to one another (kept characteristics,
+// numbers a dropped field no longer parts) joined; nil when the plan
+// leaves every field as it is.
+func compileModelOps(plan fieldPlan) []modelOp {
+	if plan.drop == 0 && plan.counts == nil && plan.sorted == 0 {
+		return nil
+	}
+	n := hashNodeOf(modelType)
+	bits := droppableBits()
+	var ops []modelOp
+	raw := func(offset, size uintptr) {
+		if k := len(ops) - 1; k >= 0 && ops[k].kind == hashRaw && ops[k].offset+ops[k].size == offset {
+			ops[k].size += size
+			return
+		}
+		ops = append(ops, modelOp{kind: hashRaw, offset: offset, size: size})
+	}
+	var field func(offset uintptr, node *hashNode)
+	field = func(offset uintptr, node *hashNode) {
+		switch {
+		case node.kind == hashRaw:
+			raw(offset, node.size)
+		case littleEndian && (node.kind == hashInt || node.kind == hashInt64 || node.kind == hashFloat64) && node.typ.Size() == 8:
+			raw(offset, 8) // what u64 writes
+		case node.kind == hashStruct && !node.model:
+			for _, f := range node.fields { // a struct writes its fields alone
+				field(offset+f.offset, f.node)
+			}
+		default:
+			ops = append(ops, modelOp{kind: node.kind, offset: offset, node: node})
+		}
+	}
+	for k := range n.fields {
+		f := &n.fields[k]
+		if b := bits[f.index]; b >= 0 {
+			if plan.drop&(1<<b) != 0 {
+				continue
+			}
+			if items, ok := plan.counts[f.index]; ok {
+				ops = append(ops, modelOp{kind: hashCounts, offset: f.offset, items: items})
+				continue
+			}
+			if plan.sorted&(1<<b) != 0 {
+				ops = append(ops, modelOp{kind: hashMultiset, offset: f.offset})
+				continue
+			}
+		}
+		if f.index == modelStatsField {
+			if drop := plan.drop & statMask(); drop != 0 {
+				for i, off := range statOffsets() {
+					if drop&(1<<statBits()[i]) == 0 {
+						raw(f.offset+off, 8)
+					}
+				}
+				continue
+			}
+		}
+		field(f.offset, f.node)
+	}
+	return ops
+}
+
+// modelOpsFor is compileModelOps(plan), made once for each plan's drops,
+// sorts and counts (what it depends on): plans are made for each
+// question, at each place, and most are alike.
+func modelOpsFor(plan fieldPlan) []modelOp {
+	if plan.drop == 0 && plan.counts == nil && plan.sorted == 0 {
+		return nil
+	}
+	var kb [128]byte
+	key := binary.LittleEndian.AppendUint64(kb[:0], plan.drop)
+	key = binary.LittleEndian.AppendUint64(key, plan.sorted)
+	for _, i := range slices.Sorted(maps.Keys(plan.counts)) {
+		key = binary.AppendUvarint(key, uint64(i))
+		key = binary.AppendUvarint(key, uint64(len(plan.counts[i])))
+		for _, it := range plan.counts[i] {
+			key = binary.AppendUvarint(key, uint64(len(it)))
+			key = append(key, it...)
+		}
+	}
+	if v, ok := modelOpsMade.Load(string(key)); ok {
+		return v.([]modelOp)
+	}
+	v, _ := modelOpsMade.LoadOrStore(string(key), compileModelOps(plan))
+	return v.([]modelOp)
+}
+
+// modelOpsMade are the modelOps made, by modelOpsFor's key.
+var modelOpsMade sync.Map
+
+// modelByOps hashes the model at p by ops (compileModelOps).
+func (h *hasher) modelByOps(ops []modelOp, p unsafe.Pointer) {
+	for i := range ops {
+		op := &ops[i]
+		q := unsafe.Add(p, op.offset)
+		switch op.kind {
+		case hashRaw:
+			h.bytes(unsafe.String((*byte)(q), op.size))
+		case hashString:
+			h.str(*(*string)(q))
+		case hashBool:
+			if *(*bool)(q) {
+				h.u64(1)
+			} else {
+				h.u64(0)
+			}
+		case hashStrings:
+			list := *(*[]string)(q)
+			h.u64(uint64(len(list)))
+			for _, s := range list {
+				h.str(s)
+			}
+		case hashCounts:
+			h.counts(*(*[]string)(q), op.items)
+		case hashMultiset:
+			h.multiset(*(*[]string)(q))
+		default:
+			h.at(op.node, q)
+		}
+	}
 }

@@ -43,6 +43,15 @@ func TestTypedStateHashMatchesReflective(t *testing.T) {
 			t.Fatalf("state %d, plan %+v: typed hash %x (unique %v), reflective %x (unique %v)",
 				n, plan, typed.sum(), typed.unique, reflective.sum(), reflective.unique)
 		}
+		// And by the plan's writes for models, made once (modelOps).
+		compiled := plan
+		compiled.model = compileModelOps(plan)
+		byOps := &hasher{plan: compiled}
+		byOps.state(st)
+		if byOps.unique != reflective.unique || byOps.sum() != reflective.sum() {
+			t.Fatalf("state %d, plan %+v: hash by the plan's model writes %x (unique %v), reflective %x (unique %v)",
+				n, plan, byOps.sum(), byOps.unique, reflective.sum(), reflective.unique)
+		}
 		// The hash must see the state: another random state hashes
 		// otherwise (almost always).
 		other := &state.State{}

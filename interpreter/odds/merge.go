@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/munda-rules/munda/interpreter"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Exact gives the exact distribution of the question's outcomes by
@@ -193,6 +194,13 @@ func (e *merger) drain(ctx context.Context, root *config, opts exactOptions) err
 				}
 			}
 		}
+		// The batch is continued: its snapshots' memory is the next's.
+		for _, c := range batch {
+			c.release()
+			for _, a := range c.alts {
+				a.release()
+			}
+		}
 	}
 	return nil
 }
@@ -239,6 +247,9 @@ type config struct {
 	pos  []int
 	key  string // position, blocks and hash: equal keys are merged
 	snap *interpreter.Snapshot
+	// snapBuf holds snap's copy of the state, given back (release) once
+	// nothing continues the configuration any more
+	snapBuf *state.Buffer
 	// trail is one path of picks that reaches it from the start (to
 	// replay, when there is no snapshot; and to name it in errors).
 	trail   *trail
@@ -385,6 +396,9 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 		}
 		candOrd, seen = ord, true
 		if cp.Rolls() && !e.runAgain {
+			if taken != nil {
+				taken.release() // a later checkpoint of the same run
+			}
 			taken, takenAt = e.take(cp, signals, made), ord
 		}
 		return false
@@ -405,7 +419,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 			return x
 		}
 		w.start()
-		seen, ord, takenAt, decided, dAt = false, 0, 0, nil, nil
+		seen, ord, taken, takenAt, decided, dAt = false, 0, nil, 0, nil, nil
 		signals = e.signalsFrom(c)
 		key, value, paused, err := e.run(c, w, hook, buf, signals)
 		x.runs++
@@ -419,6 +433,9 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 			return x
 		}
 		p := c.p.mul(w.p)
+		if taken != nil && (!paused || takenAt != candOrd) {
+			taken.release() // taken, but not where the run paused
+		}
 		if decided != nil {
 			x.ends = append(x.ends, ending{decided.key, decided.value, p})
 			if !plainValue(decided.value) {
@@ -503,30 +520,56 @@ func (e *merger) signalsFrom(c *config) signalCounts {
 // (made; it is then merged into that one).
 func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *madeKeys) *config {
 	var buf [64]int
+	var kb [256]byte
 	pos := cp.Position(buf[:0])
-	child := &config{key: e.keyAt(cp, pos, signals)}
+	key := e.appendKey(kb[:0], cp, pos, signals)
+	child := &config{}
 	if e.checkLive {
 		child.scope = cp.ScopeHash(e.counters)
 	}
-	if have, ok := e.pending[child.key]; ok {
-		child.pos = have.pos // the same place: merged into it
+	if have, ok := e.pending[string(key)]; ok {
+		// The same place: merged into it (its key and position serve).
+		child.key, child.pos = have.key, have.pos
 	} else {
+		child.key = string(key)
 		child.pos = slices.Clone(pos)
 		if !made.has(child.key) && !e.noSnapshots {
-			child.snap = cp.Snapshot()
+			buf := snapBuffers.Get().(*state.Buffer)
+			if child.snap = cp.SnapshotIn(buf); child.snap != nil {
+				child.snapBuf = buf
+			} else {
+				snapBuffers.Put(buf)
+			}
 		}
 	}
 	child.signals = signals.clone()
 	return child
 }
 
+// snapBuffers are the memory of snapshots' states (*state.Buffer), given
+// back by configurations continued.
+var snapBuffers = sync.Pool{New: func() any { return new(state.Buffer) }}
+
+// release gives back the memory of c's snapshot: nothing may continue c
+// after.
+func (c *config) release() {
+	if c.snapBuf != nil {
+		snapBuffers.Put(c.snapBuf)
+		c.snap, c.snapBuf = nil, nil
+	}
+}
+
 // keyAt is the key of a configuration at checkpoint cp: its position
-// (pos, cp's), blocks and hash. It is made on the stack, and the key's
-// text is its one allocation.
+// (pos, cp's), blocks and hash.
 func (e *merger) keyAt(cp interpreter.Checkpoint, pos []int, signals signalCounts) string {
 	var bb [256]byte
+	return string(e.appendKey(bb[:0], cp, pos, signals))
+}
+
+// appendKey appends keyAt's key to b (a caller's buffer on the stack: a
+// run merged into a configuration waiting needs no key of its own).
+func (e *merger) appendKey(b []byte, cp interpreter.Checkpoint, pos []int, signals signalCounts) []byte {
 	var ib [32]uintptr
-	b := bb[:0]
 	for _, v := range pos {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
@@ -543,7 +586,7 @@ func (e *merger) keyAt(cp interpreter.Checkpoint, pos []int, signals signalCount
 	if signals != nil {
 		b = signals.appendKey(b)
 	}
-	return string(b)
+	return b
 }
 
 // run runs from configuration c (a copy of its snapshot, or its path
@@ -590,7 +633,15 @@ func (c *config) fullPath(w *walker) *walker {
 // trailTo is the trail to where w is: c's, and w's picks after it (a
 // replaying walker's first picks are c's).
 func (c *config) trailTo(w *walker) *trail {
-	return &trail{parent: c.trail, picks: slices.Clone(w.path[w.base:w.pos])}
+	picks := w.path[w.base:w.pos]
+	t := &trail{parent: c.trail}
+	if len(picks) <= len(t.few) {
+		t.picks = t.few[:len(picks):len(picks)] // one allocation, not two
+		copy(t.picks, picks)
+	} else {
+		t.picks = slices.Clone(picks)
+	}
+	return t
 }
 
 // trail is a path of picks from the start, as the picks of the
@@ -600,6 +651,7 @@ func (c *config) trailTo(w *walker) *trail {
 type trail struct {
 	parent *trail
 	picks  []branch
+	few    [2]branch // picks, when they are this few
 }
 
 // path is the whole path of picks, a new list.
@@ -659,6 +711,8 @@ func (e *merger) add(c *config) error {
 		if e.checkLive && len(have.alts) < maxAlts && have.scope != c.scope &&
 			!slices.ContainsFunc(have.alts, func(a *config) bool { return a.scope == c.scope }) {
 			have.alts = append(have.alts, c)
+		} else {
+			c.release() // a snapshot made twice in a batch: one is enough
 		}
 		have.p = have.p.add(c.p)
 		return nil
