@@ -176,36 +176,6 @@ func (r *runner) checkpointAt(i int) error {
 	return nil
 }
 
-// SnapshotIn is Snapshot with the copy of the state made in buf's memory
-// (state.Buffer), as a caller that keeps many snapshots, each for a
-// while, does: the memory of one no longer needed is the next one's, and
-// a state copied for each snapshot was most of exact odds' garbage. The
-// snapshot is valid until buf's next copy. (Snapshot is SnapshotIn(nil),
-// a Clone; they are one body once resume.go is free to change.)
-func (c Checkpoint) SnapshotIn(buf *state.Buffer) *Snapshot {
-	if buf == nil {
-		return c.Snapshot()
-	}
-	r := c.r
-	if len(r.running) > 0 || r.root == nil || r.rowOnly {
-		return nil
-	}
-	if r.values != nil && len(r.values.asking) > 0 {
-		return nil
-	}
-	m := newRemap(r.st, buf)
-	s := &Snapshot{st: m.to, root: r.root, blocks: r.ck.root,
-		stack: slices.Clone(r.stack), active: slices.Clone(r.active),
-		steps: r.steps, seq: r.seq, text: r.text, topRow: r.topRow}
-	m.pack(s, r.ck.levels)
-	ok := m.ok
-	m.free()
-	if !ok {
-		return nil
-	}
-	return s
-}
-
 // Plain reports whether the statement about to run is one that rolls no
 // dice and asks nothing, and runs no block (a let, a set, an add): a
 // caller merging runs gains nothing by looking at it, since the next

@@ -57,7 +57,15 @@ type Snapshot struct {
 // Snapshot copies the run at this checkpoint, or returns nil when
 // something it keeps cannot be copied (the run then cannot be resumed
 // from here).
-func (c Checkpoint) Snapshot() *Snapshot {
+func (c Checkpoint) Snapshot() *Snapshot { return c.SnapshotIn(nil) }
+
+// SnapshotIn is Snapshot with the copy of the state made in buf's memory
+// (state.Buffer), as a caller that keeps many snapshots, each for a
+// while, does: the memory of one no longer needed is the next one's, and
+// a state copied for each snapshot was most of exact odds' garbage. The
+// snapshot is valid until buf's next copy; with buf nil, the state is a
+// Clone of its own (Snapshot).
+func (c Checkpoint) SnapshotIn(buf *state.Buffer) *Snapshot {
 	r := c.r
 	if len(r.running) > 0 || r.root == nil || r.rowOnly {
 		return nil
@@ -65,7 +73,7 @@ func (c Checkpoint) Snapshot() *Snapshot {
 	if r.values != nil && len(r.values.asking) > 0 {
 		return nil
 	}
-	m := newRemap(r.st, nil)
+	m := newRemap(r.st, buf)
 	s := &Snapshot{st: m.to, root: r.root, blocks: r.ck.root,
 		stack: slices.Clone(r.stack), active: slices.Clone(r.active),
 		steps: r.steps, seq: r.seq, text: r.text, topRow: r.topRow}
