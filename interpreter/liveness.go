@@ -53,6 +53,7 @@ package interpreter
 
 import (
 	"encoding/binary"
+	"iter"
 	"reflect"
 	"slices"
 	"strings"
@@ -1178,29 +1179,44 @@ func plainType(t reflect.Type) bool {
 // text (a prompt's, a title's: lookupPath reads a.b.c, the frame's a and
 // the fields b and c).
 func placeholderReads(raw string, s *nameSet) {
-	for {
-		i := strings.IndexByte(raw, '{')
-		if i < 0 {
-			return
-		}
-		raw = raw[i+1:]
-		j := strings.IndexByte(raw, '}')
-		if j < 0 {
-			j = len(raw)
-		}
-		parts := strings.Split(strings.TrimSpace(raw[:j]), ".")
+	for parts := range placeholderPaths(raw) {
 		for k, part := range parts {
-			part = strings.TrimSpace(part)
 			if part == "" {
 				continue
 			}
 			switch {
 			case k == 0:
 				s.add(part)
-			case part == statsWhole && k+1 < len(parts) && strings.TrimSpace(parts[k+1]) != "":
+			case part == statsWhole && k+1 < len(parts) && parts[k+1] != "":
 				// on its way to a characteristic (stats.go)
 			default:
 				s.addField(part)
+			}
+		}
+	}
+}
+
+// placeholderPaths yields the path of each {placeholder} in a text, split
+// at its dots and each part trimmed ({ a.b } is a, b); a brace left open
+// runs to the end of the text.
+func placeholderPaths(raw string) iter.Seq[[]string] {
+	return func(yield func([]string) bool) {
+		for {
+			i := strings.IndexByte(raw, '{')
+			if i < 0 {
+				return
+			}
+			raw = raw[i+1:]
+			j := strings.IndexByte(raw, '}')
+			if j < 0 {
+				j = len(raw)
+			}
+			parts := strings.Split(raw[:j], ".")
+			for k := range parts {
+				parts[k] = strings.TrimSpace(parts[k])
+			}
+			if !yield(parts) {
+				return
 			}
 		}
 	}

@@ -118,23 +118,13 @@ func (r *rollReads) addText(text string) {
 // addPlaceholders adds the reads of a text's {placeholders}: {natural.X}
 // reads X, {natural} every name.
 func (r *rollReads) addPlaceholders(raw string) {
-	for {
-		i := strings.IndexByte(raw, '{')
-		if i < 0 {
-			return
-		}
-		raw = raw[i+1:]
-		j := strings.IndexByte(raw, '}')
-		if j < 0 {
-			j = len(raw)
-		}
-		parts := strings.Split(raw[:j], ".")
-		if isRollTable(strings.TrimSpace(parts[0])) {
+	for parts := range placeholderPaths(raw) {
+		if isRollTable(parts[0]) {
 			if len(parts) < 2 {
 				r.all = true
 				return
 			}
-			r.names[strings.TrimSpace(parts[1])] = true
+			r.names[parts[1]] = true
 		}
 	}
 }

@@ -40,19 +40,9 @@ func RegisterListView[T any](name string, view func(arg any) (list []*T, skip *T
 // viewOperand is a predicate's list where it is a registered view's call
 // of the checked type t; ok is false for any other node.
 func (c *compiler) viewOperand(n ast.Node, t reflect.Type) (listEval, bool, error) {
-	call, isCall := n.(*ast.CallNode)
-	if !isCall || len(call.Arguments) != 1 {
-		return nil, false, nil
-	}
-	ident, isIdent := call.Callee.(*ast.IdentifierNode)
-	if !isIdent {
-		return nil, false, nil
-	}
-	lv, registered := listViews[ident.Value]
-	if fn, configured := c.functions[ident.Value]; !registered || !configured || fn.Func == nil || lv.result != t {
-		return nil, false, nil
-	}
-	if ft := call.Callee.Type(); ft == nil || ft.Kind() != reflect.Func || ft.NumIn() != 1 || derefsParam(ft.In(0), call.Arguments[0]) {
+	name, call := c.oneArgCall(n)
+	lv, registered := listViews[name]
+	if call == nil || !registered || lv.result != t {
 		return nil, false, nil
 	}
 	arg, err := c.compile(call.Arguments[0])
@@ -122,19 +112,9 @@ func RegisterListFill[T any](name string, fill func(arg any, dst []*T) ([]*T, bo
 // fill's call of the checked type t; ok is false for any other node.
 func (c *compiler) fillOperand(n ast.Node, at int) (listEval, bool, error) {
 	t := n.Type()
-	call, isCall := n.(*ast.CallNode)
-	if !isCall || len(call.Arguments) != 1 || at >= maxPredicateDepth || t == nil {
-		return nil, false, nil
-	}
-	ident, isIdent := call.Callee.(*ast.IdentifierNode)
-	if !isIdent {
-		return nil, false, nil
-	}
-	lf, registered := listFills[ident.Value]
-	if fn, configured := c.functions[ident.Value]; !registered || !configured || fn.Func == nil || lf.result != t {
-		return nil, false, nil
-	}
-	if ft := call.Callee.Type(); ft == nil || ft.Kind() != reflect.Func || ft.NumIn() != 1 || derefsParam(ft.In(0), call.Arguments[0]) {
+	name, call := c.oneArgCall(n)
+	lf, registered := listFills[name]
+	if call == nil || !registered || at >= maxPredicateDepth || t == nil || lf.result != t {
 		return nil, false, nil
 	}
 	arg, err := c.compile(call.Arguments[0])
@@ -157,4 +137,25 @@ func (c *compiler) fillOperand(n ast.Node, at int) (listEval, bool, error) {
 		}
 		return items{len: len(list), ptrs: unsafe.Pointer(unsafe.SliceData(list)), elem: elem}, nil
 	}, true, nil
+}
+
+// oneArgCall is n where it calls a configured function of one parameter
+// by its name (as views and fills are registered): the name and the call,
+// or a nil call for any other node.
+func (c *compiler) oneArgCall(n ast.Node) (string, *ast.CallNode) {
+	call, isCall := n.(*ast.CallNode)
+	if !isCall || len(call.Arguments) != 1 {
+		return "", nil
+	}
+	ident, isIdent := call.Callee.(*ast.IdentifierNode)
+	if !isIdent {
+		return "", nil
+	}
+	if fn, configured := c.functions[ident.Value]; !configured || fn.Func == nil {
+		return "", nil
+	}
+	if ft := call.Callee.Type(); ft == nil || ft.Kind() != reflect.Func || ft.NumIn() != 1 || derefsParam(ft.In(0), call.Arguments[0]) {
+		return "", nil
+	}
+	return ident.Value, call
 }
