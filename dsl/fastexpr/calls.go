@@ -75,14 +75,22 @@ func SetListConcat(name string, f func(...any) (any, error), maxItems int) {
 // functions). Where the function fails (an argument not a list, too many
 // items), the VM runs and says why.
 func (c *compiler) concatFunction(n *ast.CallNode) (eval, error) {
-	lists := make([]listEval, len(n.Arguments))
-	for i, a := range n.Arguments {
+	return c.concatOf(n.Arguments, listConcat.max, false)
+}
+
+// concatOf is the list of the items of each of args in turn (nil for no
+// items at all), made once at its final length from the frame's slabs:
+// errFailed past maxItems items (< 0: no bound), and the items counted
+// against the memory budget where budget says so. Anything but a list is
+// the VM's error.
+func (c *compiler) concatOf(args []ast.Node, maxItems int, budget bool) (eval, error) {
+	lists := make([]listEval, len(args))
+	for i, a := range args {
 		var err error
 		if lists[i], err = c.listOperand(a); err != nil {
 			return nil, err
 		}
 	}
-	maxItems := listConcat.max
 	return func(fr *frame) (any, error) {
 		var parts [4]items
 		all := parts[:0]
@@ -90,13 +98,18 @@ func (c *compiler) concatFunction(n *ast.CallNode) (eval, error) {
 		for _, l := range lists {
 			it, err := l(fr)
 			if err != nil {
-				return nil, err
+				return nil, err // errFailed for a value that is not a list: the VM says so
 			}
 			all = append(all, it)
 			size += it.len
 		}
-		if size > maxItems {
+		if maxItems >= 0 && size > maxItems {
 			return nil, errFailed
+		}
+		if budget {
+			if err := fr.grow(size); err != nil {
+				return nil, err
+			}
 		}
 		if size == 0 {
 			return []any(nil), nil
@@ -309,42 +322,7 @@ func callSafe(f func(...any) (any, uint, error), args []eval) eval {
 // the common lists read without reflection. Anything but a list is the
 // VM's error.
 func (c *compiler) concatLists(n *ast.BuiltinNode) (eval, error) {
-	lists := make([]listEval, len(n.Arguments))
-	for i, a := range n.Arguments {
-		var err error
-		if lists[i], err = c.listOperand(a); err != nil {
-			return nil, err
-		}
-	}
-	return func(fr *frame) (any, error) {
-		var parts [4]items
-		all := parts[:0]
-		size := 0
-		for _, l := range lists {
-			it, err := l(fr)
-			if err != nil {
-				return nil, err // errFailed for a value that is not a list: the VM says so
-			}
-			all = append(all, it)
-			size += it.len
-		}
-		var arr []any
-		if size > 0 {
-			arr = fr.list(size)[:0]
-			for i := range all {
-				for j := 0; j < all[i].len; j++ {
-					arr = append(arr, all[i].at(j))
-				}
-			}
-		}
-		if err := fr.grow(size); err != nil {
-			return nil, err
-		}
-		if arr == nil {
-			return arr, nil
-		}
-		return fr.boxList(arr), nil
-	}, nil
+	return c.concatOf(n.Arguments, -1, true)
 }
 
 // uniq is expr's uniq(list) of a list the checker typed a slice: the
