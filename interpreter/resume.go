@@ -74,6 +74,7 @@ type SnapshotMemory struct {
 	natural []packedNatural
 	rolled  []packedRolled
 	names   []string // the snapshot's stack, then its active
+	items   []any    // the items of its levels' for each loops
 }
 
 // SnapshotIn is Snapshot made in mem's memory. The snapshot is valid
@@ -166,10 +167,10 @@ func (p *Program) resume(s *Snapshot, opts Options, buf *state.Buffer, mem *runn
 		r.ckOwn = checkpoints{hook: func(Checkpoint) bool { return false }, levels: r.stacks.levels}
 		r.ck = &r.ckOwn
 	}
-	levels, scopes := m.unpack(s, r.ck.levels[:0], r.stacks.scopes[:0], r.emptyFrame)
+	levels, scopes, items := m.unpack(s, r.ck.levels[:0], r.stacks.scopes[:0], r.stacks.resumed[:0], r.emptyFrame)
 	st := m.to
 	m.free()
-	r.stacks.scopes = scopes
+	r.stacks.scopes, r.stacks.resumed = scopes, items
 	r.root, r.ck.root, r.ck.levels = s.root, s.blocks, levels
 	// Into the stacks the runner keeps between runs (newRunner).
 	r.stack, r.active = append(r.stack[:0], s.stack...), append(r.active[:0], s.active...)
@@ -364,7 +365,7 @@ type packedRolled struct {
 func (m *remap) pack(s *Snapshot, from []ckLevel, mem *SnapshotMemory) {
 	s.levels = slices.Grow(mem.levels[:0], len(from))[:len(from)]
 	mem.levels = s.levels
-	mem.slots, mem.natural, mem.rolled = mem.slots[:0], mem.natural[:0], mem.rolled[:0]
+	mem.slots, mem.natural, mem.rolled, mem.items = mem.slots[:0], mem.natural[:0], mem.rolled[:0], mem.items[:0]
 	frames := mem.frames[:0]
 	for i, lv := range from {
 		if i == 0 || from[i-1].f != lv.f {
@@ -375,16 +376,16 @@ func (m *remap) pack(s *Snapshot, from []ckLevel, mem *SnapshotMemory) {
 		lv.f = nil
 		p.scope = blockScope{}
 		lv.sc = m.scope(lv.sc, nil, &p.scope)
-		m.loop(&lv)
+		mem.items = m.loop(&lv, mem.items)
 		p.ckLevel = lv
 	}
 	s.frames, mem.frames = frames, frames
 }
 
 // unpack copies the levels of a snapshot into out, with their block
-// scopes in scopes (both emptied, for reuse), each frame once into an
-// empty one from empty.
-func (m *remap) unpack(s *Snapshot, out []ckLevel, scopes []blockScope, empty func() *frame) ([]ckLevel, []blockScope) {
+// scopes in scopes and their loops' items in items (all emptied, for
+// reuse), each frame once into an empty one from empty.
+func (m *remap) unpack(s *Snapshot, out []ckLevel, scopes []blockScope, items []any, empty func() *frame) ([]ckLevel, []blockScope, []any) {
 	m.shared = true
 	// Room for the levels the continued run enters, so that they do not
 	// grow the list again on every resume.
@@ -404,10 +405,10 @@ func (m *remap) unpack(s *Snapshot, out []ckLevel, scopes []blockScope, empty fu
 		}
 		lv.f = f
 		lv.sc = m.scope(lv.sc, f, &scopes[i])
-		m.loop(&lv)
+		items = m.loop(&lv, items)
 		out[i] = lv
 	}
-	return out, scopes
+	return out, scopes, items
 }
 
 // scope copies a block scope into c, for frame f.
@@ -423,12 +424,24 @@ func (m *remap) scope(sc *blockScope, f *frame, c *blockScope) *blockScope {
 	return c
 }
 
-// loop maps what a level's for each keeps.
-func (m *remap) loop(lv *ckLevel) {
-	if lv.loop.items != nil {
-		lv.loop.items = m.list(lv.loop.items)
-		lv.loop.old = m.value(lv.loop.old)
+// loop maps what a level's for each keeps, its items into a piece of
+// into's memory (cut to their length: should into grow for a later
+// level, the pieces before keep the old one), and returns into grown.
+func (m *remap) loop(lv *ckLevel, into []any) []any {
+	if lv.loop.items == nil {
+		return into
 	}
+	if len(lv.loop.items) == 0 {
+		lv.loop.items = []any{} // not nil: a loop running
+	} else {
+		from := len(into)
+		for _, v := range lv.loop.items {
+			into = append(into, m.value(v))
+		}
+		lv.loop.items = into[from:len(into):len(into)]
+	}
+	lv.loop.old = m.value(lv.loop.old)
+	return into
 }
 
 // packFor copies a frame of a paused run for a snapshot, mapping its
