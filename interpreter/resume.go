@@ -59,13 +59,28 @@ type Snapshot struct {
 // from here).
 func (c Checkpoint) Snapshot() *Snapshot { return c.SnapshotIn(nil) }
 
-// SnapshotIn is Snapshot with the copy of the state made in buf's memory
-// (state.Buffer), as a caller that keeps many snapshots, each for a
-// while, does: the memory of one no longer needed is the next one's, and
-// a state copied for each snapshot was most of exact odds' garbage. The
-// snapshot is valid until buf's next copy; with buf nil, the state is a
-// Clone of its own (Snapshot).
-func (c Checkpoint) SnapshotIn(buf *state.Buffer) *Snapshot {
+// SnapshotMemory is the memory of a snapshot (Checkpoint.SnapshotIn):
+// the copy of the state, and the snapshot's own lists (its levels,
+// frames and the names each frame has set). A caller that keeps many
+// snapshots, each for a while, keeps these: the memory of one no longer
+// needed is the next one's, and a state and frames copied afresh for
+// each snapshot were most of exact odds' garbage.
+type SnapshotMemory struct {
+	Buf     state.Buffer
+	snap    Snapshot
+	levels  []packedLevel
+	frames  []packedFrame
+	slots   []packedSlot
+	natural []packedNatural
+	rolled  []packedRolled
+	names   []string // the snapshot's stack, then its active
+	items   []any    // the items of its levels' for each loops
+}
+
+// SnapshotIn is Snapshot made in mem's memory. The snapshot is valid
+// until the next one made in mem; with mem nil, it is a snapshot of its
+// own (Snapshot).
+func (c Checkpoint) SnapshotIn(mem *SnapshotMemory) *Snapshot {
 	r := c.r
 	if len(r.running) > 0 || r.root == nil || r.rowOnly {
 		return nil
@@ -73,11 +88,20 @@ func (c Checkpoint) SnapshotIn(buf *state.Buffer) *Snapshot {
 	if r.values != nil && len(r.values.asking) > 0 {
 		return nil
 	}
+	var buf *state.Buffer
+	s := new(Snapshot)
+	if mem != nil {
+		buf, s = &mem.Buf, &mem.snap
+	} else {
+		mem = new(SnapshotMemory) // its lists are the snapshot's alone
+	}
 	m := newRemap(r.st, buf)
-	s := &Snapshot{st: m.to, root: r.root, blocks: r.ck.root,
-		stack: slices.Clone(r.stack), active: slices.Clone(r.active),
+	names := append(append(mem.names[:0], r.stack...), r.active...)
+	mem.names = names
+	*s = Snapshot{st: m.to, root: r.root, blocks: r.ck.root,
+		stack: names[:len(r.stack):len(r.stack)], active: names[len(r.stack):],
 		steps: r.steps, seq: r.seq, text: r.text, topRow: r.topRow}
-	m.pack(s, r.ck.levels)
+	m.pack(s, r.ck.levels, mem)
 	ok := m.ok
 	m.free()
 	if !ok {
@@ -143,10 +167,10 @@ func (p *Program) resume(s *Snapshot, opts Options, buf *state.Buffer, mem *runn
 		r.ckOwn = checkpoints{hook: func(Checkpoint) bool { return false }, levels: r.stacks.levels}
 		r.ck = &r.ckOwn
 	}
-	levels, scopes := m.unpack(s, r.ck.levels[:0], r.stacks.scopes[:0], r.emptyFrame)
+	levels, scopes, items := m.unpack(s, r.ck.levels[:0], r.stacks.scopes[:0], r.stacks.resumed[:0], r.emptyFrame)
 	st := m.to
 	m.free()
-	r.stacks.scopes = scopes
+	r.stacks.scopes, r.stacks.resumed = scopes, items
 	r.root, r.ck.root, r.ck.levels = s.root, s.blocks, levels
 	// Into the stacks the runner keeps between runs (newRunner).
 	r.stack, r.active = append(r.stack[:0], s.stack...), append(r.active[:0], s.active...)
@@ -337,33 +361,31 @@ type packedRolled struct {
 }
 
 // pack copies the levels of a paused run into s: their frames (each
-// once), block scopes and loops.
-func (m *remap) pack(s *Snapshot, from []ckLevel) {
-	s.levels = make([]packedLevel, len(from))
-	frames := 0
-	for i := range from {
-		if i == 0 || from[i-1].f != from[i].f {
-			frames++
-		}
-	}
-	s.frames = make([]packedFrame, 0, frames)
+// once), block scopes and loops; its lists in mem's memory.
+func (m *remap) pack(s *Snapshot, from []ckLevel, mem *SnapshotMemory) {
+	s.levels = slices.Grow(mem.levels[:0], len(from))[:len(from)]
+	mem.levels = s.levels
+	mem.slots, mem.natural, mem.rolled, mem.items = mem.slots[:0], mem.natural[:0], mem.rolled[:0], mem.items[:0]
+	frames := mem.frames[:0]
 	for i, lv := range from {
 		if i == 0 || from[i-1].f != lv.f {
-			s.frames = append(s.frames, lv.f.packFor(m))
+			frames = append(frames, lv.f.packFor(m, mem))
 		}
 		p := &s.levels[i]
-		p.frame = len(s.frames) - 1
+		p.frame = len(frames) - 1
 		lv.f = nil
+		p.scope = blockScope{}
 		lv.sc = m.scope(lv.sc, nil, &p.scope)
-		m.loop(&lv)
+		mem.items = m.loop(&lv, mem.items)
 		p.ckLevel = lv
 	}
+	s.frames, mem.frames = frames, frames
 }
 
 // unpack copies the levels of a snapshot into out, with their block
-// scopes in scopes (both emptied, for reuse), each frame once into an
-// empty one from empty.
-func (m *remap) unpack(s *Snapshot, out []ckLevel, scopes []blockScope, empty func() *frame) ([]ckLevel, []blockScope) {
+// scopes in scopes and their loops' items in items (all emptied, for
+// reuse), each frame once into an empty one from empty.
+func (m *remap) unpack(s *Snapshot, out []ckLevel, scopes []blockScope, items []any, empty func() *frame) ([]ckLevel, []blockScope, []any) {
 	m.shared = true
 	// Room for the levels the continued run enters, so that they do not
 	// grow the list again on every resume.
@@ -383,10 +405,10 @@ func (m *remap) unpack(s *Snapshot, out []ckLevel, scopes []blockScope, empty fu
 		}
 		lv.f = f
 		lv.sc = m.scope(lv.sc, f, &scopes[i])
-		m.loop(&lv)
+		items = m.loop(&lv, items)
 		out[i] = lv
 	}
-	return out, scopes
+	return out, scopes, items
 }
 
 // scope copies a block scope into c, for frame f.
@@ -402,18 +424,31 @@ func (m *remap) scope(sc *blockScope, f *frame, c *blockScope) *blockScope {
 	return c
 }
 
-// loop maps what a level's for each keeps.
-func (m *remap) loop(lv *ckLevel) {
-	if lv.loop.items != nil {
-		lv.loop.items = m.list(lv.loop.items)
-		lv.loop.old = m.value(lv.loop.old)
+// loop maps what a level's for each keeps, its items into a piece of
+// into's memory (cut to their length: should into grow for a later
+// level, the pieces before keep the old one), and returns into grown.
+func (m *remap) loop(lv *ckLevel, into []any) []any {
+	if lv.loop.items == nil {
+		return into
 	}
+	if len(lv.loop.items) == 0 {
+		lv.loop.items = []any{} // not nil: a loop running
+	} else {
+		from := len(into)
+		for _, v := range lv.loop.items {
+			into = append(into, m.value(v))
+		}
+		lv.loop.items = into[from:len(into):len(into)]
+	}
+	lv.loop.old = m.value(lv.loop.old)
+	return into
 }
 
 // packFor copies a frame of a paused run for a snapshot, mapping its
-// values onto the copy of the state m makes. (This and unpackFor are the
-// one place that knows a frame's layout for snapshots.)
-func (f *frame) packFor(m *remap) packedFrame {
+// values onto the copy of the state m makes, its lists carved from
+// mem's. (This and unpackFor are the one place that knows a frame's
+// layout for snapshots.)
+func (f *frame) packFor(m *remap, mem *SnapshotMemory) packedFrame {
 	p := packedFrame{numbering: f.slots, rule: f.rule, source: f.source, proc: f.proc}
 	n := 0
 	for _, i := range f.used {
@@ -421,26 +456,35 @@ func (f *frame) packFor(m *remap) packedFrame {
 			n++
 		}
 	}
-	p.slots = make([]packedSlot, 0, n)
+	// Each list is a piece of mem's, cut to its length: should mem's
+	// grow for a later frame, the pieces before keep the old one.
+	slots := slices.Grow(mem.slots, n)
+	from := len(slots)
 	for _, i := range f.used {
 		if f.state[i] != slotSet || i < dsl.GlobalSlots {
 			continue
 		}
 		v := m.value(f.vals[i])
-		p.slots = append(p.slots, packedSlot{value: v, slot: int32(i), plain: pointsNowhere(v)})
+		slots = append(slots, packedSlot{value: v, slot: int32(i), plain: pointsNowhere(v)})
 		p.top = max(p.top, i+1)
 	}
+	p.slots, mem.slots = slots[from:len(slots):len(slots)], slots
 	if len(f.natural) > 0 {
-		p.natural = make([]packedNatural, 0, len(f.natural))
+		natural := slices.Grow(mem.natural, len(f.natural))
+		from := len(natural)
 		for k, v := range f.natural {
-			p.natural = append(p.natural, packedNatural{k, v})
+			natural = append(natural, packedNatural{k, v})
 		}
+		p.natural, mem.natural = natural[from:len(natural):len(natural)], natural
 	}
 	if len(f.rolled) > 0 {
-		p.rolled = make([]packedRolled, 0, len(f.rolled))
+		rolled := slices.Grow(mem.rolled, len(f.rolled))
+		from := len(rolled)
 		for k, v := range f.rolled {
-			p.rolled = append(p.rolled, packedRolled{k, slices.Clone(v)})
+			// The dice are cloned: a resumed frame shares them (unpackFor).
+			rolled = append(rolled, packedRolled{k, slices.Clone(v)})
 		}
+		p.rolled, mem.rolled = rolled[from:len(rolled):len(rolled)], rolled
 	}
 	return p
 }

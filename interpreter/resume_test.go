@@ -79,6 +79,12 @@ func TestResumeMatchesUninterrupted(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			resumed := 0
+			// On odd seeds, the snapshot and the runs resumed are made
+			// in memory kept from seed to seed, as exact odds makes them.
+			var (
+				mem interpreter.SnapshotMemory
+				rm  interpreter.Resumer
+			)
 			for seed := uint64(0); seed < c.seeds; seed++ {
 				// How many checkpoints the run passes.
 				n := 0
@@ -107,7 +113,11 @@ func TestResumeMatchesUninterrupted(t *testing.T) {
 				if err := run(st, c.proc, c.args(st), interpreter.Options{Dice: dice, Log: &events,
 					Checkpoint: func(cp interpreter.Checkpoint) bool {
 						if i == at {
-							snap, diceAt, logAt = cp.Snapshot(), len(dice.dice), len(events)
+							take := cp.Snapshot
+							if seed%2 == 1 {
+								take = func() *interpreter.Snapshot { return cp.SnapshotIn(&mem) }
+							}
+							snap, diceAt, logAt = take(), len(dice.dice), len(events)
 						}
 						i++
 						return false
@@ -120,7 +130,14 @@ func TestResumeMatchesUninterrupted(t *testing.T) {
 				// The snapshot twice: it is never changed by a resume.
 				for range 2 {
 					var more interpreter.Events
-					got, err := p.Resume(snap, interpreter.Options{Dice: &replayedDice{dice: dice.dice, next: diceAt}, Log: &more})
+					opts := interpreter.Options{Dice: &replayedDice{dice: dice.dice, next: diceAt}, Log: &more}
+					resume := p.Resume
+					if seed%2 == 1 {
+						resume = func(s *interpreter.Snapshot, opts interpreter.Options) (*state.State, error) {
+							return p.ResumeWith(s, opts, &rm)
+						}
+					}
+					got, err := resume(snap, opts)
 					if err != nil {
 						t.Fatalf("seed %d: resumed at checkpoint %d: %v", seed, at, err)
 					}

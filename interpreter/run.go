@@ -312,9 +312,10 @@ func (r *runner) done() {
 	clear(levels[:cap(levels)])
 	clear(rs.scopes[:cap(rs.scopes)])
 	clear(rs.hidden[:cap(rs.hidden)])
+	clear(rs.resumed[:cap(rs.resumed)])
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
-		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs, hidden: rs.hidden[:0],
+		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs, hidden: rs.hidden[:0], resumed: rs.resumed[:0],
 		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare}
 	r.mem = nil
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
@@ -337,6 +338,7 @@ type runStacks struct {
 	values        *valueState
 	levels        []ckLevel    // checkpoints.levels
 	scopes        []blockScope // the scopes of the levels a run resumed in
+	resumed       []any        // the items of their for each loops
 	// decideRow's rows (cleared after each use)
 	rowChances []RowChance
 	rowInfos   []*dsl.RowInfo

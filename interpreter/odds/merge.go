@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 
 	"github.com/munda-rules/munda/interpreter"
-	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Exact gives the exact distribution of the question's outcomes by
@@ -247,9 +246,10 @@ type config struct {
 	pos  []int
 	key  string // position, blocks and hash: equal keys are merged
 	snap *interpreter.Snapshot
-	// snapBuf holds snap's copy of the state, given back (release) once
-	// nothing continues the configuration any more
-	snapBuf *state.Buffer
+	// snapMem holds snap (its copy of the state, levels and frames),
+	// given back (release) once nothing continues the configuration any
+	// more
+	snapMem *interpreter.SnapshotMemory
 	// trail is one path of picks that reaches it from the start (to
 	// replay, when there is no snapshot; and to name it in errors).
 	trail   *trail
@@ -534,11 +534,11 @@ func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *mad
 		child.key = string(key)
 		child.pos = slices.Clone(pos)
 		if !made.has(child.key) && !e.noSnapshots {
-			buf := snapBuffers.Get().(*state.Buffer)
-			if child.snap = cp.SnapshotIn(buf); child.snap != nil {
-				child.snapBuf = buf
+			mem := snapMemory.Get().(*interpreter.SnapshotMemory)
+			if child.snap = cp.SnapshotIn(mem); child.snap != nil {
+				child.snapMem = mem
 			} else {
-				snapBuffers.Put(buf)
+				snapMemory.Put(mem)
 			}
 		}
 	}
@@ -546,16 +546,16 @@ func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *mad
 	return child
 }
 
-// snapBuffers are the memory of snapshots' states (*state.Buffer), given
-// back by configurations continued.
-var snapBuffers = sync.Pool{New: func() any { return new(state.Buffer) }}
+// snapMemory is the memory of snapshots (*interpreter.SnapshotMemory),
+// given back by configurations continued.
+var snapMemory = sync.Pool{New: func() any { return new(interpreter.SnapshotMemory) }}
 
 // release gives back the memory of c's snapshot: nothing may continue c
 // after.
 func (c *config) release() {
-	if c.snapBuf != nil {
-		snapBuffers.Put(c.snapBuf)
-		c.snap, c.snapBuf = nil, nil
+	if c.snapMem != nil {
+		snapMemory.Put(c.snapMem)
+		c.snap, c.snapMem = nil, nil
 	}
 }
 
