@@ -473,6 +473,23 @@ func (h *hasher) bytes(b string) {
 	h.n += copy(h.buf[h.n:], b)
 }
 
+// boolean adds a bool, as 1 or 0.
+func (h *hasher) boolean(v bool) {
+	var x uint64
+	if v {
+		x = 1
+	}
+	h.u64(x) // one u64, so that boolean is inlined
+}
+
+// strs adds a list of strings, in order, after its length.
+func (h *hasher) strs(list []string) {
+	h.u64(uint64(len(list)))
+	for _, s := range list {
+		h.str(s)
+	}
+}
+
 // grow makes room for k more bytes.
 func (h *hasher) grow(k int) {
 	buf := make([]byte, max(2*len(h.buf), h.n+k, 1024))

@@ -126,19 +126,11 @@ func (h *hasher) at(n *hashNode, p unsafe.Pointer) {
 	case hashInt32:
 		h.u64(uint64(int64(*(*int32)(p))))
 	case hashBool:
-		if *(*bool)(p) {
-			h.u64(1)
-		} else {
-			h.u64(0)
-		}
+		h.boolean(*(*bool)(p))
 	case hashFloat64:
 		h.u64(math.Float64bits(*(*float64)(p)))
 	case hashStrings:
-		list := *(*[]string)(p)
-		h.u64(uint64(len(list)))
-		for _, s := range list {
-			h.str(s)
-		}
+		h.strs(*(*[]string)(p))
 	case hashStruct:
 		h.structAt(n, p)
 	case hashPointer:
@@ -265,17 +257,9 @@ func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
 		case hashRaw:
 			h.bytes(unsafe.String((*byte)(q), f.node.size))
 		case hashBool:
-			if *(*bool)(q) {
-				h.u64(1)
-			} else {
-				h.u64(0)
-			}
+			h.boolean(*(*bool)(q))
 		case hashStrings:
-			list := *(*[]string)(q)
-			h.u64(uint64(len(list)))
-			for _, s := range list {
-				h.str(s)
-			}
+			h.strs(*(*[]string)(q))
 		default:
 			h.at(f.node, q)
 		}
@@ -423,17 +407,9 @@ func (h *hasher) modelByOps(ops []modelOp, p unsafe.Pointer) {
 		case hashString:
 			h.str(*(*string)(q))
 		case hashBool:
-			if *(*bool)(q) {
-				h.u64(1)
-			} else {
-				h.u64(0)
-			}
+			h.boolean(*(*bool)(q))
 		case hashStrings:
-			list := *(*[]string)(q)
-			h.u64(uint64(len(list)))
-			for _, s := range list {
-				h.str(s)
-			}
+			h.strs(*(*[]string)(q))
 		case hashCounts:
 			h.counts(*(*[]string)(q), op.items)
 		case hashMultiset:
