@@ -85,15 +85,21 @@ func (s *nameSet) viaOf(v string) *viaReads {
 	return s.viaAt(s.slots.Of(v))
 }
 
+// droppableVia is the reads through variable v and field's droppable
+// bit, or nil where field is not droppable or v holds no model by name.
+func (s *nameSet) droppableVia(v, field string) (*viaReads, int) {
+	b := droppableBitOf(field)
+	if b < 0 {
+		return nil, 0
+	}
+	return s.viaOf(v), b
+}
+
 // addViaField notes that field is read of the model variable v holds,
 // and reports whether it did (a droppable field, read through a
 // variable); the caller otherwise reads it of any model.
 func (s *nameSet) addViaField(v, field string) bool {
-	b := droppableBitOf(field)
-	if b < 0 {
-		return false
-	}
-	r := s.viaOf(v)
+	r, b := s.droppableVia(v, field)
 	if r == nil {
 		return false
 	}
@@ -105,11 +111,7 @@ func (s *nameSet) addViaField(v, field string) bool {
 // addViaMember is addViaField of a field only asked whether it holds
 // item.
 func (s *nameSet) addViaMember(v, field, item string) bool {
-	b := droppableBitOf(field)
-	if b < 0 {
-		return false
-	}
-	r := s.viaOf(v)
+	r, b := s.droppableVia(v, field)
 	if r == nil {
 		return false
 	}

@@ -13,14 +13,7 @@ import (
 // plan must be its statement's, in the procedure asked, and hold what
 // the statement looks up by name.
 func TestPlansFoundByStatement(t *testing.T) {
-	rules, diags := rulesets.Load(rulesets.Selection{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	p, err := Compile(rules)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := shippedProgram(t)
 	var stmts []syntax.Stmt
 	collect := func(n any) bool {
 		if st, ok := n.(syntax.Stmt); ok {
@@ -115,4 +108,18 @@ func checkPlan(t *testing.T, p *Program, st syntax.Stmt, in string, pl *stmtPlan
 			t.Errorf("%T at %v: a plan of what it does not look up", st, stmtSpan(st).start)
 		}
 	}
+}
+
+// shippedProgram is the default stack of the shipped rules, compiled.
+func shippedProgram(t *testing.T) *Program {
+	t.Helper()
+	rules, diags := rulesets.Load(rulesets.Selection{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	p, err := Compile(rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

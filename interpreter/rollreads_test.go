@@ -4,8 +4,6 @@ import (
 	"maps"
 	"slices"
 	"testing"
-
-	"github.com/munda-rules/munda/rulesets"
 )
 
 // TestRollReadsOfText checks the reads found in what is not a compiled
@@ -40,14 +38,7 @@ func TestRollReadsOfText(t *testing.T) {
 // rolled by name (so a roll no rule reads binds neither), and that the
 // names they read are found.
 func TestRollReadsShipped(t *testing.T) {
-	rules, diags := rulesets.Load(rulesets.Selection{})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	p, err := Compile(rules)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := shippedProgram(t)
 	if p.rollReads.all {
 		t.Fatal("the shipped rules read every roll's natural and rolled")
 	}
