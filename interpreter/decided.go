@@ -19,7 +19,83 @@ import (
 // is known: the fields it names, and the lists of gangs and models and
 // their ids when it finds one by id (see Program.Watch).
 type Watch struct {
+	fields nameSet // every field it reads, by name
+	// any: the fields it reads of any object (the lists of gangs and
+	// models and their ids included); objects: those it reads of a model
+	// or gang found by a constant id (writesbymodel.go).
+	any     nameSet
+	objects []watchedObject
+}
+
+// watchedObject is a model or a gang a question finds by a constant id
+// (`model("m")`, `gang("g")`), with the fields it reads of it alone.
+type watchedObject struct {
+	gang   bool
+	id     string
 	fields nameSet
+}
+
+// find is the object in st, as the built-in finds it, or nil.
+func (o *watchedObject) find(st *state.State) any {
+	if st == nil {
+		return nil
+	}
+	if o.gang {
+		if g := st.Gang(o.id); g != nil {
+			return g
+		}
+		return nil
+	}
+	if m := st.Model(o.id); m != nil {
+		return m
+	}
+	return nil
+}
+
+// readsOf notes that the question reads field of the object base is:
+// one found by a constant id (or its characteristics), else any.
+func (w *Watch) readsOf(base ast.Node, field string) {
+	w.fields.addField(field)
+	gang, id, ok := foundByID(base)
+	if !ok {
+		w.any.addField(field)
+		return
+	}
+	for i := range w.objects {
+		if o := &w.objects[i]; o.gang == gang && o.id == id {
+			o.fields.addField(field)
+			return
+		}
+	}
+	o := watchedObject{gang: gang, id: id, fields: nameSet{slots: w.fields.slots}}
+	o.fields.addField(field)
+	w.objects = append(w.objects, o)
+}
+
+// foundByID reports whether n is a model or a gang found by a constant id
+// (model("m"), gang("g")), or a model's characteristics (model("m").stats,
+// a value in the model), and which.
+func foundByID(n ast.Node) (gang bool, id string, ok bool) {
+	if m, isMember := n.(*ast.MemberNode); isMember && !m.Method {
+		if key, isStr := m.Property.(*ast.StringNode); isStr && key.Value == statsWhole {
+			gang, id, ok = foundByID(m.Node)
+			return false, id, ok && !gang
+		}
+		return false, "", false
+	}
+	c, isCall := n.(*ast.CallNode)
+	if !isCall || len(c.Arguments) == 0 {
+		return false, "", false
+	}
+	callee, isIdent := c.Callee.(*ast.IdentifierNode)
+	if !isIdent || callee.Value != "model" && callee.Value != "gang" {
+		return false, "", false
+	}
+	s, isStr := c.Arguments[len(c.Arguments)-1].(*ast.StringNode)
+	if !isStr {
+		return false, "", false
+	}
+	return callee.Value == "gang", s.Value, true
 }
 
 // structureBuiltins are the built-ins a question that can be decided
@@ -43,7 +119,7 @@ func (p *Program) Watch(q *dsl.Query) *Watch {
 	if !plainType(root.Type()) {
 		return nil
 	}
-	w := &Watch{fields: nameSet{slots: p.idx.Slots}}
+	w := &Watch{fields: nameSet{slots: p.idx.Slots}, any: nameSet{slots: p.idx.Slots}}
 	ok := true
 	// A struct is read only through its fields: a value that is not
 	// plain must be what a member is read of (or the state, given to a
@@ -76,7 +152,7 @@ func (p *Program) Watch(q *dsl.Query) *Watch {
 			if n.Method {
 				ok = false
 			} else if key, isStr := n.Property.(*ast.StringNode); isStr {
-				w.fields.addField(key.Value)
+				w.readsOf(n.Node, key.Value)
 			} else if !indexable(n.Node.Type()) {
 				ok = false
 			}
@@ -87,6 +163,7 @@ func (p *Program) Watch(q *dsl.Query) *Watch {
 			} else {
 				for _, f := range []string{"gangs", "models", "id"} {
 					w.fields.addField(f)
+					w.any.addField(f)
 				}
 			}
 		case *ast.BuiltinNode:
@@ -125,8 +202,9 @@ func (c Checkpoint) Decided(counters bool, watch *Watch) bool {
 		return false
 	}
 	r := c.r
-	written := r.p.writes().rest(r.p.idx, r.ck.levels)
-	if written.allFields || intersects(written, &watch.fields) {
+	levels := r.ck.levels
+	at := r.p.writes().restByModel(r.p.idx, levels, lastItems(levels))
+	if at.any.allFields || intersects(&at.any, &watch.fields) {
 		return false
 	}
 	if r.st != nil {
@@ -134,6 +212,43 @@ func (c Checkpoint) Decided(counters bool, watch *Watch) bool {
 			if du != nil && du.Field != "" && watch.fields.hasField(du.Field) {
 				return false
 			}
+		}
+	}
+	return watch.unchangedThrough(r.st, levels, at.vias)
+}
+
+// unchangedThrough reports whether no write through the variables of
+// vias changes what the question reads: a field it reads of any object,
+// or of one of the objects it finds by id in st (the one a variable
+// reaches; any, when a variable reaches something else than a model or
+// a gang, or the question's object is not in st).
+func (w *Watch) unchangedThrough(st *state.State, levels []ckLevel, vias []writeVia) bool {
+	var found []any
+	for i := range vias {
+		via := &vias[i]
+		if !intersects(&via.fields, &w.fields) {
+			continue
+		}
+		if intersects(&via.fields, &w.any) {
+			return false
+		}
+		if found == nil {
+			found = make([]any, len(w.objects))
+			for j := range w.objects {
+				found[j] = w.objects[j].find(st)
+			}
+		}
+		unchanged := via.reached(levels, func(v any) bool {
+			obj := objectOf(v)
+			for j := range w.objects {
+				if intersects(&via.fields, &w.objects[j].fields) && (obj == nil || found[j] == nil || obj == found[j]) {
+					return false
+				}
+			}
+			return true
+		})
+		if !unchanged {
+			return false
 		}
 	}
 	return true

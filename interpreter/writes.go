@@ -92,6 +92,16 @@ type writes struct {
 	tables        map[*syntax.Block]string // a row's body, to its table
 	blocks        sync.Map                 // *syntax.Block → []nameSet (suffixes)
 	ats           sync.Map                 // levels → *nameSet
+
+	// By object (writesbymodel.go), found on first use: each callable's
+	// writeSummary, the names effects may set, each block's suffixes and
+	// what is written at each place. calls: what each key calls, by name.
+	byModelOnce sync.Once
+	calls       map[string][]string
+	byModel     map[string]*writeSummary
+	effectsSet  slotBits
+	modelBlocks sync.Map // *syntax.Block → []suffixByModel
+	atsByModel  sync.Map // place → *writesAt
 }
 
 // writes is the program's, made on first use.
@@ -168,7 +178,13 @@ func newWrites(p *Program) *writes {
 	}
 	w.always.slots = w.slots
 	w.always.unionFields(w.called[anywhere])
+	w.calls = calls
 	return w
+}
+
+// byModelSummaries finds the summaries by object once.
+func (w *writes) byModelSummaries(idx *dsl.Index) {
+	w.byModelOnce.Do(func() { w.summariseByModel(idx, w.calls) })
 }
 
 // set is the summary of key, made empty on first use.

@@ -1,0 +1,151 @@
+package odds_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/munda-rules/munda/interpreter/odds"
+)
+
+// Writes by object (interpreter/writesbymodel.go): a write through a
+// variable whose model or gang the checkpoint knows is a write of that
+// one alone, so a question of another is decided before it. Where the
+// object is not known (a list, model(id) found later, a variable set
+// later, by a hook, a callee given something else than a plain variable,
+// two calls down) the run is followed on. Each case is asked of the
+// merging engine checking every run it takes as decided against the
+// run's end, and must give the first engine's fractions; decided: fewer
+// runs than following every run to its end (in each case but by object,
+// nothing is decided before the last roll).
+func TestDecidedByModelPacks(t *testing.T) {
+	const src = `dice d6 "D6" { faces 1, 2, 3, 4, 5, 6 }
+characteristic cl "Cool" {
+  check d6 at_least
+  target
+}
+procedure writer(x: model) "Writer" {
+  roll c = d6
+  if c >= 3 { set x.kills = x.kills + 10 }
+}
+procedure relay(z: model) "Relay" {
+  roll r = d6
+  if r > 0 { call writer(z) }
+}
+procedure relay_named(z: model) "Relay by name" {
+  roll r = d6
+  if r > 0 { call writer(x: z) }
+}
+procedure relay_found(z: model) "Relay to a model found" {
+  roll r = d6
+  if r > 0 { call writer(model("m")) }
+}
+procedure bottler(h: gang) "Bottler" {
+  roll c = d6
+  if c >= 3 { set h.bottled = true }
+}
+procedure p(m: model, o: model, g: gang, k: gang) "P" {
+%s
+}
+%s`
+	const state = "gangs:\n  - {id: g, name: G, models: [{id: m, name: M, kind: fighter, status: standing, x: 0, y: 0, base: 25}, " +
+		"{id: o, name: O, kind: fighter, status: standing, x: 5, y: 0, base: 25}]}\n" +
+		"  - {id: k, name: K, models: [{id: n, name: N, kind: fighter, status: standing, x: 9, y: 0, base: 25}]}\n"
+	const first = `  roll a = d6
+  if a >= 4 { set m.kills = m.kills + 1 }`
+	for _, c := range []struct {
+		name, body, of string
+		decided        bool
+	}{
+		{"another model through a parameter", first + "\n  call writer(o)", `model("m").kills`, true},
+		{"the model through a parameter", first + "\n  call writer(m)", `model("m").kills`, false},
+		{"another model two calls down", first + "\n  call relay(o)", `model("m").kills`, true},
+		{"the model two calls down", first + "\n  call relay(m)", `model("m").kills`, false},
+		{"the model two calls down, by name", first + "\n  call relay_named(m)", `model("m").kills`, false},
+		{"a model found two calls down", first + "\n  call relay_found(o)", `model("m").kills`, false},
+		{"a callee given what is not a variable", first + "\n  call writer(model(\"m\"))", `model("m").kills`, false},
+		{"another model through a variable", "  let y = o\n" + first + `
+  roll e = d6
+  if e >= 3 { set y.kills = y.kills + 10 }`, `model("m").kills`, true},
+		{"another model found by id before", "  let y = model(\"o\")\n" + first + `
+  roll e = d6
+  if e >= 3 { set y.kills = y.kills + 10 }`, `model("m").kills`, true},
+		{"a model found by id later", first + `
+  let y = model("m")
+  roll e = d6
+  if e >= 3 { set y.kills = y.kills + 10 }`, `model("m").kills`, false},
+		{"a variable set later", "  let y = o\n" + first + `
+  set y = m
+  roll e = d6
+  if e >= 3 { set y.kills = y.kills + 10 }`, `model("m").kills`, false},
+		{"a variable set by a hook", "  let y = o\n" + first + `
+  step s "S" {
+    roll e = d6
+  }
+  roll f = d6
+  if f >= 3 { set y.kills = y.kills + 10 }`, `model("m").kills`, false},
+		{"a list", first + `
+  for each y in [o, m] {
+    roll e = d6
+    if e >= 3 { set y.kills = y.kills + 10 }
+  }`, `model("m").kills`, false},
+		{"a loop past the model", `  for each y in [m, o] {
+    roll e = d6
+    if e >= 3 { set y.kills = y.kills + 10 }
+  }`, `model("m").kills`, true},
+		{"a loop before the model", `  for each y in [o, m] {
+    roll e = d6
+    if e >= 3 { set y.kills = y.kills + 10 }
+  }`, `model("m").kills`, false},
+		{"another model's characteristics", first + `
+  roll e = d6
+  if e >= 3 { set o.stats.cl = 9 }`, `model("m").kills * 100 + model("m").stats.cl`, true},
+		{"the model's characteristics", first + `
+  roll e = d6
+  if e >= 3 { improve cl of m }`, `model("m").kills * 100 + model("m").stats.cl`, false},
+		{"another gang through a parameter", `  roll a = d6
+  if a >= 4 { set g.bottled = true }
+  call bottler(k)`, `gang("g").bottled`, true},
+		{"the gang through a parameter", `  roll a = d6
+  if a >= 4 { set g.bottled = true }
+  call bottler(g)`, `gang("g").bottled`, false},
+		{"the gang through its model", `  roll a = d6
+  if a >= 4 { set g.bottled = true }
+  roll e = d6
+  if e >= 3 { set o.gang.bottled = true }`, `gang("g").bottled`, false},
+		{"a field of any model asked", first + "\n  call writer(o)", `model("m").kills + model("m").gang.models[1].kills`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rule := ""
+			if strings.Contains(c.body, "step s") {
+				rule = "rule swap \"Swap\" {\n  after p.s {\n    set y = m\n  }\n}\n"
+			}
+			prog := looseProgram(t, "p", fmt.Sprintf(src, c.body, rule))
+			q := odds.Question{Program: prog, State: decodeState(t, state), Procedure: "p",
+				Args: map[string]string{"m": "m", "o": "o", "g": "g", "k": "k"}, Of: query(t, prog, c.of)}
+			want, err := odds.ExactReplay(context.Background(), q, 100_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := odds.ExactCheckingDecided(context.Background(), q, 100_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameOutcomes(t, got, want)
+			fast, err := odds.Exact(context.Background(), q, 100_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameOutcomes(t, fast, want)
+			toEnd, err := odds.ExactToEnd(context.Background(), q, 100_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if decided := fast.Runs < toEnd.Runs; decided != c.decided {
+				t.Errorf("%d runs, %d following every run to its end: want runs taken as decided %v", fast.Runs, toEnd.Runs, c.decided)
+			}
+			t.Logf("runs: %d, to the end: %d", fast.Runs, toEnd.Runs)
+		})
+	}
+}
