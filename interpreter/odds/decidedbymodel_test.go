@@ -41,6 +41,27 @@ procedure relay_found(z: model) "Relay to a model found" {
   roll r = d6
   if r > 0 { call writer(model("m")) }
 }
+procedure finder(x: model) "Finder" {
+  let w = model("m")
+  roll c = d6
+  if c >= 3 { set w.kills = w.kills + 10 }
+}
+procedure relay_finder(z: model) "Relay to a finder" {
+  roll r = d6
+  if r > 0 { call finder(z) }
+}
+procedure relay_shadowed(z: model) "Relay of a name taken" {
+  roll r = d6
+  for each z in [model("m")] {
+    call writer(z)
+  }
+}
+procedure setter(x: model) "Setter" {
+  roll c = d6
+  for each x in [model("m")] {
+    if c >= 3 { set x.kills = x.kills + 10 }
+  }
+}
 procedure bottler(h: gang) "Bottler" {
   roll c = d6
   if c >= 3 { set h.bottled = true }
@@ -64,6 +85,9 @@ procedure p(m: model, o: model, g: gang, k: gang) "P" {
 		{"the model two calls down", first + "\n  call relay(m)", `model("m").kills`, false},
 		{"the model two calls down, by name", first + "\n  call relay_named(m)", `model("m").kills`, false},
 		{"a model found two calls down", first + "\n  call relay_found(o)", `model("m").kills`, false},
+		{"a callee's callee writes a model it finds", first + "\n  call relay_finder(o)", `model("m").kills`, false},
+		{"a callee whose loop takes its parameter's name", first + "\n  call setter(o)", `model("m").kills`, false},
+		{"a callee given a loop's variable of its caller's parameter's name", first + "\n  call relay_shadowed(o)", `model("m").kills`, false},
 		{"a callee given what is not a variable", first + "\n  call writer(model(\"m\"))", `model("m").kills`, false},
 		{"another model through a variable", "  let y = o\n" + first + `
   roll e = d6
@@ -114,7 +138,7 @@ procedure p(m: model, o: model, g: gang, k: gang) "P" {
   if a >= 4 { set g.bottled = true }
   roll e = d6
   if e >= 3 { set o.gang.bottled = true }`, `gang("g").bottled`, false},
-		{"a field of any model asked", first + "\n  call writer(o)", `model("m").kills + model("m").gang.models[1].kills`, false},
+		{"a field of any model asked", first + "\n  call writer(o)", `model("m").kills + gang("g").models[1].kills`, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rule := ""
