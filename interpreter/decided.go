@@ -203,9 +203,21 @@ func (c Checkpoint) Decided(counters bool, watch *Watch) bool {
 	}
 	r := c.r
 	levels := r.ck.levels
-	at := r.p.writes().restByModel(r.p.idx, levels, lastItems(levels))
-	if at.any.allFields || intersects(&at.any, &watch.fields) {
-		return false
+	last := lastItems(levels)
+	w := r.p.writes()
+	// The ifs the checkpoint decides are looked at only where what the
+	// rest of every branch may write keeps the answer open.
+	at := w.restByModel(r.p.idx, levels, last, guardValues{}, nil)
+	if !r.unchangedBy(at, watch) {
+		guards := r.p.guardsAt(levels, last)
+		vals := r.guardValues(guards)
+		if vals.known == 0 {
+			return false
+		}
+		at = w.restByModel(r.p.idx, levels, last, vals, untaken(guards, vals))
+		if !r.unchangedBy(at, watch) {
+			return false
+		}
 	}
 	if r.st != nil {
 		for _, du := range r.st.Battle.Durations {
@@ -214,7 +226,25 @@ func (c Checkpoint) Decided(counters bool, watch *Watch) bool {
 			}
 		}
 	}
-	return watch.unchangedThrough(r.st, levels, at.vias)
+	return true
+}
+
+// unchangedBy reports whether what at says the rest of the run may write
+// leaves what the question reads alone: of any object, through the
+// effects of features that may fire (writes.firing), and through
+// variables (Watch.unchangedThrough).
+func (r *runner) unchangedBy(at *writesAt, watch *Watch) bool {
+	if at.any.allFields || intersects(&at.any, &watch.fields) {
+		return false
+	}
+	if len(at.gated) > 0 {
+		written := at.any.clone()
+		r.p.writes().firing(r.st, at.gated, &written, at.vias)
+		if written.allFields || intersects(&written, &watch.fields) {
+			return false
+		}
+	}
+	return watch.unchangedThrough(r.st, r.ck.levels, at.vias)
 }
 
 // unchangedThrough reports whether no write through the variables of

@@ -98,10 +98,16 @@ type writes struct {
 	// what is written at each place. calls: what each key calls, by name.
 	byModelOnce sync.Once
 	calls       map[string][]string
+	ownerKeys   map[string][]string // the effects on each procedure, action or table but start hooks
+	grants      map[string]map[string][]*effect
+	gated       []gatedEffect     // by bit
+	gatedBit    map[string]int    // effect key → bit
+	gatedBy     map[feature][]int // a feature → the bits of its effects
 	byModel     map[string]*writeSummary
 	effectsSet  slotBits
-	modelBlocks sync.Map // *syntax.Block → []suffixByModel
-	atsByModel  sync.Map // place → *writesAt
+	modelBlocks sync.Map             // *syntax.Block → []suffixByModel
+	atsByModel  map[string]*writesAt // by place, loops at their last item and guards' values
+	atsMu       sync.RWMutex
 }
 
 // writes is the program's, made on first use.
@@ -178,7 +184,7 @@ func newWrites(p *Program) *writes {
 	}
 	w.always.slots = w.slots
 	w.always.unionFields(w.called[anywhere])
-	w.calls = calls
+	w.calls, w.ownerKeys, w.grants = calls, owners, p.grants
 	return w
 }
 

@@ -38,6 +38,7 @@ package interpreter
 import (
 	"encoding/binary"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/expr-lang/expr/ast"
@@ -111,7 +112,7 @@ func frameSlot(slots *dsl.Slots, p *syntax.Path) int {
 // written through a variable of the frame go to by.via instead, the
 // variables set to by.assigned, and each call and apply to sites with its
 // arguments. It returns what node calls (as writesOf).
-func writesCore(idx *dsl.Index, node any, s *nameSet, by *viaWrites, sites *[]readSite) []string {
+func writesCore(idx *dsl.Index, node any, s *nameSet, by *viaWrites, sites *[]readSite, skip map[*syntax.Block]bool) []string {
 	var calls []string
 	// through is where the writes of path go: s, or the variable's.
 	through := func(p *syntax.Path) *nameSet {
@@ -145,6 +146,8 @@ func writesCore(idx *dsl.Index, node any, s *nameSet, by *viaWrites, sites *[]re
 	inPath := map[*syntax.Ident]bool{}
 	syntax.Inspect(node, func(n any) bool {
 		switch x := n.(type) {
+		case *syntax.Block:
+			return !skip[x]
 		case *syntax.Set:
 			if x.Target != nil && len(x.Target.Parts) > 1 {
 				through(x.Target).addField(x.Target.Parts[len(x.Target.Parts)-1].Name)
@@ -226,10 +229,13 @@ func plainVariable(e *syntax.Expr) string {
 type writeSummary struct {
 	any    nameSet
 	params []nameSet
+	// gated: the effects of features (gatedEffect) it may fire, whose
+	// writes are not in any
+	gated slotBits
 }
 
 func (s *writeSummary) count() int {
-	n := 0
+	n := s.gated.count()
 	for _, f := range append([]*nameSet{&s.any}, ptrs(s.params)...) {
 		n += f.fieldsCount()
 		if f.allFields {
@@ -250,10 +256,50 @@ func ptrs[T any](xs []T) []*T {
 
 // addTo adds every write of the summary to s, as writes of any object
 // (a call whose arguments are not known).
-func (s *writeSummary) addTo(into *nameSet) {
+func (s *writeSummary) addTo(into *nameSet, gated *slotBits) {
 	into.unionFields(&s.any)
 	for i := range s.params {
 		into.unionFields(&s.params[i])
+	}
+	gated.union(s.gated)
+}
+
+// gatedEffect is an effect of a skill, a power or a condition that
+// applies only where a model holds it (a hook `as fighter`, `as any`, an
+// `on` handler, a modifier), and that no effect grants: where no model
+// holds it and nothing the rest of the run may do adds it to a model's
+// list, it fires nowhere, and writes nothing (Checkpoint.Decided).
+type gatedEffect struct {
+	key      string // "x:i"
+	kind, id string
+	field    string // the models' list: skills, powers, conditions
+}
+
+// feature is a skill, power or condition: its kind and id.
+type feature struct{ kind, id string }
+
+// findGated lists the program's gated effects.
+func (w *writes) findGated(idx *dsl.Index) {
+	w.gatedBit, w.gatedBy = map[string]int{}, map[feature][]int{}
+	for i, e := range idx.Effects {
+		if e.Feature == nil || e.Role == "" || e.Feature.ID == nil {
+			continue
+		}
+		if _, isGrant := e.Item.(*syntax.Grant); isGrant {
+			continue
+		}
+		if _, isPrevent := e.Item.(*syntax.Prevent); isPrevent {
+			continue
+		}
+		kind, id := e.Feature.Kind, e.Feature.ID.Name
+		field := listedField(kind)
+		if field == "" || len(w.grants[kind][id]) > 0 {
+			continue
+		}
+		key := "x:" + strconv.Itoa(i)
+		w.gatedBit[key] = len(w.gated)
+		w.gatedBy[feature{kind, id}] = append(w.gatedBy[feature{kind, id}], len(w.gated))
+		w.gated = append(w.gated, gatedEffect{key: key, kind: kind, id: id, field: field})
 	}
 }
 
@@ -262,6 +308,7 @@ func (s *writeSummary) addTo(into *nameSet) {
 // (the effects on it included), which the summaries of keys without
 // arguments (actions, functions, events, effects) use as they are.
 func (w *writes) summariseByModel(idx *dsl.Index, calls map[string][]string) {
+	w.findGated(idx)
 	type body struct {
 		by    viaWrites
 		sites []readSite
@@ -279,7 +326,7 @@ func (w *writes) summariseByModel(idx *dsl.Index, calls map[string][]string) {
 		for _, n := range nodes {
 			if strings.HasPrefix(key, "p:") || strings.HasPrefix(key, "t:") {
 				var sites []readSite
-				cs := writesCore(idx, n, &sum.any, &b.by, &sites)
+				cs := writesCore(idx, n, &sum.any, &b.by, &sites, nil)
 				b.calls = append(b.calls, withoutSites(cs, sites)...)
 				for _, site := range sites {
 					if site.key != allActions {
@@ -287,7 +334,7 @@ func (w *writes) summariseByModel(idx *dsl.Index, calls map[string][]string) {
 					}
 				}
 			} else {
-				writesCore(idx, n, &sum.any, nil, nil)
+				writesCore(idx, n, &sum.any, nil, nil, nil)
 			}
 		}
 		for slot, s := range b.by.via {
@@ -310,7 +357,7 @@ func (w *writes) summariseByModel(idx *dsl.Index, calls map[string][]string) {
 			bodies[k] = b
 			sums[k] = &writeSummary{any: nameSet{slots: w.slots}}
 			if strings.HasPrefix(k, "x:") {
-				writesCore(idx, idx.Effects[effectIndex(k)].Item, &sums[k].any, nil, nil)
+				writesCore(idx, idx.Effects[effectIndex(k)].Item, &sums[k].any, nil, nil, nil)
 			}
 		}
 		if strings.HasPrefix(k, "p:") || strings.HasPrefix(k, "t:") {
@@ -342,8 +389,10 @@ func (w *writes) summariseByModel(idx *dsl.Index, calls map[string][]string) {
 			params := paramsOf(idx, k)
 			before := sum.count()
 			for _, c := range b.calls {
-				if o := sums[c]; o != nil && o != sum {
-					o.addTo(&sum.any)
+				if bit, gated := w.gatedBit[c]; gated {
+					sum.gated.addSlot(bit)
+				} else if o := sums[c]; o != nil && o != sum {
+					o.addTo(&sum.any, &sum.gated)
 				} else if o == sum {
 					for i := range sum.params {
 						sum.any.unionFields(&sum.params[i])
@@ -356,6 +405,7 @@ func (w *writes) summariseByModel(idx *dsl.Index, calls map[string][]string) {
 					continue
 				}
 				sum.any.unionFields(&o.any)
+				sum.gated.union(o.gated)
 				callee := paramsOf(idx, site.key)
 				for j := range o.params {
 					slot := site.bound(callee, j)
@@ -398,15 +448,16 @@ func effectIndex(key string) int {
 // addByModel adds what node writes, with what it calls, to s (of any
 // object) and by (through the frame's variables: a callee's writes
 // through a parameter given a plain variable are writes through it).
-func (w *writes) addByModel(idx *dsl.Index, s *nameSet, by *viaWrites, node any) {
+func (w *writes) addByModel(idx *dsl.Index, s *nameSet, by *viaWrites, gated *slotBits, node any, skip map[*syntax.Block]bool) {
 	var sites []readSite
-	calls := writesCore(idx, node, s, by, &sites)
+	calls := writesCore(idx, node, s, by, &sites, skip)
 	for _, site := range sites {
 		o := w.byModel[site.key]
 		if o == nil || site.key == allActions {
 			continue
 		}
 		s.unionFields(&o.any)
+		gated.union(o.gated)
 		callee := paramsOf(idx, site.key)
 		for j := range o.params {
 			if slot := site.bound(callee, j); slot >= 0 {
@@ -420,11 +471,11 @@ func (w *writes) addByModel(idx *dsl.Index, s *nameSet, by *viaWrites, node any)
 		if c == allActions {
 			for k, o := range w.byModel {
 				if strings.HasPrefix(k, "a:") {
-					o.addTo(s)
+					o.addTo(s, gated)
 				}
 			}
 		} else if o := w.byModel[c]; o != nil {
-			o.addTo(s)
+			o.addTo(s, gated)
 		}
 	}
 }
@@ -432,8 +483,9 @@ func (w *writes) addByModel(idx *dsl.Index, s *nameSet, by *viaWrites, node any)
 // suffixByModel is what the statements of a block from i on write, by
 // object.
 type suffixByModel struct {
-	any nameSet
-	by  viaWrites
+	any   nameSet
+	by    viaWrites
+	gated slotBits
 }
 
 // suffixesByModel are a block's suffixes by object (the last is empty).
@@ -444,8 +496,8 @@ func (w *writes) suffixesByModel(idx *dsl.Index, b *syntax.Block) []suffixByMode
 	out := make([]suffixByModel, len(b.Stmts)+1)
 	out[len(b.Stmts)].any.slots = w.slots
 	for i := len(b.Stmts) - 1; i >= 0; i-- {
-		out[i] = suffixByModel{any: out[i+1].any.clone(), by: out[i+1].by.clone(w.slots)}
-		w.addByModel(idx, &out[i].any, &out[i].by, b.Stmts[i])
+		out[i] = suffixByModel{any: out[i+1].any.clone(), by: out[i+1].by.clone(w.slots), gated: slices.Clone(out[i+1].gated)}
+		w.addByModel(idx, &out[i].any, &out[i].by, &out[i].gated, b.Stmts[i], nil)
 	}
 	v, _ := w.modelBlocks.LoadOrStore(b, out)
 	return v.([]suffixByModel)
@@ -455,8 +507,9 @@ func (w *writes) suffixesByModel(idx *dsl.Index, b *syntax.Block) []suffixByMode
 // object, and through variables of the frames running (of the objects
 // they reach at the checkpoint).
 type writesAt struct {
-	any  nameSet
-	vias []writeVia
+	any   nameSet
+	vias  []writeVia
+	gated slotBits // the gated effects it may fire (not in any)
 }
 
 // writeVia is a variable of a frame running through which the rest of a
@@ -471,24 +524,34 @@ type writeVia struct {
 }
 
 // restByModel is writes.rest by object, but the bodies of for each
-// loops at their last item (last, by level), which do not run again. It
-// depends on the place alone, so it is found once per place.
-func (w *writes) restByModel(idx *dsl.Index, levels []ckLevel, last uint64) *writesAt {
+// loops at their last item (last, by level), which do not run again, and
+// the blocks of the ifs the checkpoint decides that the run will not
+// enter (guards.go: skip, by level, found from guards of values vals).
+// It depends on the place, last and vals alone, so it is found once for
+// each.
+func (w *writes) restByModel(idx *dsl.Index, levels []ckLevel, last uint64, vals guardValues, skip map[int]map[*syntax.Block]bool) *writesAt {
 	w.byModelSummaries(idx)
 	var buf [256]byte
 	key := appendPlaceKey(buf[:0], levels)
 	key = binary.AppendUvarint(key, last)
-	if v, ok := w.atsByModel.Load(string(key)); ok {
-		return v.(*writesAt)
+	key = binary.AppendUvarint(key, vals.known)
+	key = binary.AppendUvarint(key, vals.value)
+	w.atsMu.RLock()
+	have, ok := w.atsByModel[string(key)] // looked up with no copy of the key
+	w.atsMu.RUnlock()
+	if ok {
+		return have
 	}
 	at := &writesAt{any: nameSet{slots: w.slots}}
-	at.any.unionFields(&w.always)
+	if o := w.byModel[anywhere]; o != nil {
+		o.addTo(&at.any, &at.gated)
+	}
 	for k0 := 0; k0 < len(levels); {
 		k1 := k0 + 1
 		for k1 < len(levels) && levels[k1].f == levels[k0].f {
 			k1++
 		}
-		at.any.unionFields(w.ownerWrites(levels[k0]))
+		w.ownerByModel(levels[k0], &at.any, &at.gated)
 		var by viaWrites
 		loops := map[int][]int{}
 		for k := k0; k < k1; k++ {
@@ -501,22 +564,33 @@ func (w *writes) restByModel(idx *dsl.Index, levels []ckLevel, last uint64) *wri
 				}
 			}
 			suf := w.suffixesByModel(idx, l.block)
+			// rest adds what the statements of the block from i on write.
+			rest := func(i int) {
+				if sk := skip[k]; sk != nil {
+					for _, st := range l.block.Stmts[i:] {
+						w.addByModel(idx, &at.any, &by, &at.gated, st, sk)
+					}
+					return
+				}
+				at.any.unionFields(&suf[i].any)
+				by.union(w.slots, &suf[i].by)
+				at.gated.union(suf[i].gated)
+			}
 			if fe, ok := l.block.Stmts[l.stmt].(*syntax.ForEach); ok && k+1 < k1 && levels[k+1].loopVar == fe.Var.Name && levels[k+1].block == fe.Body {
 				// A for each running: what follows it, its body again
 				// for the items left; its variable is set only by it.
-				at.any.unionFields(&suf[from+1].any)
-				by.union(w.slots, &suf[from+1].by)
+				rest(from + 1)
 				if k+1 >= 64 || last&(1<<(k+1)) == 0 {
 					body := w.suffixesByModel(idx, fe.Body)
 					at.any.unionFields(&body[0].any)
 					by.union(w.slots, &body[0].by)
+					at.gated.union(body[0].gated)
 				}
 				slot := w.slots.Of(fe.Var.Name)
 				loops[slot] = append(loops[slot], k+1)
 				continue
 			}
-			at.any.unionFields(&suf[from].any)
-			by.union(w.slots, &suf[from].by)
+			rest(from)
 		}
 		by.assigned.union(w.effectsSet)
 		for slot, fields := range by.via {
@@ -534,8 +608,104 @@ func (w *writes) restByModel(idx *dsl.Index, levels []ckLevel, last uint64) *wri
 		}
 		return a.slot - b.slot
 	})
-	v, _ := w.atsByModel.LoadOrStore(string(key), at)
-	return v.(*writesAt)
+	w.atsMu.Lock()
+	defer w.atsMu.Unlock()
+	if have, ok := w.atsByModel[string(key)]; ok {
+		return have // found by another run meanwhile
+	}
+	if w.atsByModel == nil {
+		w.atsByModel = map[string]*writesAt{}
+	}
+	w.atsByModel[string(key)] = at
+	return at
+}
+
+// ownerByModel adds what the effects on the procedure, action or table
+// whose frame level first begins write (ownerWrites) to s, those of gated
+// effects to gated.
+func (w *writes) ownerByModel(first ckLevel, s *nameSet, gated *slotBits) {
+	switch owner := first.f.proc; {
+	case owner != "":
+		for _, k := range w.ownerKeys[owner] {
+			if bit, ok := w.gatedBit[k]; ok {
+				gated.addSlot(bit)
+			} else if o := w.called[k]; o != nil {
+				s.unionFields(o)
+			}
+		}
+	case w.tables[first.block] != "":
+		if o := w.byModel["t:"+w.tables[first.block]]; o != nil {
+			o.addTo(s, gated)
+		}
+	default:
+		s.unionFields(&w.every) // a frame of no known owner
+	}
+}
+
+// firing adds to written what the gated effects of gated write that may
+// fire in the rest of a run in st: those whose feature a model holds now,
+// and those whose feature what may be written (written, with the
+// writes through variables, vias) may add to a model's list or give a
+// model (a list of models or gangs written), until no more may.
+func (w *writes) firing(st *state.State, gated slotBits, written *nameSet, vias []writeVia) {
+	// held: the gated effects whose feature a model holds now (all of
+	// them without a state)
+	var held slotBits
+	if st == nil {
+		w.fireAll(gated, written)
+		return
+	}
+	for _, g := range st.Gangs {
+		for _, m := range g.Models {
+			for _, x := range [...]struct {
+				kind  string
+				items []string
+			}{{"skill", m.Skills}, {"power", m.Powers}, {"condition", m.Conditions}} {
+				for _, id := range x.items {
+					for _, bit := range w.gatedBy[feature{x.kind, id}] {
+						held.addSlot(bit)
+					}
+				}
+			}
+		}
+	}
+	all := written.clone()
+	for i := range vias {
+		all.unionFields(&vias[i].fields)
+	}
+	fired := make(slotBits, len(gated))
+	for changed := true; changed; {
+		changed = false
+		for j, word := range gated {
+			for b := 0; word != 0; b, word = b+1, word>>1 {
+				bit := j*64 + b
+				if word&1 == 0 || fired.hasSlot(bit) {
+					continue
+				}
+				g := &w.gated[bit]
+				if !held.hasSlot(bit) && unwritten(&all, g.field, g.id) && unwritten(&all, "models", "") && unwritten(&all, "gangs", "") {
+					continue
+				}
+				fired.addSlot(bit)
+				changed = true
+				if o := w.called[g.key]; o != nil {
+					written.unionFields(o)
+					all.unionFields(o)
+				}
+			}
+		}
+	}
+}
+
+// fireAll adds what every gated effect of gated writes to written.
+func (w *writes) fireAll(gated slotBits, written *nameSet) {
+	for bit := range len(gated) * 64 {
+		if gated.hasSlot(bit) {
+			if o := w.called[w.gated[bit].key]; o != nil {
+				written.unionFields(o)
+			}
+		}
+	}
 }
 
 // reached calls f with each value the variable of via may hold in the

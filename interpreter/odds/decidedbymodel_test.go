@@ -173,3 +173,72 @@ procedure p(m: model, o: model, g: gang, k: gang) "P" {
 		})
 	}
 }
+
+// The effects of a skill no model holds, where nothing later may give it
+// to one, fire nowhere: what they would write does not keep a question
+// open (writes.firing). Nor does the branch of an if the battle decides
+// that the run will not take (guards.go). Each case as in
+// TestDecidedByModelPacks: decided, fewer runs than following every run
+// to its end.
+func TestDecidedGatedPacks(t *testing.T) {
+	const src = `dice d6 "D6" { faces 1, 2, 3, 4, 5, 6 }
+procedure quiet(x: model) "Quiet" {
+  roll c = d6
+  if c > 0 { set x.xp = x.xp + c }
+}
+procedure p(m: model, o: model) "P" {
+  roll a = d6
+  if a >= 4 { set m.kills = m.kills + 1 }
+%s
+}
+skill grudge "Grudge" {
+  after quiet as x {
+    let victim = model("m")
+    set victim.kills = victim.kills + 10
+  }
+}
+`
+	const state = "battle: {rules: [%s]}\ngangs:\n  - {id: g, name: G, models: [{id: m, name: M, kind: fighter, status: standing, x: 0, y: 0, base: 25}, " +
+		"{id: o, name: O, kind: fighter, status: standing, x: 5, y: 0, base: 25, skills: [%s]}]}\n"
+	for _, c := range []struct {
+		name, body, rules, skills string
+		decided                   bool
+	}{
+		{"a skill no model holds", "  call quiet(o)", "", "", true},
+		{"a skill a model holds", "  call quiet(o)", "", "grudge", false},
+		// Decided once the skill is not given (fewer runs), not before.
+		{"a skill given later", "  roll e = d6\n  if e >= 3 { add grudge to o.skills }\n  call quiet(o)", "", "", true},
+		{"a skill given by a callee", "  call giver(o)\n  call quiet(o)", "", "", true},
+		{"a branch the battle leaves out", "  roll e = d6\n  if \"flood\" in battle.rules { set m.kills = m.kills + e }", "", "", true},
+		{"a branch the battle takes", "  roll e = d6\n  if \"flood\" in battle.rules { set m.kills = m.kills + e }", "flood", "", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			extra := "procedure giver(y: model) \"Giver\" {\n  roll g = d6\n  if g >= 3 { add grudge to y.skills }\n}\n"
+			prog := looseProgram(t, "p", fmt.Sprintf(src, c.body)+extra)
+			q := odds.Question{Program: prog, State: decodeState(t, fmt.Sprintf(state, c.rules, c.skills)), Procedure: "p",
+				Args: map[string]string{"m": "m", "o": "o"}, Of: query(t, prog, `model("m").kills`)}
+			want, err := odds.ExactReplay(context.Background(), q, 100_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _, err := odds.ExactCheckingDecided(context.Background(), q, 100_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameOutcomes(t, got, want)
+			fast, err := odds.Exact(context.Background(), q, 100_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameOutcomes(t, fast, want)
+			toEnd, err := odds.ExactToEnd(context.Background(), q, 100_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if decided := fast.Runs < toEnd.Runs; decided != c.decided {
+				t.Errorf("%d runs, %d following every run to its end: want runs taken as decided %v", fast.Runs, toEnd.Runs, c.decided)
+			}
+			t.Logf("runs: %d, to the end: %d", fast.Runs, toEnd.Runs)
+		})
+	}
+}
