@@ -206,16 +206,15 @@ func (c Checkpoint) Decided(counters bool, watch *Watch) bool {
 	last := lastItems(levels)
 	w := r.p.writes()
 	// The ifs the checkpoint decides are looked at only where what the
-	// rest of every branch may write keeps the answer open.
-	at := w.restByModel(r.p.idx, levels, last, guardValues{}, nil)
-	if !r.unchangedBy(at, watch) {
-		guards := r.p.guardsAt(levels, last)
-		vals := r.guardValues(guards)
-		if vals.known == 0 {
+	// rest of every branch may write keeps the answer open, and what the
+	// rest of none does not.
+	pw := w.placeAt(r.p, levels, last)
+	if !r.unchangedBy(pw.full, watch) {
+		if pw.least == nil || !r.unchangedBy(pw.least, watch) {
 			return false
 		}
-		at = w.restByModel(r.p.idx, levels, last, vals, untaken(guards, vals))
-		if !r.unchangedBy(at, watch) {
+		vals := r.guardValues(pw.guards)
+		if vals.known == 0 || !r.unchangedBy(pw.withValues(w, r.p.idx, levels, last, vals), watch) {
 			return false
 		}
 	}
@@ -238,9 +237,8 @@ func (r *runner) unchangedBy(at *writesAt, watch *Watch) bool {
 		return false
 	}
 	if len(at.gated) > 0 {
-		written := at.any.clone()
-		r.p.writes().firing(r.st, at.gated, &written, at.vias)
-		if written.allFields || intersects(&written, &watch.fields) {
+		written := r.p.writes().writtenFiring(at, r.st)
+		if written.allFields || intersects(written, &watch.fields) {
 			return false
 		}
 	}
@@ -296,17 +294,47 @@ func intersects(a, b *nameSet) bool {
 			return true
 		}
 	}
-	for _, x := range [2][2]*nameSet{{a, b}, {b, a}} {
-		for f, items := range x[0].members {
-			if x[1].hasField(f) {
+	return membersMeet(a, b) || membersMeet(b, a)
+}
+
+// membersMeet reports whether a field x edits some items of (or asks
+// whether it holds some) is a field y reads whole, or y edits (or asks)
+// one of those items of it. It goes through the smaller side: a rest's
+// writes edit many lists, a question reads a few fields.
+func membersMeet(x, y *nameSet) bool {
+	if len(x.members) == 0 {
+		return false
+	}
+	if len(x.members) <= len(y.members)+4 || y.slots == nil {
+		for f, items := range x.members {
+			if y.hasField(f) || itemsMeet(items, y.members[f]) {
 				return true
 			}
-			other := x[1].members[f]
-			for i := 0; i < len(items) && i < len(other); i++ {
-				if items[i]&other[i] != 0 {
+		}
+		return false
+	}
+	for i, word := range y.fields {
+		for b := 0; word != 0; b, word = b+1, word>>1 {
+			if word&1 != 0 {
+				if _, edited := x.members[y.slots.Name(i*64+b)]; edited {
 					return true
 				}
 			}
+		}
+	}
+	for f, items := range y.members {
+		if itemsMeet(items, x.members[f]) {
+			return true
+		}
+	}
+	return false
+}
+
+// itemsMeet reports whether two sets of items share one.
+func itemsMeet(a, b slotBits) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i]&b[i] != 0 {
+			return true
 		}
 	}
 	return false

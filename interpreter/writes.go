@@ -105,8 +105,8 @@ type writes struct {
 	gatedBy     map[feature][]int // a feature → the bits of its effects
 	byModel     map[string]*writeSummary
 	effectsSet  slotBits
-	modelBlocks sync.Map             // *syntax.Block → []suffixByModel
-	atsByModel  map[string]*writesAt // by place, loops at their last item and guards' values
+	modelBlocks sync.Map                // *syntax.Block → []suffixByModel
+	atsByModel  map[string]*placeWrites // by place and loops at their last item
 	atsMu       sync.RWMutex
 }
 

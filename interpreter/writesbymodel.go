@@ -40,6 +40,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/munda-rules/munda/dsl"
@@ -510,6 +511,10 @@ type writesAt struct {
 	any   nameSet
 	vias  []writeVia
 	gated slotBits // the gated effects it may fire (not in any)
+	// fired: any with what the gated effects that may fire write, by the
+	// gated effects whose feature a model holds (writtenFiring)
+	fired   map[string]*nameSet
+	firedMu sync.Mutex
 }
 
 // writeVia is a variable of a frame running through which the rest of a
@@ -523,25 +528,79 @@ type writeVia struct {
 	loops  []int
 }
 
-// restByModel is writes.rest by object, but the bodies of for each
-// loops at their last item (last, by level), which do not run again, and
-// the blocks of the ifs the checkpoint decides that the run will not
-// enter (guards.go: skip, by level, found from guards of values vals).
-// It depends on the place, last and vals alone, so it is found once for
-// each.
-func (w *writes) restByModel(idx *dsl.Index, levels []ckLevel, last uint64, vals guardValues, skip map[int]map[*syntax.Block]bool) *writesAt {
-	w.byModelSummaries(idx)
+// placeWrites is what the rest of a run paused at one place (with the
+// loops at their last item) may write, by object (writesAt): on every
+// branch, on none of the ifs the place decides (guards.go: a bound below,
+// to rule out what even those branches keep open), and past the branches
+// the guards' values leave out, by those values. It depends on the place
+// alone, so it is found once for each.
+type placeWrites struct {
+	full, least *writesAt // least: nil where the place decides no if
+	guards      []guard
+	mu          sync.Mutex
+	byVals      map[guardValues]*writesAt
+}
+
+// placeAt is the placeWrites of levels, last.
+func (w *writes) placeAt(p *Program, levels []ckLevel, last uint64) *placeWrites {
+	w.byModelSummaries(p.idx)
 	var buf [256]byte
 	key := appendPlaceKey(buf[:0], levels)
 	key = binary.AppendUvarint(key, last)
-	key = binary.AppendUvarint(key, vals.known)
-	key = binary.AppendUvarint(key, vals.value)
 	w.atsMu.RLock()
 	have, ok := w.atsByModel[string(key)] // looked up with no copy of the key
 	w.atsMu.RUnlock()
 	if ok {
 		return have
 	}
+	pw := &placeWrites{full: w.restByModel(p.idx, levels, last, nil), guards: p.guardsAt(levels, last)}
+	if len(pw.guards) > 0 {
+		every := map[int]map[*syntax.Block]bool{}
+		for _, g := range pw.guards {
+			if every[g.level] == nil {
+				every[g.level] = map[*syntax.Block]bool{}
+			}
+			for _, b := range []*syntax.Block{g.s.Then, g.s.Else} {
+				if b != nil {
+					every[g.level][b] = true
+				}
+			}
+		}
+		pw.least = w.restByModel(p.idx, levels, last, every)
+	}
+	w.atsMu.Lock()
+	defer w.atsMu.Unlock()
+	if have, ok := w.atsByModel[string(key)]; ok {
+		return have // found by another run meanwhile
+	}
+	if w.atsByModel == nil {
+		w.atsByModel = map[string]*placeWrites{}
+	}
+	w.atsByModel[string(key)] = pw
+	return pw
+}
+
+// withValues is the writes past the branches the guards' values vals
+// leave out.
+func (pw *placeWrites) withValues(w *writes, idx *dsl.Index, levels []ckLevel, last uint64, vals guardValues) *writesAt {
+	pw.mu.Lock()
+	defer pw.mu.Unlock()
+	if at, ok := pw.byVals[vals]; ok {
+		return at
+	}
+	at := w.restByModel(idx, levels, last, untaken(pw.guards, vals))
+	if pw.byVals == nil {
+		pw.byVals = map[guardValues]*writesAt{}
+	}
+	pw.byVals[vals] = at
+	return at
+}
+
+// restByModel is writes.rest by object, but the bodies of for each
+// loops at their last item (last, by level), which do not run again, and
+// the blocks of skip (by level: those of the ifs the checkpoint decides
+// that the run will not enter).
+func (w *writes) restByModel(idx *dsl.Index, levels []ckLevel, last uint64, skip map[int]map[*syntax.Block]bool) *writesAt {
 	at := &writesAt{any: nameSet{slots: w.slots}}
 	if o := w.byModel[anywhere]; o != nil {
 		o.addTo(&at.any, &at.gated)
@@ -608,15 +667,6 @@ func (w *writes) restByModel(idx *dsl.Index, levels []ckLevel, last uint64, vals
 		}
 		return a.slot - b.slot
 	})
-	w.atsMu.Lock()
-	defer w.atsMu.Unlock()
-	if have, ok := w.atsByModel[string(key)]; ok {
-		return have // found by another run meanwhile
-	}
-	if w.atsByModel == nil {
-		w.atsByModel = map[string]*writesAt{}
-	}
-	w.atsByModel[string(key)] = at
 	return at
 }
 
@@ -642,33 +692,57 @@ func (w *writes) ownerByModel(first ckLevel, s *nameSet, gated *slotBits) {
 	}
 }
 
-// firing adds to written what the gated effects of gated write that may
-// fire in the rest of a run in st: those whose feature a model holds now,
-// and those whose feature what may be written (written, with the
-// writes through variables, vias) may add to a model's list or give a
-// model (a list of models or gangs written), until no more may.
-func (w *writes) firing(st *state.State, gated slotBits, written *nameSet, vias []writeVia) {
-	// held: the gated effects whose feature a model holds now (all of
-	// them without a state)
+// writtenFiring is what the rest of a run paused at at may write of any
+// object in st: at.any, with what the gated effects of at.gated that may
+// fire write (firing). It depends on which of those a model of st holds
+// alone, so it is found once for each.
+func (w *writes) writtenFiring(at *writesAt, st *state.State) *nameSet {
 	var held slotBits
 	if st == nil {
-		w.fireAll(gated, written)
-		return
-	}
-	for _, g := range st.Gangs {
-		for _, m := range g.Models {
-			for _, x := range [...]struct {
-				kind  string
-				items []string
-			}{{"skill", m.Skills}, {"power", m.Powers}, {"condition", m.Conditions}} {
-				for _, id := range x.items {
-					for _, bit := range w.gatedBy[feature{x.kind, id}] {
-						held.addSlot(bit)
+		held = slices.Clone(at.gated)
+	} else {
+		for _, g := range st.Gangs {
+			for _, m := range g.Models {
+				for _, x := range [...]struct {
+					kind  string
+					items []string
+				}{{"skill", m.Skills}, {"power", m.Powers}, {"condition", m.Conditions}} {
+					for _, id := range x.items {
+						for _, bit := range w.gatedBy[feature{x.kind, id}] {
+							if at.gated.hasSlot(bit) {
+								held.addSlot(bit)
+							}
+						}
 					}
 				}
 			}
 		}
 	}
+	var buf [64]byte
+	key := buf[:0]
+	for _, word := range held {
+		key = binary.AppendUvarint(key, word)
+	}
+	at.firedMu.Lock()
+	defer at.firedMu.Unlock()
+	if s, ok := at.fired[string(key)]; ok {
+		return s
+	}
+	written := at.any.clone()
+	w.firing(held, at.gated, &written, at.vias)
+	if at.fired == nil {
+		at.fired = map[string]*nameSet{}
+	}
+	at.fired[string(key)] = &written
+	return &written
+}
+
+// firing adds to written what the gated effects of gated write that may
+// fire: those whose feature a model holds (held), and those whose feature
+// what may be written (written, with the writes through variables, vias)
+// may add to a model's list or give a model (a list of models or gangs
+// written), until no more may.
+func (w *writes) firing(held, gated slotBits, written *nameSet, vias []writeVia) {
 	all := written.clone()
 	for i := range vias {
 		all.unionFields(&vias[i].fields)
@@ -692,17 +766,6 @@ func (w *writes) firing(st *state.State, gated slotBits, written *nameSet, vias 
 					written.unionFields(o)
 					all.unionFields(o)
 				}
-			}
-		}
-	}
-}
-
-// fireAll adds what every gated effect of gated writes to written.
-func (w *writes) fireAll(gated slotBits, written *nameSet) {
-	for bit := range len(gated) * 64 {
-		if gated.hasSlot(bit) {
-			if o := w.called[w.gated[bit].key]; o != nil {
-				written.unionFields(o)
 			}
 		}
 	}
