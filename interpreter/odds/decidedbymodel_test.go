@@ -3,10 +3,12 @@ package odds_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/munda-rules/munda/interpreter/odds"
+	"github.com/munda-rules/munda/stdlib/state"
 )
 
 // Writes by object (interpreter/writesbymodel.go): a write through a
@@ -239,6 +241,59 @@ skill grudge "Grudge" {
 				t.Errorf("%d runs, %d following every run to its end: want runs taken as decided %v", fast.Runs, toEnd.Runs, c.decided)
 			}
 			t.Logf("runs: %d, to the end: %d", fast.Runs, toEnd.Runs)
+		})
+	}
+}
+
+// Shipped questions that writes by object decide earlier: the Bottle
+// checks of both gangs of the End Phase tests' battle asking whether the
+// first bottles (decided once its check is made, though the second's
+// still writes a gang's bottled: 18 runs with writes by name), and the
+// Fleeing tests of a bottled gang asking whether its Leader flees
+// (decided at once: the tests write through the loop's variable, which
+// reaches the Leader only in its own pass, and the Leader tests first:
+// 28 runs by name). Every run taken as decided is checked against its
+// end, and the fractions are those of following every run to its end.
+func TestDecidedByModelShipped(t *testing.T) {
+	p := program(t)
+	read := func(name string) *state.State {
+		b, err := os.ReadFile("../../rulesets/core-2023/tests/states/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return decodeState(t, string(b))
+	}
+	for _, c := range []struct {
+		name, proc, state, of string
+		args                  map[string]string
+		most                  int
+	}{
+		{"bottle checks", "bottle_checks", "end_phase.yaml", `gang("goliaths").bottled`, nil, 6},
+		{"flee tests", "flee_tests", "bottled.yaml", `model("tyrant").status`, map[string]string{"gang": "goliaths"}, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			q := odds.Question{Program: p, State: read(c.state), Procedure: c.proc, Args: c.args, Of: query(t, p, c.of)}
+			want, err := odds.ExactToEnd(context.Background(), q, 1_000_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, checked, err := odds.ExactCheckingDecided(context.Background(), q, 1_000_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameOutcomes(t, got, want)
+			if checked == 0 {
+				t.Error("no run taken as decided was checked")
+			}
+			fast, err := odds.Exact(context.Background(), q, 1_000_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameOutcomes(t, fast, want)
+			if fast.Runs > c.most {
+				t.Errorf("%d runs (%d following every run to its end), want at most %d", fast.Runs, want.Runs, c.most)
+			}
+			t.Logf("to the end: %d runs; decided: %d", want.Runs, fast.Runs)
 		})
 	}
 }
