@@ -245,7 +245,8 @@ skill grudge "Grudge" {
 	}
 }
 
-// Shipped questions that writes by object decide earlier: the Bottle
+// decidedByModelShipped (TestDecidedShipped's "by object") asks shipped
+// questions that writes by object decide earlier: the Bottle
 // checks of both gangs of the End Phase tests' battle asking whether the
 // first bottles (decided once its check is made, though the second's
 // still writes a gang's bottled: 18 runs with writes by name), and the
@@ -254,7 +255,7 @@ skill grudge "Grudge" {
 // reaches the Leader only in its own pass, and the Leader tests first:
 // 28 runs by name). Every run taken as decided is checked against its
 // end, and the fractions are those of following every run to its end.
-func TestDecidedByModelShipped(t *testing.T) {
+func decidedByModelShipped(t *testing.T) {
 	p := program(t)
 	read := func(name string) *state.State {
 		b, err := os.ReadFile("../../rulesets/core-2023/tests/states/" + name)
