@@ -236,13 +236,16 @@ func (r *runner) unchangedBy(at *writesAt, watch *Watch) bool {
 	if at.any.allFields || intersects(&at.any, &watch.fields) {
 		return false
 	}
+	if !watch.unchangedThrough(r.st, r.ck.levels, at.vias) {
+		return false
+	}
 	if len(at.gated) > 0 {
 		written := r.p.writes().writtenFiring(at, r.st)
 		if written.allFields || intersects(written, &watch.fields) {
 			return false
 		}
 	}
-	return watch.unchangedThrough(r.st, r.ck.levels, at.vias)
+	return true
 }
 
 // unchangedThrough reports whether no write through the variables of
