@@ -37,6 +37,7 @@ package interpreter
 
 import (
 	"encoding/binary"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -276,12 +277,130 @@ type gatedEffect struct {
 	field    string // the models' list: skills, powers, conditions
 }
 
+// traitsMade are the traits a weapon weapon_of makes may have, by id:
+// those its profiles name, each a literal (with its traits a literal
+// list of texts) in some expression of the rules; nil when a profile is
+// not (any trait, then).
+func traitsMade(idx *dsl.Index) map[string]bool {
+	made := map[string]bool{}
+	known := true
+	var nodes []any
+	eachCallable(idx, func(_ string, ns ...any) { nodes = append(nodes, ns...) })
+	for _, e := range idx.Effects {
+		nodes = append(nodes, e.Item)
+	}
+	addTraits := func(v any) {
+		switch x := v.(type) {
+		case []string:
+			for _, t := range x {
+				made[traitID(t)] = true
+			}
+		case []any:
+			for _, t := range x {
+				if s, ok := t.(string); ok {
+					made[traitID(s)] = true
+				} else {
+					known = false
+				}
+			}
+		default:
+			known = false
+		}
+	}
+	for _, n := range nodes {
+		syntax.Inspect(n, func(n any) bool {
+			e, ok := n.(*syntax.Expr)
+			if !ok || e.Program == nil {
+				return true
+			}
+			ast.Find(e.Program.Node(), func(n ast.Node) bool {
+				c, isCall := n.(*ast.CallNode)
+				if !isCall {
+					return false
+				}
+				if id, isIdent := c.Callee.(*ast.IdentifierNode); !isIdent || id.Value != "weapon_of" {
+					return false
+				}
+				if len(c.Arguments) != 1 {
+					known = false
+					return false
+				}
+				switch arg := c.Arguments[0].(type) {
+				case *ast.MapNode:
+					for _, p := range arg.Pairs {
+						pair, isPair := p.(*ast.PairNode)
+						key, isStr := pair.Key.(*ast.StringNode)
+						if !isPair || !isStr {
+							known = false
+							continue
+						}
+						if key.Value != "traits" {
+							continue
+						}
+						switch list := pair.Value.(type) {
+						case *ast.ArrayNode:
+							for _, t := range list.Nodes {
+								if s, ok := t.(*ast.StringNode); ok {
+									made[traitID(s.Value)] = true
+								} else {
+									known = false
+								}
+							}
+						case *ast.ConstantNode:
+							addTraits(list.Value)
+						default:
+							known = known && weaponsTraits(list)
+						}
+					}
+				case *ast.ConstantNode:
+					m, isMap := arg.Value.(map[string]any)
+					if !isMap {
+						known = false
+					} else if t, has := m["traits"]; has {
+						addTraits(t)
+					}
+				default:
+					known = false
+				}
+				return false
+			})
+			return true
+		})
+	}
+	if !known {
+		return nil
+	}
+	return made
+}
+
+// weaponsTraits reports whether n is a weapon's traits (`w.traits`), or
+// some of them (`filter(w.traits, …)`): a profile given them gives no
+// trait a weapon has not.
+func weaponsTraits(n ast.Node) bool {
+	if b, ok := n.(*ast.BuiltinNode); ok && b.Name == "filter" && len(b.Arguments) > 0 {
+		n = b.Arguments[0]
+	}
+	m, ok := n.(*ast.MemberNode)
+	if !ok || m.Method {
+		return false
+	}
+	key, isStr := m.Property.(*ast.StringNode)
+	return isStr && key.Value == "traits" && m.Node.Type() == reflect.TypeOf((*state.Weapon)(nil))
+}
+
+// traitID is a trait's id without its value: "blast" of "blast(3)".
+func traitID(t string) string {
+	name, _, _ := strings.Cut(t, "(")
+	return strings.TrimSpace(name)
+}
+
 // feature is a skill, power or condition: its kind and id.
 type feature struct{ kind, id string }
 
 // findGated lists the program's gated effects.
 func (w *writes) findGated(idx *dsl.Index) {
 	w.gatedBit, w.gatedBy = map[string]int{}, map[feature][]int{}
+	made := traitsMade(idx)
 	for i, e := range idx.Effects {
 		if e.Feature == nil || e.Role == "" || e.Feature.ID == nil {
 			continue
@@ -294,6 +413,9 @@ func (w *writes) findGated(idx *dsl.Index) {
 		}
 		kind, id := e.Feature.Kind, e.Feature.ID.Name
 		field := listedField(kind)
+		if kind == "trait" && made != nil && !made[id] {
+			field = "traits" // a weapon's, that weapon_of does not give
+		}
 		if field == "" || len(w.grants[kind][id]) > 0 {
 			continue
 		}
@@ -715,6 +837,18 @@ func (w *writes) writtenFiring(at *writesAt, st *state.State) *nameSet {
 						}
 					}
 				}
+				for _, wp := range m.Weapons {
+					if wp == nil {
+						continue
+					}
+					for _, t := range wp.Traits {
+						for _, bit := range w.gatedBy[feature{"trait", traitID(t)}] {
+							if at.gated.hasSlot(bit) {
+								held.addSlot(bit)
+							}
+						}
+					}
+				}
 			}
 		}
 	}
@@ -757,7 +891,8 @@ func (w *writes) firing(held, gated slotBits, written *nameSet, vias []writeVia)
 					continue
 				}
 				g := &w.gated[bit]
-				if !held.hasSlot(bit) && unwritten(&all, g.field, g.id) && unwritten(&all, "models", "") && unwritten(&all, "gangs", "") {
+				if !held.hasSlot(bit) && unwritten(&all, g.field, g.id) && unwritten(&all, "models", "") && unwritten(&all, "gangs", "") &&
+					(g.kind != "trait" || unwritten(&all, "weapons", "")) {
 					continue
 				}
 				fired.addSlot(bit)

@@ -199,25 +199,40 @@ skill grudge "Grudge" {
     set victim.kills = victim.kills + 10
   }
 }
+procedure strike(x: model, weapon: weapon) "Strike" {
+  roll c = d6
+  if c > 0 { set x.xp = x.xp + c }
+}
+trait jolt "Jolt" {
+  after strike {
+    let victim = model("m")
+    set victim.kills = victim.kills + 10
+  }
+}
 `
 	const state = "battle: {rules: [%s]}\ngangs:\n  - {id: g, name: G, models: [{id: m, name: M, kind: fighter, status: standing, x: 0, y: 0, base: 25}, " +
-		"{id: o, name: O, kind: fighter, status: standing, x: 5, y: 0, base: 25, skills: [%s]}]}\n"
+		"{id: o, name: O, kind: fighter, status: standing, x: 5, y: 0, base: 25, skills: [%s], " +
+		"weapons: [{id: knife, name: Knife, s: 3, d: 1, traits: [%s]}]}]}\n"
 	for _, c := range []struct {
-		name, body, rules, skills string
-		decided                   bool
+		name, body, rules, skills, traits string
+		decided                           bool
 	}{
-		{"a skill no model holds", "  call quiet(o)", "", "", true},
-		{"a skill a model holds", "  call quiet(o)", "", "grudge", false},
+		{"a skill no model holds", "  call quiet(o)", "", "", "", true},
+		{"a skill a model holds", "  call quiet(o)", "", "grudge", "", false},
 		// Decided once the skill is not given (fewer runs), not before.
-		{"a skill given later", "  roll e = d6\n  if e >= 3 { add grudge to o.skills }\n  call quiet(o)", "", "", true},
-		{"a skill given by a callee", "  call giver(o)\n  call quiet(o)", "", "", true},
-		{"a branch the battle leaves out", "  roll e = d6\n  if \"flood\" in battle.rules { set m.kills = m.kills + e }", "", "", true},
-		{"a branch the battle takes", "  roll e = d6\n  if \"flood\" in battle.rules { set m.kills = m.kills + e }", "flood", "", false},
+		{"a skill given later", "  roll e = d6\n  if e >= 3 { add grudge to o.skills }\n  call quiet(o)", "", "", "", true},
+		{"a skill given by a callee", "  call giver(o)\n  call quiet(o)", "", "", "", true},
+		{"a branch the battle leaves out", "  roll e = d6\n  if \"flood\" in battle.rules { set m.kills = m.kills + e }", "", "", "", true},
+		{"a branch the battle takes", "  roll e = d6\n  if \"flood\" in battle.rules { set m.kills = m.kills + e }", "flood", "", "", false},
+		{"a trait no weapon has", "  call strike(o, o.weapons[0])", "", "", "", true},
+		{"a trait a weapon has", "  call strike(o, o.weapons[0])", "", "", "jolt", false},
+		{"a trait weapon_of gives from a list made", "  call strike(o, weapon_of({id: \"bolt\", name: \"Bolt\", s: 3, d: 1, traits: map([o.name], \"jolt\")}))", "", "", "", false},
+		{"a trait weapon_of gives", "  call strike(o, weapon_of({id: \"bolt\", name: \"Bolt\", s: 3, d: 1, traits: [\"jolt\"]}))", "", "", "", false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			extra := "procedure giver(y: model) \"Giver\" {\n  roll g = d6\n  if g >= 3 { add grudge to y.skills }\n}\n"
 			prog := looseProgram(t, "p", fmt.Sprintf(src, c.body)+extra)
-			q := odds.Question{Program: prog, State: decodeState(t, fmt.Sprintf(state, c.rules, c.skills)), Procedure: "p",
+			q := odds.Question{Program: prog, State: decodeState(t, fmt.Sprintf(state, c.rules, c.skills, c.traits)), Procedure: "p",
 				Args: map[string]string{"m": "m", "o": "o"}, Of: query(t, prog, `model("m").kills`)}
 			want, err := odds.ExactReplay(context.Background(), q, 100_000)
 			if err != nil {
