@@ -322,3 +322,16 @@ func decidedByModelShipped(t *testing.T) {
 		})
 	}
 }
+
+// The hit on a W1 fighter asking the wounds its target loses, decided
+// once no later rule can write them (writes by object, the effects of
+// traits no weapon has left out), and followed to its end: the ratio.
+func BenchmarkExactResolveHitWounds(b *testing.B)      { benchHitWounds(b, odds.Exact) }
+func BenchmarkExactResolveHitWoundsToEnd(b *testing.B) { benchHitWounds(b, odds.ExactToEnd) }
+
+func benchHitWounds(b *testing.B, engine func(context.Context, odds.Question, int) (*odds.Result, error)) {
+	p := program(b)
+	q := odds.Question{Program: p, State: decodeState(b, duel(3, 1)), Procedure: "resolve_hit",
+		Args: map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, Of: query(b, p, `model("target").wounds_lost`)}
+	benchQuestion(b, engine, q)
+}
