@@ -34,6 +34,13 @@ package interpreter
 // object it holds (found by id in the state at the checkpoint), or when
 // the variable holds something else than a model or a gang (a record, a
 // weapon, nothing: any object).
+//
+// Two more narrowings leave writes out where the checkpoint knows they
+// cannot happen: the effects of a skill, power, condition or trait no
+// model or weapon holds, that nothing grants, no weapon_of profile gives
+// and nothing the rest may write adds (gatedEffect, writes.firing), and
+// the branches of the ifs the checkpoint decides (guards.go) that the run
+// will not take (placeWrites).
 
 import (
 	"encoding/binary"
@@ -268,13 +275,15 @@ func (s *writeSummary) addTo(into *nameSet, gated *slotBits) {
 
 // gatedEffect is an effect of a skill, a power or a condition that
 // applies only where a model holds it (a hook `as fighter`, `as any`, an
-// `on` handler, a modifier), and that no effect grants: where no model
-// holds it and nothing the rest of the run may do adds it to a model's
-// list, it fires nowhere, and writes nothing (Checkpoint.Decided).
+// `on` handler, a modifier), or of a trait that applies only where a
+// weapon has it, and that no effect grants (nor, for a trait, any
+// weapon_of profile gives: traitsMade): where none holds it and nothing
+// the rest of the run may do adds it to a list, it fires nowhere, and
+// writes nothing (Checkpoint.Decided).
 type gatedEffect struct {
 	key      string // "x:i"
 	kind, id string
-	field    string // the models' list: skills, powers, conditions
+	field    string // the list: skills, powers, conditions; a weapon's traits
 }
 
 // traitsMade are the traits a weapon weapon_of makes may have, by id:
