@@ -20,7 +20,10 @@ package interpreter
 // re-rolls of any roll) anywhere. Expressions write nothing: no built-in
 // writes the state (TestGoWritesAreListed keeps Go code that writes a
 // field of the state listed in goWrittenFields, which count as written
-// anywhere).
+// anywhere). Checkpoint.Decided narrows these by object
+// (writesbymodel.go) and leaves out the effects that cannot fire
+// (writesgated.go); the ifs the liveness decides (guards.go) use them as
+// they are.
 
 import (
 	"reflect"
