@@ -276,11 +276,13 @@ func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
 // (its hidden names are part of what a run's configuration is, and a
 // resumed run carries on in it).
 func (r *runner) blockChecked(b *syntax.Block, f *frame) (control, error) {
-	sc := &blockScope{f: f}
-	defer sc.restore()
+	sc := r.stacks.scope(f)
 	r.ck.push(b, f, sc)
-	defer r.ck.pop()
-	return r.stmts(b, f, sc, 0)
+	ctl, err := r.stmts(b, f, sc, 0)
+	r.ck.pop()
+	sc.restore()
+	r.stacks.freeScope(sc)
+	return ctl, err
 }
 
 // stmts runs a block's statements from the one at index from (a resumed
