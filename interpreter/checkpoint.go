@@ -465,6 +465,21 @@ func (h *hasher) str(s string) {
 	h.n += 8 + copy(h.buf[h.n+8:], s)
 }
 
+// reserve makes room for a number written later (putAt), where it
+// comes: its place in buf.
+func (h *hasher) reserve() int {
+	if len(h.buf)-h.n < 8 {
+		h.grow(8)
+	}
+	h.n += 8
+	return h.n - 8
+}
+
+// putAt writes x where reserve made room for it.
+func (h *hasher) putAt(at int, x uint64) {
+	binary.LittleEndian.PutUint64(h.buf[at:], x)
+}
+
 // bytes writes b as it is.
 func (h *hasher) bytes(b string) {
 	if len(h.buf)-h.n < len(b) {
@@ -736,37 +751,11 @@ var (
 func (h *hasher) reflectValue(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Struct:
-		var bits []int
-		focus := false
-		if (h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0) && v.Type() == modelType {
-			bits = droppableBits()
-			focus = h.plan.focusKeep != 0 && slices.Contains(h.plan.focus, v.Field(modelIDField).String())
+		if v.Type() == modelType {
+			h.reflectModel(v)
+			return
 		}
 		for _, i := range hashedFields(v.Type()) {
-			if bits != nil && i == modelStatsField {
-				if drop := h.statsDropped(nil, focus); drop != 0 {
-					stats := v.Field(i)
-					for j := range stats.NumField() {
-						if drop&(1<<statBits()[j]) == 0 {
-							h.u64(uint64(stats.Field(j).Int()))
-						}
-					}
-					continue
-				}
-			}
-			if bits != nil && bits[i] >= 0 && !(focus && h.plan.focusKeep&(1<<bits[i]) != 0) {
-				if h.plan.drop&(1<<bits[i]) != 0 {
-					continue
-				}
-				if items, ok := h.plan.counts[i]; ok {
-					h.counts(v.Field(i).Interface().([]string), items)
-					continue
-				}
-			}
-			if bits != nil && bits[i] >= 0 && h.plan.sorted&(1<<bits[i]) != 0 {
-				h.multiset(v.Field(i).Interface().([]string))
-				continue
-			}
 			h.reflectValue(v.Field(i))
 		}
 	case reflect.Pointer:
@@ -811,6 +800,78 @@ func (h *hasher) reflectValue(v reflect.Value) {
 	default:
 		h.unique = true
 	}
+}
+
+// reflectModel is reflectValue's model (modelAt says how).
+func (h *hasher) reflectModel(v reflect.Value) {
+	var bits []int
+	focus := false
+	if h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0 {
+		bits = droppableBits()
+		focus = h.plan.focusKeep != 0 && slices.Contains(h.plan.focus, v.Field(modelIDField).String())
+	}
+	word := h.reserve()
+	mask := uint64(modelMark)
+	for _, i := range hashedFields(v.Type()) {
+		fv := v.Field(i)
+		if bits != nil && i == modelStatsField {
+			if drop := h.statsDropped(nil, focus); drop != 0 {
+				for j := range fv.NumField() {
+					if drop&(1<<statBits()[j]) == 0 {
+						h.u64(uint64(fv.Field(j).Int()))
+					}
+				}
+				continue
+			}
+		}
+		bit := uint64(1) << i
+		if bits != nil && bits[i] >= 0 && !(focus && h.plan.focusKeep&(1<<bits[i]) != 0) {
+			if h.plan.drop&(1<<bits[i]) != 0 {
+				continue
+			}
+			if items, ok := h.plan.counts[i]; ok {
+				list := fv.Interface().([]string)
+				n := 0
+				for _, it := range items {
+					n += stringCount(list, it)
+				}
+				if n > 0 {
+					mask |= bit
+					h.counts(list, items)
+				}
+				continue
+			}
+		}
+		if bits != nil && bits[i] >= 0 && h.plan.sorted&(1<<bits[i]) != 0 {
+			if fv.Len() > 0 {
+				mask |= bit
+				h.multiset(fv.Interface().([]string))
+			}
+			continue
+		}
+		if modelMaskable(fv.Kind()) {
+			if fv.IsZero() || (fv.Kind() == reflect.Slice && fv.Len() == 0) {
+				continue
+			}
+			mask |= bit
+			if fv.Kind() == reflect.Bool {
+				continue // the bit says it all
+			}
+		}
+		h.reflectValue(fv)
+	}
+	h.putAt(word, mask)
+}
+
+// stringCount is how many times list holds s.
+func stringCount(list []string, s string) int {
+	n := 0
+	for _, x := range list {
+		if x == s {
+			n++
+		}
+	}
+	return n
 }
 
 // counts hashes how many times a list holds each of items: all a run

@@ -195,13 +195,66 @@ func rawRuns(fields []hashField, model bool) []hashField {
 	return out
 }
 
-// structAt is reflectValue's struct case: the droppable fields of a model
-// as the fieldPlan says.
+// structAt is reflectValue's struct case; a model's by modelAt.
 func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
+	if n.model {
+		h.modelAt(n, p)
+		return
+	}
+	for k := range n.fields {
+		f := &n.fields[k]
+		q := unsafe.Add(p, f.offset)
+		// The commonest kinds here, not through at: a call for each
+		// field costs more than the field.
+		switch f.node.kind {
+		case hashString:
+			h.str(*(*string)(q))
+		case hashRaw:
+			h.bytes(unsafe.String((*byte)(q), f.node.size))
+		case hashBool:
+			h.boolean(*(*bool)(q))
+		case hashStrings:
+			h.strs(*(*[]string)(q))
+		default:
+			h.at(f.node, q)
+		}
+	}
+}
+
+// A model is hashed as a word that says which of its texts, flags,
+// lists and pointers are not empty (a bit each, by field index; the top
+// bit set: no text's length has it), then the fields in order but the
+// empty ones (false, "", no items, nil; a list hashed as the counts of
+// some items, when every count is 0). A model's fields are mostly
+// empty: an empty one costs a test, not a write of its own. Each value
+// of a field has one bit and one writing, so two models hash alike
+// exactly where they did with every field written. Numbers are written
+// as they are.
+const modelMark = 1 << 63
+
+// modelMaskable reports whether a model's field of this kind is left
+// out when empty (its bit in the model's word says whether it is).
+func modelMaskable(k reflect.Kind) bool {
+	switch k {
+	case reflect.String, reflect.Bool, reflect.Slice, reflect.Pointer:
+		return true
+	}
+	return false
+}
+
+func init() {
+	if modelType.NumField() >= 63 {
+		panic("interpreter: a model has more fields than a hash's word has bits")
+	}
+}
+
+// modelAt hashes the model at p: its droppable fields as the fieldPlan
+// says, its empty ones as bits of its word (modelMark).
+func (h *hasher) modelAt(n *hashNode, p unsafe.Pointer) {
 	var bits []int
 	focus := false
 	var keep *modelKeep
-	if n.model && (h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0) {
+	if h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0 {
 		bits = droppableBits()
 		focus = h.plan.focusKeep != 0 && slices.Contains(h.plan.focus, *(*string)(unsafe.Add(p, modelIDOffset)))
 		if len(h.keep) > 0 {
@@ -212,9 +265,12 @@ func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
 			return
 		}
 	}
+	word := h.reserve()
+	mask := uint64(modelMark)
 	for k := range n.fields {
 		f := &n.fields[k]
 		q := unsafe.Add(p, f.offset)
+		bit := uint64(1) << f.index
 		if bits != nil {
 			if b := bits[f.index]; b >= 0 && (keep == nil || keep.whole&(1<<b) == 0) {
 				if !(focus && h.plan.focusKeep&(1<<b) != 0) {
@@ -225,7 +281,10 @@ func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
 						continue
 					}
 					if items, ok := h.plan.counts[f.index]; ok {
-						h.counts(*(*[]string)(q), items)
+						if list := *(*[]string)(q); anyOf(list, items) {
+							mask |= bit
+							h.counts(list, items)
+						}
 						if keep != nil {
 							h.keptCounts(keep, b, q)
 						}
@@ -233,7 +292,10 @@ func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
 					}
 				}
 				if h.plan.sorted&(1<<b) != 0 {
-					h.multiset(*(*[]string)(q))
+					if list := *(*[]string)(q); len(list) > 0 {
+						mask |= bit
+						h.multiset(list)
+					}
 					continue
 				}
 			}
@@ -249,21 +311,57 @@ func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
 				continue
 			}
 		}
-		// The commonest kinds here, not through at: a call for each
-		// field of each model costs more than the field.
 		switch f.node.kind {
 		case hashString:
-			h.str(*(*string)(q))
+			if s := *(*string)(q); s != "" {
+				mask |= bit
+				h.str(s)
+			}
 		case hashRaw:
 			h.bytes(unsafe.String((*byte)(q), f.node.size))
 		case hashBool:
-			h.boolean(*(*bool)(q))
+			if *(*bool)(q) {
+				mask |= bit // the bit says it all
+			}
 		case hashStrings:
-			h.strs(*(*[]string)(q))
+			if list := *(*[]string)(q); len(list) > 0 {
+				mask |= bit
+				h.strs(list)
+			}
+		case hashSlice:
+			if sliceLen(q) > 0 {
+				mask |= bit
+				h.at(f.node, q)
+			}
+		case hashPointer:
+			if *(*unsafe.Pointer)(q) != nil {
+				mask |= bit
+				h.at(f.node, q)
+			}
 		default:
 			h.at(f.node, q)
 		}
 	}
+	h.putAt(word, mask)
+}
+
+// sliceLen is the length of the slice at p, whatever its elements.
+func sliceLen(p unsafe.Pointer) int {
+	return (*struct {
+		data     unsafe.Pointer
+		len, cap int
+	})(p).len
+}
+
+// anyOf reports whether list holds any of items (a count of them is
+// not 0).
+func anyOf(list, items []string) bool {
+	for _, x := range list {
+		if slices.Contains(items, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // modelIDOffset is where Model.ID is.
@@ -303,6 +401,9 @@ type modelOp struct {
 	size   uintptr   // hashRaw
 	node   *hashNode // kinds written by at
 	items  []string  // hashCounts
+	// bit: the field's bit in the model's word (modelAt), 0 for a
+	// value always written
+	bit uint64
 }
 
 // compileModelOps are the writes structAt makes for such a model under
@@ -340,16 +441,17 @@ func compileModelOps(plan fieldPlan) []modelOp {
 	}
 	for k := range n.fields {
 		f := &n.fields[k]
+		bit := uint64(1) << f.index
 		if b := bits[f.index]; b >= 0 {
 			if plan.drop&(1<<b) != 0 {
 				continue
 			}
 			if items, ok := plan.counts[f.index]; ok {
-				ops = append(ops, modelOp{kind: hashCounts, offset: f.offset, items: items})
+				ops = append(ops, modelOp{kind: hashCounts, offset: f.offset, items: items, bit: bit})
 				continue
 			}
 			if plan.sorted&(1<<b) != 0 {
-				ops = append(ops, modelOp{kind: hashMultiset, offset: f.offset})
+				ops = append(ops, modelOp{kind: hashMultiset, offset: f.offset, bit: bit})
 				continue
 			}
 		}
@@ -362,6 +464,10 @@ func compileModelOps(plan fieldPlan) []modelOp {
 				}
 				continue
 			}
+		}
+		if f.node.kind != hashRaw && modelMaskable(f.node.typ.Kind()) {
+			ops = append(ops, modelOp{kind: f.node.kind, offset: f.offset, node: f.node, bit: bit})
+			continue
 		}
 		field(f.offset, f.node)
 	}
@@ -396,8 +502,11 @@ func modelOpsFor(plan fieldPlan) []modelOp {
 // modelOpsMade are the modelOps made, by modelOpsFor's key.
 var modelOpsMade sync.Map
 
-// modelByOps hashes the model at p by ops (compileModelOps).
+// modelByOps hashes the model at p by ops (compileModelOps), as modelAt
+// would.
 func (h *hasher) modelByOps(ops []modelOp, p unsafe.Pointer) {
+	word := h.reserve()
+	mask := uint64(modelMark)
 	for i := range ops {
 		op := &ops[i]
 		q := unsafe.Add(p, op.offset)
@@ -405,17 +514,42 @@ func (h *hasher) modelByOps(ops []modelOp, p unsafe.Pointer) {
 		case hashRaw:
 			h.bytes(unsafe.String((*byte)(q), op.size))
 		case hashString:
-			h.str(*(*string)(q))
+			if s := *(*string)(q); s != "" {
+				mask |= op.bit
+				h.str(s)
+			}
 		case hashBool:
-			h.boolean(*(*bool)(q))
+			if *(*bool)(q) {
+				mask |= op.bit
+			}
 		case hashStrings:
-			h.strs(*(*[]string)(q))
+			if list := *(*[]string)(q); len(list) > 0 {
+				mask |= op.bit
+				h.strs(list)
+			}
 		case hashCounts:
-			h.counts(*(*[]string)(q), op.items)
+			if list := *(*[]string)(q); anyOf(list, op.items) {
+				mask |= op.bit
+				h.counts(list, op.items)
+			}
 		case hashMultiset:
-			h.multiset(*(*[]string)(q))
+			if list := *(*[]string)(q); len(list) > 0 {
+				mask |= op.bit
+				h.multiset(list)
+			}
+		case hashSlice:
+			if sliceLen(q) > 0 {
+				mask |= op.bit
+				h.at(op.node, q)
+			}
+		case hashPointer:
+			if *(*unsafe.Pointer)(q) != nil {
+				mask |= op.bit
+				h.at(op.node, q)
+			}
 		default:
 			h.at(op.node, q)
 		}
 	}
+	h.putAt(word, mask)
 }
