@@ -45,6 +45,10 @@ type checkpoints struct {
 	nextExtra uint64
 	nextVar   string
 	nextLoop  loopAt
+	// bases: the memory of each depth's level's base, kept between
+	// runs (runStacks.bases): a level shares it while it runs, and a
+	// snapshot copies it (remap.pack)
+	bases *[][]int
 }
 
 // ckLevel is one block running.
@@ -128,16 +132,29 @@ func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
 	}
 	c.nextKnown, c.nextExtra = false, 0
 	if newFrame {
-		lv.base = make([]int, 0, f.size())
+		lv.base = c.baseAt(len(c.levels) - 1)
 		for _, i := range f.used {
 			if f.state[i] == slotSet {
 				lv.base = append(lv.base, i)
 			}
 		}
+		(*c.bases)[len(c.levels)-1] = lv.base
 	}
 	if !lv.known {
 		c.opaque++
 	}
+}
+
+// baseAt is an empty list for the base of the level at depth k, in the
+// memory kept for that depth.
+func (c *checkpoints) baseAt(k int) []int {
+	if c.bases == nil {
+		c.bases = new([][]int)
+	}
+	for len(*c.bases) <= k {
+		*c.bases = append(*c.bases, nil)
+	}
+	return (*c.bases)[k][:0]
 }
 
 // loopEntry is the place of a for each's pass among the blocks entered

@@ -267,7 +267,7 @@ func newRunnerIn(r *runner, p *Program, st *state.State, opts Options) *runner {
 		r.running = map[*effect]bool{}
 	}
 	if opts.Checkpoint != nil {
-		r.ckOwn = checkpoints{hook: opts.Checkpoint, levels: rs.levels}
+		r.ckOwn = checkpoints{hook: opts.Checkpoint, levels: rs.levels, bases: &rs.bases}
 		r.ck = &r.ckOwn
 	}
 	if st != nil {
@@ -316,7 +316,7 @@ func (r *runner) done() {
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
 		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs, hidden: rs.hidden[:0], resumed: rs.resumed[:0],
-		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare, freeScopes: rs.freeScopes}
+		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare, freeScopes: rs.freeScopes, bases: rs.bases}
 	r.mem = nil
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
@@ -353,6 +353,7 @@ type runStacks struct {
 	// scopes of blocks under checkpoints that have ended, for the next
 	// (blockChecked): a block's scope was a third of a run's allocations
 	freeScopes []*blockScope
+	bases      [][]int // checkpoints.bases
 	// decideRow's request, and that of the die being rolled (rollDice):
 	// reused, and kept here, out of the runner each run allocates
 	rowReq RowRequest
