@@ -302,6 +302,9 @@ type merger struct {
 // they were run.
 type expansion struct {
 	paused []*config
+	// merges: paused runs whose configuration was waiting already when
+	// they paused, merged into it (no configuration of their own)
+	merges []mergeInto
 	ends   []ending
 	runs   int
 	err    error
@@ -310,6 +313,12 @@ type expansion struct {
 	forced bool
 	// decided: runs taken as outcomes before their end (checkDecided).
 	decided []decidedRun
+}
+
+// mergeInto is a paused run's chance, added to a configuration waiting.
+type mergeInto struct {
+	into *config
+	p    prob
 }
 
 // decidedRun is a run taken as an outcome where nothing later could
@@ -353,7 +362,8 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 		ord     int  // checkpoints passed in this run
 		candOrd int  // the last one a configuration could be taken at
 		taken   *config
-		takenAt int // the checkpoint taken was taken at (0: none)
+		into    *config // or the configuration waiting it merges into
+		takenAt int     // the checkpoint taken was taken at (0: none)
 		signals signalCounts
 		decided *ending
 		dAt     *config // checkDecided: the run where it was decided
@@ -399,7 +409,8 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 			if taken != nil {
 				taken.release() // a later checkpoint of the same run
 			}
-			taken, takenAt = e.take(cp, signals, made), ord
+			taken, into = e.take(cp, signals, made)
+			takenAt = ord
 		}
 		return false
 	}
@@ -419,7 +430,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 			return x
 		}
 		w.start()
-		seen, ord, taken, takenAt, decided, dAt = false, 0, nil, 0, nil, nil
+		seen, ord, taken, into, takenAt, decided, dAt = false, 0, nil, nil, 0, nil, nil
 		signals = e.signalsFrom(c)
 		key, value, paused, err := e.run(c, w, hook, buf, signals)
 		x.runs++
@@ -445,20 +456,24 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 				x.decided = append(x.decided, decidedRun{at: dAt, answer: decided.key})
 			}
 		} else if paused {
-			child := taken
+			child, waiting := taken, into
 			if takenAt != candOrd {
-				child, err = e.capture(c, w.path[:w.pos], candOrd, made, buf)
+				child, waiting, err = e.capture(c, w.path[:w.pos], candOrd, made, buf)
 				x.runs++
 				if err != nil {
 					x.err = pathError(c.fullPath(w), err)
 					return x
 				}
 			}
-			if child.snap != nil {
-				made.add(child.key)
+			if waiting != nil {
+				x.merges = append(x.merges, mergeInto{waiting, p})
+			} else {
+				if child.snap != nil {
+					made.add(child.key)
+				}
+				child.trail, child.p = c.trailTo(w), p
+				x.paused = append(x.paused, child)
 			}
-			child.trail, child.p = c.trailTo(w), p
-			x.paused = append(x.paused, child)
 		} else {
 			x.ends = append(x.ends, ending{key, value, p})
 			if !plainValue(value) {
@@ -468,7 +483,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 			}
 		}
 		// Memory stays bounded while expanding, too.
-		if len(x.paused)+len(x.ends) > e.max {
+		if len(x.paused)+len(x.merges)+len(x.ends) > e.max {
 			x.err = e.tooMany()
 			return x
 		}
@@ -517,17 +532,23 @@ func (e *merger) signalsFrom(c *config) signalCounts {
 // take makes a configuration of the run at checkpoint cp: its position
 // and key, and a snapshot unless a configuration of that key is waiting
 // already, or was made by this expansion or one before it in its batch
-// (made; it is then merged into that one).
-func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *madeKeys) *config {
+// (made; it is then merged into that one). Where one of that key is
+// waiting, it makes none but gives that one (into), which the run
+// merges into (unless merges are checked: checkLive keeps the run).
+func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *madeKeys) (child, into *config) {
 	var buf [64]int
 	var kb [256]byte
 	pos := cp.Position(buf[:0])
 	key := e.appendKey(kb[:0], cp, pos, signals)
-	child := &config{}
+	have, waiting := e.pending[string(key)]
+	if waiting && !e.checkLive {
+		return nil, have
+	}
+	child = &config{}
 	if e.checkLive {
 		child.scope = cp.ScopeHash(e.counters)
 	}
-	if have, ok := e.pending[string(key)]; ok {
+	if waiting {
 		// The same place: merged into it (its key and position serve).
 		child.key, child.pos = have.key, have.pos
 	} else {
@@ -543,7 +564,7 @@ func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *mad
 		}
 	}
 	child.signals = signals.clone()
-	return child
+	return child, nil
 }
 
 // snapMemory is the memory of snapshots (*interpreter.SnapshotMemory),
@@ -600,24 +621,23 @@ func (e *merger) run(c *config, w *walker, hook func(interpreter.Checkpoint) boo
 
 // capture runs from c again with the picks a paused run took, up to its
 // checkpoint number at, and takes a configuration there.
-func (e *merger) capture(c *config, picks []branch, at int, made *madeKeys, buf *interpreter.Resumer) (*config, error) {
+func (e *merger) capture(c *config, picks []branch, at int, made *madeKeys, buf *interpreter.Resumer) (child, into *config, err error) {
 	w := &walker{path: append([]branch(nil), picks...), base: len(picks)}
 	w.start()
-	var child *config
 	signals := e.signalsFrom(c)
 	ord := 0
 	hook := func(cp interpreter.Checkpoint) bool {
 		if ord++; ord < at {
 			return false
 		}
-		child = e.take(cp, signals, made)
+		child, into = e.take(cp, signals, made)
 		return true
 	}
 	_, _, paused, err := e.run(c, w, hook, buf, signals)
 	if err == nil && !paused {
 		err = fmt.Errorf("internal: a run again with the same dice did not reach checkpoint %d", at)
 	}
-	return child, err
+	return child, into, err
 }
 
 // fullPath is the path from the start to where w is: c's own, and w's
@@ -683,6 +703,10 @@ func (e *merger) merge(x expansion) error {
 		if err := e.add(c); err != nil {
 			return err
 		}
+	}
+	for _, m := range x.merges {
+		e.merged++
+		m.into.p = m.into.p.add(m.p)
 	}
 	for _, end := range x.ends {
 		e.ends++
@@ -823,6 +847,9 @@ func (x expansion) chances() map[string]prob {
 	add := func(k string, p prob) { out[k] = out[k].add(p) }
 	for _, c := range x.paused {
 		add(fmt.Sprintf("%x", c.key), c.p)
+	}
+	for _, m := range x.merges {
+		add(fmt.Sprintf("%x", m.into.key), m.p)
 	}
 	for _, end := range x.ends {
 		add("end "+end.key, end.p)
