@@ -321,15 +321,7 @@ func (c Checkpoint) hash(counters, liveOnly, narrow bool, question *Reads) uint6
 		h.u64(vals.known)
 		h.u64(vals.value)
 	}
-	h.u64(h.plan.drop)
-	h.u64(h.plan.focusKeep)
-	h.u64(h.plan.sorted)
-	for _, i := range h.plan.countKeys {
-		h.u64(uint64(i))
-		for _, it := range h.plan.counts[i] {
-			h.str(it)
-		}
-	}
+	h.u64(h.plan.digest)
 	h.state(r.st)
 	// The levels of each frame, and what the rest of the run reads of it.
 	for k, from := 0, 0; from < len(levels); k++ {

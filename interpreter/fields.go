@@ -168,6 +168,9 @@ type fieldPlan struct {
 	// model: how to hash a model the plan alone decides (statehash.go;
 	// nil: field by field)
 	model []modelOp
+	// digest: a hash of drop, focusKeep, sorted and counts, which a
+	// checkpoint's hash holds (planDigest)
+	digest uint64
 }
 
 // planKey is what a fieldPlan for a question depends on: the place,
@@ -206,9 +209,29 @@ func (at *liveAt) plan(r *runner, question *Reads, counters bool) fieldPlan {
 	}
 	plan := r.planFields(live, question, counters)
 	plan.countKeys = slices.Sorted(maps.Keys(plan.counts))
+	plan.digest = planDigest(plan)
 	plan.model = modelOpsFor(plan)
 	v, _ := plans.LoadOrStore(key, plan)
 	return v.(fieldPlan)
+}
+
+// planDigest is a hash of what decides how plan hashes a model: what it
+// leaves out, counts and sorts, and of which models it keeps the fields
+// the question reads; 0 for a plan that changes nothing (a checkpoint's
+// hash writes it, once, rather than every item counted at every hash).
+func planDigest(plan fieldPlan) uint64 {
+	if plan.drop == 0 && plan.focusKeep == 0 && plan.sorted == 0 && len(plan.counts) == 0 {
+		return 0
+	}
+	h := &hasher{}
+	h.u64(plan.drop)
+	h.u64(plan.focusKeep)
+	h.u64(plan.sorted)
+	for _, i := range slices.Sorted(maps.Keys(plan.counts)) {
+		h.u64(uint64(i))
+		h.strs(plan.counts[i])
+	}
+	return h.sum()
 }
 
 // planFields is the fieldPlan at a checkpoint whose frames' reads (with

@@ -476,31 +476,51 @@ func compileModelOps(plan fieldPlan) []modelOp {
 
 // modelOpsFor is compileModelOps(plan), made once for each plan's drops,
 // sorts and counts (what it depends on): plans are made for each
-// question, at each place, and most are alike.
+// question, at each place, and most are alike. They are found by the
+// plan's digest, and told apart by what they depend on should two
+// digests be one.
 func modelOpsFor(plan fieldPlan) []modelOp {
 	if plan.drop == 0 && plan.counts == nil && plan.sorted == 0 {
 		return nil
 	}
-	var kb [128]byte
-	key := binary.LittleEndian.AppendUint64(kb[:0], plan.drop)
-	key = binary.LittleEndian.AppendUint64(key, plan.sorted)
-	for _, i := range slices.Sorted(maps.Keys(plan.counts)) {
-		key = binary.AppendUvarint(key, uint64(i))
-		key = binary.AppendUvarint(key, uint64(len(plan.counts[i])))
-		for _, it := range plan.counts[i] {
-			key = binary.AppendUvarint(key, uint64(len(it)))
-			key = append(key, it...)
+	alike := func(m madeOps) bool {
+		return m.drop == plan.drop && m.sorted == plan.sorted && maps.EqualFunc(m.counts, plan.counts, slices.Equal)
+	}
+	modelOpsMu.RLock()
+	for _, m := range modelOpsMade[plan.digest] {
+		if alike(m) {
+			modelOpsMu.RUnlock()
+			return m.ops
 		}
 	}
-	if v, ok := modelOpsMade.Load(string(key)); ok {
-		return v.([]modelOp)
+	modelOpsMu.RUnlock()
+	ops := compileModelOps(plan)
+	modelOpsMu.Lock()
+	defer modelOpsMu.Unlock()
+	for _, m := range modelOpsMade[plan.digest] {
+		if alike(m) {
+			return m.ops
+		}
 	}
-	v, _ := modelOpsMade.LoadOrStore(string(key), compileModelOps(plan))
-	return v.([]modelOp)
+	if modelOpsMade == nil {
+		modelOpsMade = map[uint64][]madeOps{}
+	}
+	modelOpsMade[plan.digest] = append(modelOpsMade[plan.digest], madeOps{drop: plan.drop, sorted: plan.sorted, counts: plan.counts, ops: ops})
+	return ops
 }
 
-// modelOpsMade are the modelOps made, by modelOpsFor's key.
-var modelOpsMade sync.Map
+// madeOps are modelOps made for a plan's drops, sorts and counts.
+type madeOps struct {
+	drop, sorted uint64
+	counts       map[int][]string
+	ops          []modelOp
+}
+
+// modelOpsMade are the modelOps made, by their plans' digests.
+var (
+	modelOpsMade map[uint64][]madeOps
+	modelOpsMu   sync.RWMutex
+)
 
 // modelByOps hashes the model at p by ops (compileModelOps), as modelAt
 // would.

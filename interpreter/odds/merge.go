@@ -185,6 +185,7 @@ func (e *merger) drain(ctx context.Context, root *config, opts exactOptions) err
 				return err
 			}
 			e.keepEnds(x.ends)
+			keepMerges(x.merges)
 		}
 		if e.checkLive {
 			for _, c := range batch {
@@ -353,6 +354,9 @@ type ending struct {
 func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer, others *batchMade, index int) (x expansion) {
 	w := &walker{}
 	x.ends = e.endsList()
+	if l, ok := mergeLists.Get().(*[]mergeInto); ok {
+		x.merges = (*l)[:0]
+	}
 	if c.snap == nil {
 		path := c.trail.path()
 		w.path, w.base = path, len(path)
@@ -516,6 +520,20 @@ func (e *merger) keepEnds(ends []ending) {
 
 // endLists are the lists of ends kept (*[]ending).
 var endLists sync.Pool
+
+// keepMerges keeps the list of merges of an expansion merged, for
+// another (as keepEnds).
+func keepMerges(merges []mergeInto) {
+	if cap(merges) == 0 {
+		return
+	}
+	clear(merges[:cap(merges)])
+	merges = merges[:0]
+	mergeLists.Put(&merges)
+}
+
+// mergeLists are the lists of merges kept (*[]mergeInto).
+var mergeLists sync.Pool
 
 // signalsFrom is a run's count of signals, starting from c's, when the
 // question asks them (else nil).
