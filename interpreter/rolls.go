@@ -714,7 +714,7 @@ func (r *runner) apply(s *syntax.Apply, f *frame) error {
 	if s.Row != nil {
 		row = s.Row.Name
 	}
-	var buf [4]string // on the stack: a table applied with rows to roll again is common
+	var buf [8]string // on the stack: Multiple Injuries applies its table with five
 	reroll := buf[:0]
 	for _, id := range s.Reroll {
 		reroll = append(reroll, id.Name)
