@@ -380,18 +380,40 @@ func (c Checkpoint) hash(counters, liveOnly, narrow bool, question *Reads) uint6
 }
 
 // hashers keeps hashers between checkpoints: a hasher's buffers grow to
-// the run's size once.
-var hashers = sync.Pool{New: func() any { return new(hasher) }}
+// the run's size once. A list under a lock rather than a sync.Pool,
+// which the collector empties: its hashers grew their buffers again
+// after each collection, a twentieth of exact odds' garbage.
+var hashers struct {
+	sync.Mutex
+	free []*hasher
+}
+
+// maxFreeHashers bounds the hashers kept (a few for each core).
+const maxFreeHashers = 64
 
 func getHasher() *hasher {
-	h := hashers.Get().(*hasher)
+	hashers.Lock()
+	var h *hasher
+	if n := len(hashers.free); n > 0 {
+		h = hashers.free[n-1]
+		hashers.free = hashers.free[:n-1]
+	}
+	hashers.Unlock()
+	if h == nil {
+		h = new(hasher)
+	}
 	h.n = 0
 	return h
 }
 
 func putHasher(h *hasher) {
 	h.unique, h.st, h.plan, h.keep = false, nil, fieldPlan{}, h.keep[:0]
-	hashers.Put(h)
+	clear(h.keep[:cap(h.keep)])
+	hashers.Lock()
+	if len(hashers.free) < maxFreeHashers {
+		hashers.free = append(hashers.free, h)
+	}
+	hashers.Unlock()
 }
 
 // uniqueCount makes hashes of runs that cannot be compared differ.

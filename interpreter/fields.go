@@ -223,7 +223,8 @@ func planDigest(plan fieldPlan) uint64 {
 	if plan.drop == 0 && plan.focusKeep == 0 && plan.sorted == 0 && len(plan.counts) == 0 {
 		return 0
 	}
-	h := &hasher{}
+	h := getHasher()
+	defer putHasher(h)
 	h.u64(plan.drop)
 	h.u64(plan.focusKeep)
 	h.u64(plan.sorted)
