@@ -18,6 +18,7 @@ import (
 	"errors"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"reflect"
 	"slices"
 	"sync"
@@ -570,16 +571,25 @@ func (h *hasher) sub(f func(*hasher)) uint64 {
 func (h *hasher) frame(f *frame, inScope slotBits, live *nameSet) {
 	h.str(f.rule)
 	h.str(f.proc)
-	var sum uint64
-	for _, i := range f.used {
-		if f.state[i] != slotSet || !inScope.hasSlot(i) || (live != nil && !live.hasSlot(i)) {
-			continue
+	// The names by their slots in order, one order for every run (not
+	// the order they were set in): each name and its value, then an end.
+	for w, word := range inScope {
+		if live != nil && !live.all {
+			if w >= len(live.names) {
+				break
+			}
+			word &= live.names[w]
 		}
-		k, v := f.slots.Name(i), f.vals[i]
-		sum += h.sub(func(s *hasher) { s.str(k); s.value(v) })
+		for ; word != 0; word &= word - 1 {
+			i := w*64 + bits.TrailingZeros64(word)
+			if i < len(f.state) && f.state[i] == slotSet {
+				h.str(f.slots.Name(i))
+				h.value(f.vals[i])
+			}
+		}
 	}
-	h.u64(sum)
-	sum = 0
+	h.u64(math.MaxUint64) // no name's length
+	var sum uint64
 	for k, v := range f.natural {
 		if inScope.has(f.slots, k) && (live == nil || live.hasNatural(k)) {
 			sum += h.sub(func(s *hasher) { s.str(k); s.u64(uint64(v)) })
