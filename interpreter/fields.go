@@ -171,6 +171,9 @@ type fieldPlan struct {
 	// digest: a hash of drop, focusKeep, sorted and counts, which a
 	// checkpoint's hash holds (planDigest)
 	digest uint64
+	// kept: the modelOps made for models variables reach (keptOps),
+	// with model
+	kept *keptOpsMade
 }
 
 // planKey is what a fieldPlan for a question depends on: the place,
@@ -211,6 +214,9 @@ func (at *liveAt) plan(r *runner, question *Reads, counters bool) fieldPlan {
 	plan.countKeys = slices.Sorted(maps.Keys(plan.counts))
 	plan.digest = planDigest(plan)
 	plan.model = modelOpsFor(plan)
+	if plan.model != nil {
+		plan.kept = new(keptOpsMade)
+	}
 	v, _ := plans.LoadOrStore(key, plan)
 	return v.(fieldPlan)
 }

@@ -59,6 +59,7 @@ const (
 	// only in modelOps:
 	hashCounts   // a list of ids as the counts of some items (fieldPlan.counts)
 	hashMultiset // a list of ids in sorted order (fieldPlan.sorted)
+	hashKept     // the counts of the items a variable reaching the model asks of a field (keptCounts)
 )
 
 var (
@@ -260,8 +261,12 @@ func (h *hasher) modelAt(n *hashNode, p unsafe.Pointer) {
 		if len(h.keep) > 0 {
 			keep = h.keepOf((*state.Model)(p))
 		}
-		if h.plan.model != nil && !focus && keep == nil {
-			h.modelByOps(h.plan.model, p)
+		if h.plan.model != nil && !focus && (keep == nil || h.plan.kept != nil) {
+			if keep == nil {
+				h.modelByOps(h.plan.model, p, nil)
+			} else {
+				h.modelByOps(h.plan.keptOps(keep), p, keep)
+			}
 			return
 		}
 	}
@@ -398,7 +403,7 @@ func (h *hasher) statsDropped(keep *modelKeep, focus bool) uint64 {
 type modelOp struct {
 	kind   hashKind
 	offset uintptr
-	size   uintptr   // hashRaw
+	size   uintptr   // hashRaw; hashKept: the field's bit in droppables
 	node   *hashNode // kinds written by at
 	items  []string  // hashCounts
 	// bit: the field's bit in the model's word (modelAt), 0 for a
@@ -414,6 +419,14 @@ func compileModelOps(plan fieldPlan) []modelOp {
 	if plan.drop == 0 && plan.counts == nil && plan.sorted == 0 {
 		return nil
 	}
+	return compileKeptOps(plan, 0, 0)
+}
+
+// compileKeptOps is compileModelOps for a model some variable reaches
+// (modelKeep, not a focus of the question): the droppable fields of
+// whole hashed whole, and, after those of kept the plan leaves out or
+// counts, the counts of the items the variables ask of them.
+func compileKeptOps(plan fieldPlan, whole, kept uint64) []modelOp {
 	n := hashNodeOf(modelType)
 	bits := droppableBits()
 	var ops []modelOp
@@ -442,12 +455,18 @@ func compileModelOps(plan fieldPlan) []modelOp {
 	for k := range n.fields {
 		f := &n.fields[k]
 		bit := uint64(1) << f.index
-		if b := bits[f.index]; b >= 0 {
+		if b := bits[f.index]; b >= 0 && whole&(1<<b) == 0 {
 			if plan.drop&(1<<b) != 0 {
+				if kept&(1<<b) != 0 {
+					ops = append(ops, modelOp{kind: hashKept, offset: f.offset, size: uintptr(b)})
+				}
 				continue
 			}
 			if items, ok := plan.counts[f.index]; ok {
 				ops = append(ops, modelOp{kind: hashCounts, offset: f.offset, items: items, bit: bit})
+				if kept&(1<<b) != 0 {
+					ops = append(ops, modelOp{kind: hashKept, offset: f.offset, size: uintptr(b)})
+				}
 				continue
 			}
 			if plan.sorted&(1<<b) != 0 {
@@ -456,7 +475,7 @@ func compileModelOps(plan fieldPlan) []modelOp {
 			}
 		}
 		if f.index == modelStatsField {
-			if drop := plan.drop & statMask(); drop != 0 {
+			if drop := plan.drop & statMask() &^ whole; drop != 0 {
 				for i, off := range statOffsets() {
 					if drop&(1<<statBits()[i]) == 0 {
 						raw(f.offset+off, 8)
@@ -509,6 +528,35 @@ func modelOpsFor(plan fieldPlan) []modelOp {
 	return ops
 }
 
+// keptOps are the plan's modelOps for a model a variable reaches
+// (compileKeptOps), made once for each plan and what the variables read
+// of the model.
+func (plan *fieldPlan) keptOps(keep *modelKeep) []modelOp {
+	var kept uint64
+	for _, it := range keep.items {
+		kept |= 1 << it.bit
+	}
+	key := [2]uint64{keep.whole, kept}
+	c := plan.kept
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ops, ok := c.ops[key]; ok {
+		return ops
+	}
+	if c.ops == nil {
+		c.ops = map[[2]uint64][]modelOp{}
+	}
+	ops := compileKeptOps(*plan, keep.whole, kept)
+	c.ops[key] = ops
+	return ops
+}
+
+// keptOpsMade are a plan's keptOps, by what the variables read.
+type keptOpsMade struct {
+	mu  sync.Mutex
+	ops map[[2]uint64][]modelOp
+}
+
 // madeOps are modelOps made for a plan's drops, sorts and counts.
 type madeOps struct {
 	drop, sorted uint64
@@ -524,7 +572,7 @@ var (
 
 // modelByOps hashes the model at p by ops (compileModelOps), as modelAt
 // would.
-func (h *hasher) modelByOps(ops []modelOp, p unsafe.Pointer) {
+func (h *hasher) modelByOps(ops []modelOp, p unsafe.Pointer, keep *modelKeep) {
 	word := h.reserve()
 	mask := uint64(modelMark)
 	for i := range ops {
@@ -567,6 +615,8 @@ func (h *hasher) modelByOps(ops []modelOp, p unsafe.Pointer) {
 				mask |= op.bit
 				h.at(op.node, q)
 			}
+		case hashKept:
+			h.keptCounts(keep, int(op.size), q)
 		default:
 			h.at(op.node, q)
 		}

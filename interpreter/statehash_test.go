@@ -282,3 +282,62 @@ func setSomething(v reflect.Value) {
 		panic("setSomething: " + v.Kind().String())
 	}
 }
+
+// A model some variable reaches (modelKeep: droppable fields read whole,
+// or asked for items) is hashed by the plan's writes made for what the
+// variables read (keptOps) exactly as field by field (modelAt): on
+// random states, plans and keeps.
+func TestKeptModelOpsMatchFieldByField(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	var lists []int
+	for b, d := range droppables() {
+		if d.field().Type == reflect.TypeOf([]string(nil)) {
+			lists = append(lists, b)
+		}
+	}
+	kept := 0
+	for n := range 500 {
+		st := &state.State{}
+		fillRandom(r, reflect.ValueOf(st).Elem(), 0)
+		plan := randomFieldPlan(r, lists, nil) // no focus: those go field by field
+		if plan.drop == 0 && plan.counts == nil && plan.sorted == 0 {
+			continue
+		}
+		var keep []modelKeep
+		for _, g := range st.Gangs {
+			if g == nil {
+				continue
+			}
+			for _, m := range g.Models {
+				if m == nil || r.IntN(2) == 0 {
+					continue
+				}
+				k := modelKeep{m: m}
+				for b := range droppables() {
+					if r.IntN(4) == 0 {
+						k.whole |= 1 << b
+					}
+				}
+				for _, b := range lists {
+					if r.IntN(3) == 0 {
+						k.items = append(k.items, keepItems{bit: b, items: []string{randomWord(r), randomWord(r)}})
+					}
+				}
+				keep = append(keep, k)
+			}
+		}
+		kept += len(keep)
+		byField := &hasher{plan: plan, keep: keep}
+		byField.state(st)
+		compiled := plan
+		compiled.model, compiled.kept = compileModelOps(plan), new(keptOpsMade)
+		byOps := &hasher{plan: compiled, keep: keep}
+		byOps.state(st)
+		if byOps.unique != byField.unique || byOps.sum() != byField.sum() {
+			t.Fatalf("state %d, plan %+v, keep %+v: by the kept models' writes %x, field by field %x", n, plan, keep, byOps.sum(), byField.sum())
+		}
+	}
+	if kept < 200 {
+		t.Errorf("only %d models kept in all", kept)
+	}
+}
