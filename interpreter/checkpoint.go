@@ -199,7 +199,7 @@ func (r *runner) checkpointAt(i int) error {
 // caller merging runs gains nothing by looking at it, since the next
 // checkpoint comes before any decision.
 func (c Checkpoint) Plain() bool {
-	lv := c.r.ck.levels[len(c.r.ck.levels)-1]
+	lv := &c.r.ck.levels[len(c.r.ck.levels)-1] // not a copy: a level is large
 	switch lv.block.Stmts[lv.stmt].(type) {
 	case *syntax.Let, *syntax.Set, *syntax.Add, *syntax.Remove, *syntax.Change, *syntax.Emit,
 		*syntax.Require, *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
@@ -213,7 +213,7 @@ func (c Checkpoint) Plain() bool {
 // decision is likely inside it (a caller merging runs may copy the run
 // here rather than at every checkpoint).
 func (c Checkpoint) Rolls() bool {
-	lv := c.r.ck.levels[len(c.r.ck.levels)-1]
+	lv := &c.r.ck.levels[len(c.r.ck.levels)-1] // not a copy: a level is large
 	switch lv.block.Stmts[lv.stmt].(type) {
 	case *syntax.Roll, *syntax.TestStmt, *syntax.Apply:
 		return true
@@ -230,7 +230,8 @@ func (c Checkpoint) Rolls() bool {
 // appends what tells apart blocks at the same position in different runs
 // (the two branches of an if).
 func (c Checkpoint) Position(buf []int) []int {
-	for _, lv := range c.r.ck.levels {
+	for i := range c.r.ck.levels {
+		lv := &c.r.ck.levels[i]
 		buf = append(buf, lv.entry, lv.stmt)
 	}
 	return buf
@@ -238,8 +239,8 @@ func (c Checkpoint) Position(buf []int) []int {
 
 // Identity appends the blocks running, for equality of positions.
 func (c Checkpoint) Identity(buf []uintptr) []uintptr {
-	for _, lv := range c.r.ck.levels {
-		buf = append(buf, reflect.ValueOf(lv.block).Pointer())
+	for i := range c.r.ck.levels {
+		buf = append(buf, uintptr(unsafe.Pointer(c.r.ck.levels[i].block)))
 	}
 	return buf
 }
