@@ -502,8 +502,14 @@ func modelOpsFor(plan fieldPlan) []modelOp {
 	if plan.drop == 0 && plan.counts == nil && plan.sorted == 0 {
 		return nil
 	}
+	return opsMade(plan, 0, 0)
+}
+
+// opsMade is compileKeptOps(plan, whole, kept), made once for each.
+func opsMade(plan fieldPlan, whole, kept uint64) []modelOp {
 	alike := func(m madeOps) bool {
-		return m.drop == plan.drop && m.sorted == plan.sorted && maps.EqualFunc(m.counts, plan.counts, slices.Equal)
+		return m.drop == plan.drop && m.sorted == plan.sorted && m.whole == whole && m.kept == kept &&
+			maps.EqualFunc(m.counts, plan.counts, slices.Equal)
 	}
 	modelOpsMu.RLock()
 	for _, m := range modelOpsMade[plan.digest] {
@@ -513,7 +519,7 @@ func modelOpsFor(plan fieldPlan) []modelOp {
 		}
 	}
 	modelOpsMu.RUnlock()
-	ops := compileModelOps(plan)
+	ops := compileKeptOps(plan, whole, kept)
 	modelOpsMu.Lock()
 	defer modelOpsMu.Unlock()
 	for _, m := range modelOpsMade[plan.digest] {
@@ -524,13 +530,14 @@ func modelOpsFor(plan fieldPlan) []modelOp {
 	if modelOpsMade == nil {
 		modelOpsMade = map[uint64][]madeOps{}
 	}
-	modelOpsMade[plan.digest] = append(modelOpsMade[plan.digest], madeOps{drop: plan.drop, sorted: plan.sorted, counts: plan.counts, ops: ops})
+	modelOpsMade[plan.digest] = append(modelOpsMade[plan.digest], madeOps{drop: plan.drop, sorted: plan.sorted, counts: plan.counts,
+		whole: whole, kept: kept, ops: ops})
 	return ops
 }
 
 // keptOps are the plan's modelOps for a model a variable reaches
-// (compileKeptOps), made once for each plan and what the variables read
-// of the model.
+// (compileKeptOps), found once for each plan and what the variables
+// read of the model (made once for all plans alike: opsMade).
 func (plan *fieldPlan) keptOps(keep *modelKeep) []modelOp {
 	var kept uint64
 	for _, it := range keep.items {
@@ -546,7 +553,7 @@ func (plan *fieldPlan) keptOps(keep *modelKeep) []modelOp {
 	if c.ops == nil {
 		c.ops = map[[2]uint64][]modelOp{}
 	}
-	ops := compileKeptOps(*plan, keep.whole, kept)
+	ops := opsMade(*plan, keep.whole, kept)
 	c.ops[key] = ops
 	return ops
 }
@@ -560,6 +567,7 @@ type keptOpsMade struct {
 // madeOps are modelOps made for a plan's drops, sorts and counts.
 type madeOps struct {
 	drop, sorted uint64
+	whole, kept  uint64 // compileKeptOps's
 	counts       map[int][]string
 	ops          []modelOp
 }
