@@ -90,11 +90,11 @@ func (c Checkpoint) SnapshotIn(mem *SnapshotMemory) *Snapshot {
 		return nil
 	}
 	var buf *state.Buffer
-	s := new(Snapshot)
+	var s *Snapshot
 	if mem != nil {
 		buf, s = &mem.Buf, &mem.snap
 	} else {
-		mem = new(SnapshotMemory) // its lists are the snapshot's alone
+		s, mem = new(Snapshot), new(SnapshotMemory) // its lists are the snapshot's alone
 	}
 	m := newRemap(r.st, buf)
 	names := append(append(mem.names[:0], r.stack...), r.active...)
@@ -160,7 +160,7 @@ func (p *Program) ResumeWith(s *Snapshot, opts Options, rm *Resumer) (*state.Sta
 // resume is ResumeIn with the run in r's memory.
 func (p *Program) resume(s *Snapshot, opts Options, buf *state.Buffer, mem *runner) (*state.State, error) {
 	m := newRemap(s.st, buf)
-	r := newRunnerIn(mem, p, m.to, opts)
+	r := newRunnerBoxed(mem, p, m.to, m.gangs, opts)
 	defer r.done()
 	// The copies of the frames come from those the runner keeps between
 	// runs (resumeBody releases them there again), not new ones each time.

@@ -247,10 +247,16 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 // newRunnerIn is newRunner in r's memory (a Resumer's), all of r
 // overwritten.
 func newRunnerIn(r *runner, p *Program, st *state.State, opts Options) *runner {
+	return newRunnerBoxed(r, p, st, st.Gangs, opts)
+}
+
+// newRunnerBoxed is newRunnerIn with st.Gangs boxed already (gangs): a
+// resumed run's copy of the state has it boxed by its remap.
+func newRunnerBoxed(r *runner, p *Program, st *state.State, gangs any, opts Options) *runner {
 	if opts.Choices == nil {
 		opts.Choices = Defaults{}
 	}
-	*r = runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), gangs: st.Gangs}
+	*r = runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), gangs: gangs}
 	rs := stacksPool.Get().(*runStacks)
 	r.stacks = rs
 	r.argVals, r.argGiven, r.stack, r.active, r.frames = rs.vals, rs.given, rs.stack, rs.active, rs.frames
