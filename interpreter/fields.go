@@ -253,6 +253,7 @@ func (r *runner) planFields(live *nameSet, question *Reads, counters bool) field
 		return plan
 	}
 	always := &r.p.liveness().always[mode(r.logging())]
+	var items slotBits // the items asked of a field, for each in turn
 	for i, d := range droppables() {
 		if r.p.readsDroppable(live, d) || r.p.readsDroppable(always, d) {
 			continue
@@ -267,22 +268,24 @@ func (r *runner) planFields(live *nameSet, question *Reads, counters bool) field
 		if asked && len(question.focus) == 0 {
 			continue
 		}
-		var items slotBits
+		items = items[:0]
 		for _, s := range []*nameSet{live, &question.s, always} {
 			items.union(s.members[d.name])
 		}
-		switch {
-		case items.count() == 0:
+		switch n := items.count(); {
+		case n == 0:
 			plan.drop |= 1 << i
 		case d.field().Type == reflect.TypeOf([]string(nil)):
 			if plan.counts == nil {
 				plan.counts = map[int][]string{}
 			}
+			names := make([]string, 0, n)
 			for j, w := range items {
 				for ; w != 0; w &= w - 1 {
-					plan.counts[d.index] = append(plan.counts[d.index], r.p.idx.Slots.Name(j*64+bits.TrailingZeros64(w)))
+					names = append(names, r.p.idx.Slots.Name(j*64+bits.TrailingZeros64(w)))
 				}
 			}
+			plan.counts[d.index] = names
 		default:
 			continue // asked of something but a list of ids: keep it
 		}
