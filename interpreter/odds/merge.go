@@ -140,6 +140,11 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 		}
 	}
 	root := &config{p: probOne}
+	defer func() {
+		for _, rm := range e.mem {
+			resumers.put(rm)
+		}
+	}()
 	if err := e.drain(ctx, root, opts); err != nil {
 		return nil, err
 	}
@@ -151,7 +156,10 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 // drain expands root, then the configurations waiting, first position
 // first, until none is left.
 func (e *merger) drain(ctx context.Context, root *config, opts exactOptions) error {
-	x := e.expand(ctx, root, new(interpreter.Resumer), nil, 0)
+	if len(e.mem) == 0 {
+		e.mem = append(e.mem, resumers.get())
+	}
+	x := e.expand(ctx, root, e.mem[0], nil, 0)
 	if e.checkDecided {
 		if err := e.checkDecidedRuns(ctx, []expansion{x}); err != nil {
 			return err
@@ -214,7 +222,7 @@ func (e *merger) expandAll(ctx context.Context, batch []*config, workers int) []
 	// One Resumer per worker, kept from batch to batch: each run resumed
 	// is copied into its memory (the state's, and the run's).
 	for len(e.mem) < workers {
-		e.mem = append(e.mem, new(interpreter.Resumer))
+		e.mem = append(e.mem, resumers.get())
 	}
 	if workers <= 1 {
 		for i, c := range batch {
@@ -573,11 +581,11 @@ func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *mad
 		child.key = string(key)
 		child.pos = slices.Clone(pos)
 		if !made.has(child.key) && !e.noSnapshots {
-			mem := snapMemory.Get().(*interpreter.SnapshotMemory)
+			mem := snapMemory.get()
 			if child.snap = cp.SnapshotIn(mem); child.snap != nil {
 				child.snapMem = mem
 			} else {
-				snapMemory.Put(mem)
+				snapMemory.put(mem)
 			}
 		}
 	}
@@ -585,15 +593,58 @@ func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *mad
 	return child, nil
 }
 
-// snapMemory is the memory of snapshots (*interpreter.SnapshotMemory),
-// given back by configurations continued.
-var snapMemory = sync.Pool{New: func() any { return new(interpreter.SnapshotMemory) }}
+// snapMemory is the memory of snapshots, given back by configurations
+// continued; resumers are the workers' (each a copy of the state and a
+// run's memory), given back at the end of a question.
+var (
+	snapMemory = freeList[interpreter.SnapshotMemory]{max: 128}
+	resumers   = freeList[interpreter.Resumer]{max: 16}
+)
+
+// freeList keeps what was given back for the next to ask: up to max
+// under a lock, the rest in a sync.Pool. (A sync.Pool drops what it
+// keeps at each collection: the memory it held, a state's copy grown to
+// a battle's size, was made again after each. What a large question
+// gives back past max goes with the collections, as before.)
+type freeList[T any] struct {
+	mu   sync.Mutex
+	free []*T
+	max  int
+	more sync.Pool
+}
+
+// get is one kept, or a new one.
+func (l *freeList[T]) get() *T {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n := len(l.free); n > 0 {
+		x := l.free[n-1]
+		l.free[n-1] = nil
+		l.free = l.free[:n-1]
+		return x
+	}
+	if x, ok := l.more.Get().(*T); ok {
+		return x
+	}
+	return new(T)
+}
+
+// put keeps x for the next get, unless max are kept already.
+func (l *freeList[T]) put(x *T) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.free) < l.max {
+		l.free = append(l.free, x)
+		return
+	}
+	l.more.Put(x)
+}
 
 // release gives back the memory of c's snapshot: nothing may continue c
 // after.
 func (c *config) release() {
 	if c.snapMem != nil {
-		snapMemory.Put(c.snapMem)
+		snapMemory.put(c.snapMem)
 		c.snap, c.snapMem = nil, nil
 	}
 }
