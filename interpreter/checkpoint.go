@@ -18,6 +18,7 @@ import (
 	"errors"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"reflect"
 	"slices"
 	"sync"
@@ -45,6 +46,10 @@ type checkpoints struct {
 	nextExtra uint64
 	nextVar   string
 	nextLoop  loopAt
+	// bases: the memory of each depth's level's base, kept between
+	// runs (runStacks.bases): a level shares it while it runs, and a
+	// snapshot copies it (remap.pack)
+	bases *[][]int
 }
 
 // ckLevel is one block running.
@@ -128,16 +133,29 @@ func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
 	}
 	c.nextKnown, c.nextExtra = false, 0
 	if newFrame {
-		lv.base = make([]int, 0, f.size())
+		lv.base = c.baseAt(len(c.levels) - 1)
 		for _, i := range f.used {
 			if f.state[i] == slotSet {
 				lv.base = append(lv.base, i)
 			}
 		}
+		(*c.bases)[len(c.levels)-1] = lv.base
 	}
 	if !lv.known {
 		c.opaque++
 	}
+}
+
+// baseAt is an empty list for the base of the level at depth k, in the
+// memory kept for that depth.
+func (c *checkpoints) baseAt(k int) []int {
+	if c.bases == nil {
+		c.bases = new([][]int)
+	}
+	for len(*c.bases) <= k {
+		*c.bases = append(*c.bases, nil)
+	}
+	return (*c.bases)[k][:0]
 }
 
 // loopEntry is the place of a for each's pass among the blocks entered
@@ -181,7 +199,7 @@ func (r *runner) checkpointAt(i int) error {
 // caller merging runs gains nothing by looking at it, since the next
 // checkpoint comes before any decision.
 func (c Checkpoint) Plain() bool {
-	lv := c.r.ck.levels[len(c.r.ck.levels)-1]
+	lv := &c.r.ck.levels[len(c.r.ck.levels)-1] // not a copy: a level is large
 	switch lv.block.Stmts[lv.stmt].(type) {
 	case *syntax.Let, *syntax.Set, *syntax.Add, *syntax.Remove, *syntax.Change, *syntax.Emit,
 		*syntax.Require, *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
@@ -195,7 +213,7 @@ func (c Checkpoint) Plain() bool {
 // decision is likely inside it (a caller merging runs may copy the run
 // here rather than at every checkpoint).
 func (c Checkpoint) Rolls() bool {
-	lv := c.r.ck.levels[len(c.r.ck.levels)-1]
+	lv := &c.r.ck.levels[len(c.r.ck.levels)-1] // not a copy: a level is large
 	switch lv.block.Stmts[lv.stmt].(type) {
 	case *syntax.Roll, *syntax.TestStmt, *syntax.Apply:
 		return true
@@ -212,7 +230,8 @@ func (c Checkpoint) Rolls() bool {
 // appends what tells apart blocks at the same position in different runs
 // (the two branches of an if).
 func (c Checkpoint) Position(buf []int) []int {
-	for _, lv := range c.r.ck.levels {
+	for i := range c.r.ck.levels {
+		lv := &c.r.ck.levels[i]
 		buf = append(buf, lv.entry, lv.stmt)
 	}
 	return buf
@@ -220,8 +239,8 @@ func (c Checkpoint) Position(buf []int) []int {
 
 // Identity appends the blocks running, for equality of positions.
 func (c Checkpoint) Identity(buf []uintptr) []uintptr {
-	for _, lv := range c.r.ck.levels {
-		buf = append(buf, reflect.ValueOf(lv.block).Pointer())
+	for i := range c.r.ck.levels {
+		buf = append(buf, uintptr(unsafe.Pointer(c.r.ck.levels[i].block)))
 	}
 	return buf
 }
@@ -304,15 +323,7 @@ func (c Checkpoint) hash(counters, liveOnly, narrow bool, question *Reads) uint6
 		h.u64(vals.known)
 		h.u64(vals.value)
 	}
-	h.u64(h.plan.drop)
-	h.u64(h.plan.focusKeep)
-	h.u64(h.plan.sorted)
-	for _, i := range h.plan.countKeys {
-		h.u64(uint64(i))
-		for _, it := range h.plan.counts[i] {
-			h.str(it)
-		}
-	}
+	h.u64(h.plan.digest)
 	h.state(r.st)
 	// The levels of each frame, and what the rest of the run reads of it.
 	for k, from := 0, 0; from < len(levels); k++ {
@@ -371,18 +382,40 @@ func (c Checkpoint) hash(counters, liveOnly, narrow bool, question *Reads) uint6
 }
 
 // hashers keeps hashers between checkpoints: a hasher's buffers grow to
-// the run's size once.
-var hashers = sync.Pool{New: func() any { return new(hasher) }}
+// the run's size once. A list under a lock rather than a sync.Pool,
+// which the collector empties: its hashers grew their buffers again
+// after each collection, a twentieth of exact odds' garbage.
+var hashers struct {
+	sync.Mutex
+	free []*hasher
+}
+
+// maxFreeHashers bounds the hashers kept (a few for each core).
+const maxFreeHashers = 64
 
 func getHasher() *hasher {
-	h := hashers.Get().(*hasher)
+	hashers.Lock()
+	var h *hasher
+	if n := len(hashers.free); n > 0 {
+		h = hashers.free[n-1]
+		hashers.free = hashers.free[:n-1]
+	}
+	hashers.Unlock()
+	if h == nil {
+		h = new(hasher)
+	}
 	h.n = 0
 	return h
 }
 
 func putHasher(h *hasher) {
 	h.unique, h.st, h.plan, h.keep = false, nil, fieldPlan{}, h.keep[:0]
-	hashers.Put(h)
+	clear(h.keep[:cap(h.keep)])
+	hashers.Lock()
+	if len(hashers.free) < maxFreeHashers {
+		hashers.free = append(hashers.free, h)
+	}
+	hashers.Unlock()
 }
 
 // uniqueCount makes hashes of runs that cannot be compared differ.
@@ -465,6 +498,21 @@ func (h *hasher) str(s string) {
 	h.n += 8 + copy(h.buf[h.n+8:], s)
 }
 
+// reserve makes room for a number written later (putAt), where it
+// comes: its place in buf.
+func (h *hasher) reserve() int {
+	if len(h.buf)-h.n < 8 {
+		h.grow(8)
+	}
+	h.n += 8
+	return h.n - 8
+}
+
+// putAt writes x where reserve made room for it.
+func (h *hasher) putAt(at int, x uint64) {
+	binary.LittleEndian.PutUint64(h.buf[at:], x)
+}
+
 // bytes writes b as it is.
 func (h *hasher) bytes(b string) {
 	if len(h.buf)-h.n < len(b) {
@@ -524,16 +572,25 @@ func (h *hasher) sub(f func(*hasher)) uint64 {
 func (h *hasher) frame(f *frame, inScope slotBits, live *nameSet) {
 	h.str(f.rule)
 	h.str(f.proc)
-	var sum uint64
-	for _, i := range f.used {
-		if f.state[i] != slotSet || !inScope.hasSlot(i) || (live != nil && !live.hasSlot(i)) {
-			continue
+	// The names by their slots in order, one order for every run (not
+	// the order they were set in): each name and its value, then an end.
+	for w, word := range inScope {
+		if live != nil && !live.all {
+			if w >= len(live.names) {
+				break
+			}
+			word &= live.names[w]
 		}
-		k, v := f.slots.Name(i), f.vals[i]
-		sum += h.sub(func(s *hasher) { s.str(k); s.value(v) })
+		for ; word != 0; word &= word - 1 {
+			i := w*64 + bits.TrailingZeros64(word)
+			if i < len(f.state) && f.state[i] == slotSet {
+				h.str(f.slots.Name(i))
+				h.value(f.vals[i])
+			}
+		}
 	}
-	h.u64(sum)
-	sum = 0
+	h.u64(math.MaxUint64) // no name's length
+	var sum uint64
 	for k, v := range f.natural {
 		if inScope.has(f.slots, k) && (live == nil || live.hasNatural(k)) {
 			sum += h.sub(func(s *hasher) { s.str(k); s.u64(uint64(v)) })
@@ -736,37 +793,11 @@ var (
 func (h *hasher) reflectValue(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Struct:
-		var bits []int
-		focus := false
-		if (h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0) && v.Type() == modelType {
-			bits = droppableBits()
-			focus = h.plan.focusKeep != 0 && slices.Contains(h.plan.focus, v.Field(modelIDField).String())
+		if v.Type() == modelType {
+			h.reflectModel(v)
+			return
 		}
 		for _, i := range hashedFields(v.Type()) {
-			if bits != nil && i == modelStatsField {
-				if drop := h.statsDropped(nil, focus); drop != 0 {
-					stats := v.Field(i)
-					for j := range stats.NumField() {
-						if drop&(1<<statBits()[j]) == 0 {
-							h.u64(uint64(stats.Field(j).Int()))
-						}
-					}
-					continue
-				}
-			}
-			if bits != nil && bits[i] >= 0 && !(focus && h.plan.focusKeep&(1<<bits[i]) != 0) {
-				if h.plan.drop&(1<<bits[i]) != 0 {
-					continue
-				}
-				if items, ok := h.plan.counts[i]; ok {
-					h.counts(v.Field(i).Interface().([]string), items)
-					continue
-				}
-			}
-			if bits != nil && bits[i] >= 0 && h.plan.sorted&(1<<bits[i]) != 0 {
-				h.multiset(v.Field(i).Interface().([]string))
-				continue
-			}
 			h.reflectValue(v.Field(i))
 		}
 	case reflect.Pointer:
@@ -811,6 +842,78 @@ func (h *hasher) reflectValue(v reflect.Value) {
 	default:
 		h.unique = true
 	}
+}
+
+// reflectModel is reflectValue's model (modelAt says how).
+func (h *hasher) reflectModel(v reflect.Value) {
+	var bits []int
+	focus := false
+	if h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0 {
+		bits = droppableBits()
+		focus = h.plan.focusKeep != 0 && slices.Contains(h.plan.focus, v.Field(modelIDField).String())
+	}
+	word := h.reserve()
+	mask := uint64(modelMark)
+	for _, i := range hashedFields(v.Type()) {
+		fv := v.Field(i)
+		if bits != nil && i == modelStatsField {
+			if drop := h.statsDropped(nil, focus); drop != 0 {
+				for j := range fv.NumField() {
+					if drop&(1<<statBits()[j]) == 0 {
+						h.u64(uint64(fv.Field(j).Int()))
+					}
+				}
+				continue
+			}
+		}
+		bit := uint64(1) << i
+		if bits != nil && bits[i] >= 0 && !(focus && h.plan.focusKeep&(1<<bits[i]) != 0) {
+			if h.plan.drop&(1<<bits[i]) != 0 {
+				continue
+			}
+			if items, ok := h.plan.counts[i]; ok {
+				list := fv.Interface().([]string)
+				n := 0
+				for _, it := range items {
+					n += stringCount(list, it)
+				}
+				if n > 0 {
+					mask |= bit
+					h.counts(list, items)
+				}
+				continue
+			}
+		}
+		if bits != nil && bits[i] >= 0 && h.plan.sorted&(1<<bits[i]) != 0 {
+			if fv.Len() > 0 {
+				mask |= bit
+				h.multiset(fv.Interface().([]string))
+			}
+			continue
+		}
+		if modelMaskable(fv.Kind()) {
+			if fv.IsZero() || (fv.Kind() == reflect.Slice && fv.Len() == 0) {
+				continue
+			}
+			mask |= bit
+			if fv.Kind() == reflect.Bool {
+				continue // the bit says it all
+			}
+		}
+		h.reflectValue(fv)
+	}
+	h.putAt(word, mask)
+}
+
+// stringCount is how many times list holds s.
+func stringCount(list []string, s string) int {
+	n := 0
+	for _, x := range list {
+		if x == s {
+			n++
+		}
+	}
+	return n
 }
 
 // counts hashes how many times a list holds each of items: all a run

@@ -276,11 +276,13 @@ func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
 // (its hidden names are part of what a run's configuration is, and a
 // resumed run carries on in it).
 func (r *runner) blockChecked(b *syntax.Block, f *frame) (control, error) {
-	sc := &blockScope{f: f}
-	defer sc.restore()
+	sc := r.stacks.scope(f)
 	r.ck.push(b, f, sc)
-	defer r.ck.pop()
-	return r.stmts(b, f, sc, 0)
+	ctl, err := r.stmts(b, f, sc, 0)
+	r.ck.pop()
+	sc.restore()
+	r.stacks.freeScope(sc)
+	return ctl, err
 }
 
 // stmts runs a block's statements from the one at index from (a resumed
@@ -633,15 +635,12 @@ func (r *runner) forEach(s *syntax.ForEach, f *frame, slot int) (control, error)
 	if err != nil {
 		return next, err
 	}
-	// Without checkpoints the items live only as long as the loop: a
-	// list made here (of a typed slice, or sorted) is a reused buffer,
-	// given back at the end. A checkpoint keeps them (loopAt).
-	var buf []any
-	reuse := r.ck == nil
-	if reuse {
-		buf = r.takeLoopBuf()
-		defer r.giveLoopBuf(&buf)
-	}
+	// The items live only as long as the loop (a checkpoint's level
+	// holds them while it runs, and a snapshot copies them: remap.loop):
+	// a list made here (of a typed slice, or sorted) is a reused buffer,
+	// given back at the end.
+	buf := r.takeLoopBuf()
+	defer r.giveLoopBuf(&buf)
 	items, err := toListInto(listV, &buf)
 	if err != nil {
 		return next, r.errorAt(f, diag.CodeRunExpr, spanOf(s.List), fmt.Errorf("for each: %v", err))

@@ -84,6 +84,10 @@ type Program struct {
 	// (its value, natural or rolled dice): their rolls cannot be decided
 	// by row (RowDecider), since the faces matter.
 	readsRoll map[string]bool
+	// tableRows are the rows a table's roll lands on, by its modifier
+	// (rowsOf), found once each
+	tableRowsMu sync.RWMutex
+	tableRows   map[tableRowsKey]tableRowsOf
 
 	// eventParams are each event's parameters, as calls bind them.
 	eventParams map[string][]dsl.ParamInfo

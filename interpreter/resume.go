@@ -75,6 +75,7 @@ type SnapshotMemory struct {
 	rolled  []packedRolled
 	names   []string // the snapshot's stack, then its active
 	items   []any    // the items of its levels' for each loops
+	bases   []int    // its levels' bases
 }
 
 // SnapshotIn is Snapshot made in mem's memory. The snapshot is valid
@@ -89,11 +90,11 @@ func (c Checkpoint) SnapshotIn(mem *SnapshotMemory) *Snapshot {
 		return nil
 	}
 	var buf *state.Buffer
-	s := new(Snapshot)
+	var s *Snapshot
 	if mem != nil {
 		buf, s = &mem.Buf, &mem.snap
 	} else {
-		mem = new(SnapshotMemory) // its lists are the snapshot's alone
+		s, mem = new(Snapshot), new(SnapshotMemory) // its lists are the snapshot's alone
 	}
 	m := newRemap(r.st, buf)
 	names := append(append(mem.names[:0], r.stack...), r.active...)
@@ -159,12 +160,12 @@ func (p *Program) ResumeWith(s *Snapshot, opts Options, rm *Resumer) (*state.Sta
 // resume is ResumeIn with the run in r's memory.
 func (p *Program) resume(s *Snapshot, opts Options, buf *state.Buffer, mem *runner) (*state.State, error) {
 	m := newRemap(s.st, buf)
-	r := newRunnerIn(mem, p, m.to, opts)
+	r := newRunnerBoxed(mem, p, m.to, m.gangs, opts)
 	defer r.done()
 	// The copies of the frames come from those the runner keeps between
 	// runs (resumeBody releases them there again), not new ones each time.
 	if r.ck == nil {
-		r.ckOwn = checkpoints{hook: func(Checkpoint) bool { return false }, levels: r.stacks.levels}
+		r.ckOwn = checkpoints{hook: func(Checkpoint) bool { return false }, levels: r.stacks.levels, bases: &r.stacks.bases}
 		r.ck = &r.ckOwn
 	}
 	levels, scopes, items := m.unpack(s, r.ck.levels[:0], r.stacks.scopes[:0], r.stacks.resumed[:0], r.emptyFrame)
@@ -366,6 +367,7 @@ func (m *remap) pack(s *Snapshot, from []ckLevel, mem *SnapshotMemory) {
 	s.levels = slices.Grow(mem.levels[:0], len(from))[:len(from)]
 	mem.levels = s.levels
 	mem.slots, mem.natural, mem.rolled, mem.items = mem.slots[:0], mem.natural[:0], mem.rolled[:0], mem.items[:0]
+	mem.bases = mem.bases[:0]
 	frames := mem.frames[:0]
 	for i, lv := range from {
 		if i == 0 || from[i-1].f != lv.f {
@@ -377,6 +379,12 @@ func (m *remap) pack(s *Snapshot, from []ckLevel, mem *SnapshotMemory) {
 		p.scope = blockScope{}
 		lv.sc = m.scope(lv.sc, nil, &p.scope)
 		mem.items = m.loop(&lv, mem.items)
+		if lv.base != nil {
+			// The run's memory for it is the next level's at this depth.
+			from := len(mem.bases)
+			mem.bases = append(mem.bases, lv.base...)
+			lv.base = mem.bases[from:len(mem.bases):len(mem.bases)]
+		}
 		p.ckLevel = lv
 	}
 	s.frames, mem.frames = frames, frames

@@ -247,10 +247,16 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 // newRunnerIn is newRunner in r's memory (a Resumer's), all of r
 // overwritten.
 func newRunnerIn(r *runner, p *Program, st *state.State, opts Options) *runner {
+	return newRunnerBoxed(r, p, st, st.Gangs, opts)
+}
+
+// newRunnerBoxed is newRunnerIn with st.Gangs boxed already (gangs): a
+// resumed run's copy of the state has it boxed by its remap.
+func newRunnerBoxed(r *runner, p *Program, st *state.State, gangs any, opts Options) *runner {
 	if opts.Choices == nil {
 		opts.Choices = Defaults{}
 	}
-	*r = runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), gangs: st.Gangs}
+	*r = runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), gangs: gangs}
 	rs := stacksPool.Get().(*runStacks)
 	r.stacks = rs
 	r.argVals, r.argGiven, r.stack, r.active, r.frames = rs.vals, rs.given, rs.stack, rs.active, rs.frames
@@ -267,7 +273,7 @@ func newRunnerIn(r *runner, p *Program, st *state.State, opts Options) *runner {
 		r.running = map[*effect]bool{}
 	}
 	if opts.Checkpoint != nil {
-		r.ckOwn = checkpoints{hook: opts.Checkpoint, levels: rs.levels}
+		r.ckOwn = checkpoints{hook: opts.Checkpoint, levels: rs.levels, bases: &rs.bases}
 		r.ck = &r.ckOwn
 	}
 	if st != nil {
@@ -316,7 +322,7 @@ func (r *runner) done() {
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
 		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs, hidden: rs.hidden[:0], resumed: rs.resumed[:0],
-		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare}
+		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare, freeScopes: rs.freeScopes, bases: rs.bases}
 	r.mem = nil
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
@@ -350,6 +356,10 @@ type runStacks struct {
 	keyedBufs [][]keyedItem
 	spare     *pool        // a pool a roll of several dice may use (rollPool)
 	hidden    []hiddenName // the names blocks hide (blockScope.shared)
+	// scopes of blocks under checkpoints that have ended, for the next
+	// (blockChecked): a block's scope was a third of a run's allocations
+	freeScopes []*blockScope
+	bases      [][]int // checkpoints.bases
 	// decideRow's request, and that of the die being rolled (rollDice):
 	// reused, and kept here, out of the runner each run allocates
 	rowReq RowRequest
@@ -357,6 +367,28 @@ type runStacks struct {
 }
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}
+
+// scope is an empty scope of f for a block under checkpoints, one that
+// ended if there is one. It is the block's alone until freeScope: a
+// level holds it while the block runs, and a snapshot copies what it
+// hides (remap.scope).
+func (rs *runStacks) scope(f *frame) *blockScope {
+	if n := len(rs.freeScopes); n > 0 {
+		sc := rs.freeScopes[n-1]
+		rs.freeScopes = rs.freeScopes[:n-1]
+		sc.f = f
+		return sc
+	}
+	return &blockScope{f: f}
+}
+
+// freeScope takes back the scope of a block that has ended (restored),
+// its list of hidden names emptied but kept.
+func (rs *runStacks) freeScope(sc *blockScope) {
+	clear(sc.hidden)
+	sc.f, sc.hidden = nil, sc.hidden[:0]
+	rs.freeScopes = append(rs.freeScopes, sc)
+}
 
 // newFrame starts a frame, reusing a released one: a run makes a frame for
 // every procedure call and table roll.
