@@ -205,7 +205,7 @@ func (r *runner) resumeBlock(k int) (control, error) {
 		}
 		i++
 	}
-	return r.stmts(lv.block, lv.f, lv.sc, i)
+	return r.stmts(r.p.compiledBlock(lv.block, lv.f.proc), lv.f, lv.sc, i)
 }
 
 // resumeStmt continues a statement whose construct entered level k, as
@@ -219,7 +219,7 @@ func (r *runner) resumeStmt(st syntax.Stmt, f *frame, k int) (control, error) {
 		if err != nil || ctl == stopped {
 			return ctl, err
 		}
-		return r.while(s, f)
+		return r.while(s, r.p.compiledBlock(s.Body, f.proc), f)
 	case *syntax.ForEach:
 		at, kept, name := r.ck.levels[k].loop, r.ck.levels[k].extra, s.Var.Name
 		defer func() {
@@ -232,7 +232,7 @@ func (r *runner) resumeStmt(st syntax.Stmt, f *frame, k int) (control, error) {
 			return ctl, err
 		}
 		at.index++
-		return r.eachFrom(s, f, slotOf(f.slots, s.Var.Name), at, kept)
+		return r.eachFrom(s, r.p.compiledBlock(s.Body, f.proc), f, slotOf(f.slots, s.Var.Name), at, kept)
 	case *syntax.Step:
 		ctl, err := r.resumeBlock(k)
 		if err != nil {

@@ -865,7 +865,7 @@ func (r *runner) applyTableOnce(t *dsl.TableInfo, args callArgs, using any, rowI
 		f.rule = rule + " row " + row.ID
 	}
 	r.enterKnown(0)
-	return r.block(row.Row.Body, f)
+	return r.block(r.p.compiledBlock(row.Row.Body, f.proc), f)
 }
 
 // chooseRow asks a player for the row of a choice table, among the rows
