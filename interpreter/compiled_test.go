@@ -118,3 +118,50 @@ func TestEveryBlockIndexed(t *testing.T) {
 		t.Errorf("only %d blocks in the shipped statements", n)
 	}
 }
+
+// BenchmarkCompile is Compile of the shipped rules, which compiles no
+// statement (blocks compile on their first run).
+func BenchmarkCompile(b *testing.B) {
+	rules := shippedProgram(b).Rules
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Compile(rules); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompileEveryBlock compiles every block of the shipped rules
+// once (procedures' in theirs, the rest in ""): what compiling them all
+// at Compile would add to it (with making the index of blocks anew,
+// which Compile does).
+func BenchmarkCompileEveryBlock(b *testing.B) {
+	p := shippedProgram(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		p.indexBlocks()
+		for _, proc := range p.idx.Procedures {
+			p.compileBlock(proc.Decl.Body, proc.ID)
+		}
+		for _, a := range p.idx.Actions {
+			if a.Body != nil {
+				p.compileBlock(a.Body, a.ID)
+			}
+		}
+		for _, t := range p.idx.Tables {
+			for _, row := range t.Rows {
+				if row.Row != nil && row.Row.Body != nil {
+					p.compileBlock(row.Row.Body, "")
+				}
+			}
+		}
+		for _, ef := range p.idx.Effects {
+			switch it := ef.Item.(type) {
+			case *syntax.Hook:
+				p.compileBlock(it.Body, "")
+			case *syntax.On:
+				p.compileBlock(it.Body, "")
+			}
+		}
+	}
+}

@@ -121,7 +121,7 @@ func checkPlan(t *testing.T, p *Program, st syntax.Stmt, in string, pl *stmtPlan
 }
 
 // shippedProgram is the default stack of the shipped rules, compiled.
-func shippedProgram(t *testing.T) *Program {
+func shippedProgram(t testing.TB) *Program {
 	t.Helper()
 	rules, diags := rulesets.Load(rulesets.Selection{})
 	if diags.HasErrors() {
