@@ -80,20 +80,20 @@ func (r *runner) runProc(proc *dsl.ProcInfo, plan *procPlan, args callArgs, f *f
 // or an instead_of hook in its place (fx: the effects on it): what
 // `stop ID` naming it ends.
 func (r *runner) hookedBody(fx *targetEffects, body *compiledBlock, f *frame) error {
-	if err := r.hooks(fx.before, f); err != nil {
-		return err
-	}
-	replaced, err := r.instead(fx.instead, f)
-	if err != nil {
-		return err
-	}
-	if !replaced {
-		r.enterKnown(0)
-		if _, err := r.block(body, f); err != nil {
+	if len(fx.before) > 0 {
+		if err := r.hooks(fx.before, f); err != nil {
 			return err
 		}
 	}
-	return nil
+	if len(fx.instead) > 0 {
+		replaced, err := r.instead(fx.instead, f)
+		if err != nil || replaced {
+			return err
+		}
+	}
+	r.enterKnown(0)
+	_, err := r.block(body, f)
+	return err
 }
 
 // callSite is where the statement that calls something is, or else where
@@ -267,17 +267,23 @@ func (r *runner) block(b *compiledBlock, f *frame) (control, error) {
 	}
 	// The scope is one the run keeps (the compiled statements it is
 	// given to are closures, so a scope on Go's stack would escape).
+	// Such a scope holds only its frame and where its names start in
+	// the run's stack (its hidden stays nil, its shared the run's): only
+	// what differs is written, which spares the collector's write
+	// barriers, and a free scope may keep its last frame.
 	rs := r.stacks
 	var sc *blockScope
 	if n := len(rs.freeScopes); n > 0 {
 		sc, rs.freeScopes = rs.freeScopes[n-1], rs.freeScopes[:n-1]
+		if sc.f != f {
+			sc.f = f
+		}
+		sc.base = len(rs.hidden)
 	} else {
-		sc = new(blockScope)
+		sc = &blockScope{f: f, shared: &rs.hidden, base: len(rs.hidden)}
 	}
-	*sc = blockScope{f: f, shared: &rs.hidden, base: len(rs.hidden)}
 	ctl, err := r.stmts(b, f, sc, 0)
 	sc.restore()
-	*sc = blockScope{}
 	rs.freeScopes = append(rs.freeScopes, sc)
 	return ctl, err
 }
@@ -296,9 +302,9 @@ func (r *runner) blockChecked(b *compiledBlock, f *frame) (control, error) {
 // stmts runs a block's compiled statements from the one at index from (a
 // resumed run starts past 0: see resume.go).
 func (r *runner) stmts(cb *compiledBlock, f *frame, sc *blockScope, from int) (control, error) {
-	b := cb.block
+	b, checked := cb.block, r.ck != nil // no run sets or drops r.ck while running
 	for i := from; i < len(cb.stmts); i++ {
-		if r.ck != nil {
+		if checked {
 			if err := r.checkpointAt(i); err != nil {
 				return next, err
 			}
@@ -553,69 +559,89 @@ func (r *runner) forEach(s *syntax.ForEach, body *compiledBlock, f *frame, slot 
 	// Without checkpoints the items live only as long as the loop: a
 	// list made here (of a typed slice, or sorted) is a reused buffer,
 	// given back at the end. A checkpoint keeps them (loopAt).
+	// What the loop takes it gives back on every return, without defers
+	// (too many returns for Go to inline them: a loop's defers were a
+	// percent and a half of a Monte Carlo End Phase).
 	var buf []any
 	reuse := r.ck == nil
 	if reuse {
 		buf = r.takeLoopBuf()
-		defer r.giveLoopBuf(&buf)
 	}
-	items, err := toListInto(listV, &buf)
+	old, hadOld := f.getSlot(slot)
+	ctl, err := r.eachOf(s, body, f, slot, listV, &buf, old, hadOld)
+	if hadOld {
+		f.setSlot(slot, old)
+	}
+	if reuse {
+		r.giveLoopBuf(&buf)
+	}
+	return ctl, err
+}
+
+// eachOf is forEach of the list listV, its items made in *buf, the
+// name's outer value old (if hadOld).
+func (r *runner) eachOf(s *syntax.ForEach, body *compiledBlock, f *frame, slot int, listV any, buf *[]any, old any, hadOld bool) (control, error) {
+	items, err := toListInto(listV, buf)
 	if err != nil {
 		return next, r.errorAt(f, diag.CodeRunExpr, spanOf(s.List), fmt.Errorf("for each: %v", err))
 	}
-	name := s.Var.Name
-	old, hadOld := f.getSlot(slot)
-	defer func() {
-		if hadOld {
-			f.setSlot(slot, old)
-		}
-	}()
 	if s.OrderBy != nil {
-		// Each item with its key, sorted stably in one list (the same
-		// comparisons as sort.SliceStable makes with less).
-		// The keys' list is one of the run's, given back when the loop
-		// ends (ordered loops nest: a stack of them).
-		rs := r.stacks
-		var keyed []keyedItem
-		if n := len(rs.keyedBufs); n > 0 {
-			keyed, rs.keyedBufs = rs.keyedBufs[n-1], rs.keyedBufs[:n-1]
+		if items, err = r.orderBy(s, f, slot, items, buf); err != nil {
+			return next, err
 		}
-		if cap(keyed) < len(items) {
-			keyed = make([]keyedItem, len(items))
-		}
-		keyed = keyed[:len(items)]
-		defer func() {
-			clear(keyed)
-			rs.keyedBufs = append(rs.keyedBufs, keyed[:0])
-		}()
-		for i, it := range items {
-			f.setSlot(slot, it)
-			keyed[i].item = it
-			if keyed[i].key, err = r.eval(f, s.OrderBy); err != nil {
-				return next, err
-			}
-		}
-		slices.SortStableFunc(keyed, func(a, b keyedItem) int {
-			if less(a.key, b.key) {
-				return -1
-			}
-			return 0 // insertion and merge ask only whether a < b
-		})
-		// keyed holds the items: buf may be overwritten, whether it is
-		// items or empty.
-		var sorted []any
-		if cap(buf) >= len(items) {
-			sorted = buf[:len(items)]
-		} else {
-			sorted = make([]any, len(items))
-		}
-		for i, k := range keyed {
-			sorted[i] = k.item
-		}
-		items, buf = sorted, sorted
 	}
-	kept := r.hashLoop(items, name, old, hadOld)
+	kept := r.hashLoop(items, s.Var.Name, old, hadOld)
 	return r.eachFrom(s, body, f, slot, loopAt{items: items, old: old, hadOld: hadOld}, kept)
+}
+
+// orderBy sorts a for each's items by its key, into *buf.
+func (r *runner) orderBy(s *syntax.ForEach, f *frame, slot int, items []any, buf *[]any) ([]any, error) {
+	// Each item with its key, sorted stably in one list (the same
+	// comparisons as sort.SliceStable makes with less).
+	// The keys' list is one of the run's, given back once sorted
+	// (ordered loops nest: a stack of them).
+	rs := r.stacks
+	var keyed []keyedItem
+	if n := len(rs.keyedBufs); n > 0 {
+		keyed, rs.keyedBufs = rs.keyedBufs[n-1], rs.keyedBufs[:n-1]
+	}
+	if cap(keyed) < len(items) {
+		keyed = make([]keyedItem, len(items))
+	}
+	keyed = keyed[:len(items)]
+	giveBack := func() {
+		clear(keyed)
+		rs.keyedBufs = append(rs.keyedBufs, keyed[:0])
+	}
+	for i, it := range items {
+		f.setSlot(slot, it)
+		keyed[i].item = it
+		var err error
+		if keyed[i].key, err = r.eval(f, s.OrderBy); err != nil {
+			giveBack()
+			return nil, err
+		}
+	}
+	slices.SortStableFunc(keyed, func(a, b keyedItem) int {
+		if less(a.key, b.key) {
+			return -1
+		}
+		return 0 // insertion and merge ask only whether a < b
+	})
+	// keyed holds the items: buf may be overwritten, whether it is
+	// items or empty.
+	var sorted []any
+	if cap(*buf) >= len(items) {
+		sorted = (*buf)[:len(items)]
+	} else {
+		sorted = make([]any, len(items))
+	}
+	for i, k := range keyed {
+		sorted[i] = k.item
+	}
+	giveBack()
+	*buf = sorted
+	return sorted, nil
 }
 
 // keyedItem is an item of a for each ordered by a key.
