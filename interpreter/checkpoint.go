@@ -50,6 +50,7 @@ type checkpoints struct {
 // ckLevel is one block running.
 type ckLevel struct {
 	block    *syntax.Block
+	code     *compiledBlock // block compiled, as the run entered it
 	f        *frame
 	sc       *blockScope
 	entry    int // which block entered at the enclosing statement this is
@@ -102,7 +103,8 @@ type loopAt struct {
 	hadOld bool
 }
 
-func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
+func (c *checkpoints) push(cb *compiledBlock, f *frame, sc *blockScope) {
+	b := cb.block
 	entry := 0
 	if n := len(c.levels); n > 0 {
 		c.levels[n-1].children++
@@ -121,7 +123,7 @@ func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
 	// each while the collector runs.
 	c.levels = append(c.levels, ckLevel{})
 	lv := &c.levels[len(c.levels)-1]
-	lv.block, lv.f, lv.sc, lv.entry, lv.known, lv.extra = b, f, sc, entry, c.nextKnown, c.nextExtra
+	lv.block, lv.code, lv.f, lv.sc, lv.entry, lv.known, lv.extra = b, cb, f, sc, entry, c.nextKnown, c.nextExtra
 	if at := &c.nextLoop; c.nextVar != "" || at.items != nil || at.index != 0 || at.old != nil || at.hadOld {
 		lv.loopVar, lv.loop = c.nextVar, c.nextLoop
 		c.nextVar, c.nextLoop = "", loopAt{}

@@ -294,7 +294,7 @@ func (r *runner) block(b *compiledBlock, f *frame) (control, error) {
 func (r *runner) blockChecked(b *compiledBlock, f *frame) (control, error) {
 	sc := &blockScope{f: f}
 	defer sc.restore()
-	r.ck.push(b.block, f, sc)
+	r.ck.push(b, f, sc)
 	defer r.ck.pop()
 	return r.stmts(b, f, sc, 0)
 }

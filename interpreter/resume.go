@@ -205,7 +205,7 @@ func (r *runner) resumeBlock(k int) (control, error) {
 		}
 		i++
 	}
-	return r.stmts(r.p.compiledBlock(lv.block, lv.f.proc), lv.f, lv.sc, i)
+	return r.stmts(r.levelCode(k, lv.block, lv.f), lv.f, lv.sc, i)
 }
 
 // resumeStmt continues a statement whose construct entered level k, as
@@ -215,13 +215,14 @@ func (r *runner) resumeStmt(st syntax.Stmt, f *frame, k int) (control, error) {
 	case *syntax.If:
 		return r.resumeBlock(k)
 	case *syntax.While:
+		body := r.levelCode(k, s.Body, f)
 		ctl, err := r.resumeBlock(k)
 		if err != nil || ctl == stopped {
 			return ctl, err
 		}
-		return r.while(s, r.p.compiledBlock(s.Body, f.proc), f)
+		return r.while(s, body, f)
 	case *syntax.ForEach:
-		at, kept, name := r.ck.levels[k].loop, r.ck.levels[k].extra, s.Var.Name
+		at, kept, name, body := r.ck.levels[k].loop, r.ck.levels[k].extra, s.Var.Name, r.levelCode(k, s.Body, f)
 		defer func() {
 			if at.hadOld {
 				f.set(name, at.old)
@@ -232,7 +233,7 @@ func (r *runner) resumeStmt(st syntax.Stmt, f *frame, k int) (control, error) {
 			return ctl, err
 		}
 		at.index++
-		return r.eachFrom(s, r.p.compiledBlock(s.Body, f.proc), f, slotOf(f.slots, s.Var.Name), at, kept)
+		return r.eachFrom(s, body, f, slotOf(f.slots, s.Var.Name), at, kept)
 	case *syntax.Step:
 		ctl, err := r.resumeBlock(k)
 		if err != nil {
@@ -251,6 +252,15 @@ func (r *runner) resumeStmt(st syntax.Stmt, f *frame, k int) (control, error) {
 		return next, err
 	}
 	panic(fmt.Sprintf("internal: no way to resume a %T", st))
+}
+
+// levelCode is the compiled block b that level k runs (a loop's body),
+// as the run entered it.
+func (r *runner) levelCode(k int, b *syntax.Block, f *frame) *compiledBlock {
+	if code := r.ck.levels[k].code; code != nil && code.block == b {
+		return code
+	}
+	return r.p.compiledBlock(b, f.proc)
 }
 
 // resumeBody is the rest of callProc or runAction (id's) from their
