@@ -291,12 +291,27 @@ func (r *runner) block(b *compiledBlock, f *frame) (control, error) {
 // blockChecked is block under checkpoints, which keep each block's scope
 // (its hidden names are part of what a run's configuration is, and a
 // resumed run carries on in it).
+//
+// Its scope is one the run reuses too: nothing keeps a level's scope once
+// the block is done (a snapshot copies it: remap.scope), and a scope
+// each were a third of exact odds' allocations.
 func (r *runner) blockChecked(b *compiledBlock, f *frame) (control, error) {
-	sc := &blockScope{f: f}
-	defer sc.restore()
+	rs := r.stacks
+	var sc *blockScope
+	if n := len(rs.freeCheckedScopes); n > 0 {
+		sc, rs.freeCheckedScopes = rs.freeCheckedScopes[n-1], rs.freeCheckedScopes[:n-1]
+		sc.f = f
+	} else {
+		sc = &blockScope{f: f}
+	}
 	r.ck.push(b, f, sc)
-	defer r.ck.pop()
-	return r.stmts(b, f, sc, 0)
+	ctl, err := r.stmts(b, f, sc, 0)
+	r.ck.pop()
+	sc.restore()
+	clear(sc.hidden)
+	sc.hidden = sc.hidden[:0]
+	rs.freeCheckedScopes = append(rs.freeCheckedScopes, sc)
+	return ctl, err
 }
 
 // stmts runs a block's compiled statements from the one at index from (a

@@ -424,7 +424,7 @@ func (m *remap) unpack(s *Snapshot, out []ckLevel, scopes []blockScope, items []
 // scope copies a block scope into c, for frame f.
 func (m *remap) scope(sc *blockScope, f *frame, c *blockScope) *blockScope {
 	c.f, c.hidden = f, nil
-	if sc.hidden != nil {
+	if len(sc.hidden) > 0 {
 		c.hidden = make([]hiddenName, len(sc.hidden))
 		for k, h := range sc.hidden {
 			h.value, h.rolled = m.value(h.value), slices.Clone(h.rolled)

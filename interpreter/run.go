@@ -316,7 +316,8 @@ func (r *runner) done() {
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
 		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs, hidden: rs.hidden[:0], resumed: rs.resumed[:0],
-		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare, freeScopes: rs.freeScopes}
+		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare, freeScopes: rs.freeScopes,
+		freeCheckedScopes: rs.freeCheckedScopes}
 	r.mem = nil
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
@@ -353,6 +354,8 @@ type runStacks struct {
 	// the scopes of blocks run without checkpoints, free for the next
 	// (block)
 	freeScopes []*blockScope
+	// and those of blocks run under checkpoints (blockChecked)
+	freeCheckedScopes []*blockScope
 	// decideRow's request, and that of the die being rolled (rollDice):
 	// reused, and kept here, out of the runner each run allocates
 	rowReq RowRequest
