@@ -36,6 +36,9 @@ type Checkpoint struct{ r *runner }
 type checkpoints struct {
 	hook   func(Checkpoint) bool
 	levels []ckLevel
+	// bases are lists of slots the levels' bases reuse (the run's:
+	// runStacks.bases); nil, a base each.
+	bases *[][]int
 	// root counts the blocks entered at the top (the hooks and body of
 	// the procedure run).
 	root   int
@@ -62,8 +65,11 @@ type ckLevel struct {
 	loop     loopAt // and where that for each is (for a snapshot)
 	// base: the slots of the names in the frame when its first block
 	// began (its parameters, the globals, a table's result), for the
-	// first level of each frame.
-	base []int
+	// first level of each frame. ownBase: base is the run's, from
+	// checkpoints.bases, and goes back there at pop (a resumed level's is
+	// its snapshot's).
+	base    []int
+	ownBase bool
 }
 
 // ErrPaused is what a run that a checkpoint hook paused returns (the
@@ -130,12 +136,23 @@ func (c *checkpoints) push(cb *compiledBlock, f *frame, sc *blockScope) {
 	}
 	c.nextKnown, c.nextExtra = false, 0
 	if newFrame {
-		lv.base = make([]int, 0, f.size())
-		for _, i := range f.used {
-			if f.state[i] == slotSet {
-				lv.base = append(lv.base, i)
+		var base []int
+		if c.bases != nil {
+			if n := len(*c.bases); n > 0 {
+				base, *c.bases = (*c.bases)[n-1][:0], (*c.bases)[:n-1]
+				lv.ownBase = true
 			}
 		}
+		if base == nil {
+			base = make([]int, 0, f.size())
+			lv.ownBase = c.bases != nil
+		}
+		for _, i := range f.used {
+			if f.state[i] == slotSet {
+				base = append(base, i)
+			}
+		}
+		lv.base = base
 	}
 	if !lv.known {
 		c.opaque++
@@ -158,8 +175,14 @@ const loopEntryBase = 1 << 40
 
 func (c *checkpoints) pop() {
 	n := len(c.levels)
-	if !c.levels[n-1].known {
+	lv := &c.levels[n-1]
+	if !lv.known {
 		c.opaque--
+	}
+	if lv.ownBase {
+		// Nothing keeps it: a snapshot copies it (remap.pack).
+		*c.bases = append(*c.bases, lv.base[:0])
+		lv.ownBase = false
 	}
 	c.levels = c.levels[:n-1]
 }

@@ -75,6 +75,7 @@ type SnapshotMemory struct {
 	rolled  []packedRolled
 	names   []string // the snapshot's stack, then its active
 	items   []any    // the items of its levels' for each loops
+	bases   []int    // its levels' bases (ckLevel.base)
 }
 
 // SnapshotIn is Snapshot made in mem's memory. The snapshot is valid
@@ -164,7 +165,7 @@ func (p *Program) resume(s *Snapshot, opts Options, buf *state.Buffer, mem *runn
 	// The copies of the frames come from those the runner keeps between
 	// runs (resumeBody releases them there again), not new ones each time.
 	if r.ck == nil {
-		r.ckOwn = checkpoints{hook: func(Checkpoint) bool { return false }, levels: r.stacks.levels}
+		r.ckOwn = checkpoints{hook: func(Checkpoint) bool { return false }, levels: r.stacks.levels, bases: &r.stacks.bases}
 		r.ck = &r.ckOwn
 	}
 	levels, scopes, items := m.unpack(s, r.ck.levels[:0], r.stacks.scopes[:0], r.stacks.resumed[:0], r.emptyFrame)
@@ -375,7 +376,7 @@ type packedRolled struct {
 func (m *remap) pack(s *Snapshot, from []ckLevel, mem *SnapshotMemory) {
 	s.levels = slices.Grow(mem.levels[:0], len(from))[:len(from)]
 	mem.levels = s.levels
-	mem.slots, mem.natural, mem.rolled, mem.items = mem.slots[:0], mem.natural[:0], mem.rolled[:0], mem.items[:0]
+	mem.slots, mem.natural, mem.rolled, mem.items, mem.bases = mem.slots[:0], mem.natural[:0], mem.rolled[:0], mem.items[:0], mem.bases[:0]
 	frames := mem.frames[:0]
 	for i, lv := range from {
 		if i == 0 || from[i-1].f != lv.f {
@@ -387,6 +388,11 @@ func (m *remap) pack(s *Snapshot, from []ckLevel, mem *SnapshotMemory) {
 		p.scope = blockScope{}
 		lv.sc = m.scope(lv.sc, nil, &p.scope)
 		mem.items = m.loop(&lv, mem.items)
+		if lv.base != nil { // the run's, which it reuses once the level ends
+			from := len(mem.bases)
+			mem.bases = append(mem.bases, lv.base...)
+			lv.base, lv.ownBase = mem.bases[from:len(mem.bases):len(mem.bases)], false
+		}
 		p.ckLevel = lv
 	}
 	s.frames, mem.frames = frames, frames

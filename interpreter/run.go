@@ -267,7 +267,7 @@ func newRunnerIn(r *runner, p *Program, st *state.State, opts Options) *runner {
 		r.running = map[*effect]bool{}
 	}
 	if opts.Checkpoint != nil {
-		r.ckOwn = checkpoints{hook: opts.Checkpoint, levels: rs.levels}
+		r.ckOwn = checkpoints{hook: opts.Checkpoint, levels: rs.levels, bases: &rs.bases}
 		r.ck = &r.ckOwn
 	}
 	if st != nil {
@@ -317,7 +317,7 @@ func (r *runner) done() {
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
 		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs, hidden: rs.hidden[:0], resumed: rs.resumed[:0],
 		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare, freeScopes: rs.freeScopes,
-		freeCheckedScopes: rs.freeCheckedScopes}
+		freeCheckedScopes: rs.freeCheckedScopes, bases: rs.bases}
 	r.mem = nil
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
@@ -356,6 +356,8 @@ type runStacks struct {
 	freeScopes []*blockScope
 	// and those of blocks run under checkpoints (blockChecked)
 	freeCheckedScopes []*blockScope
+	// the lists of slots checkpoints' levels keep (ckLevel.base)
+	bases [][]int
 	// decideRow's request, and that of the die being rolled (rollDice):
 	// reused, and kept here, out of the runner each run allocates
 	rowReq RowRequest
