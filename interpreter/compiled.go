@@ -237,8 +237,9 @@ func (p *Program) compileWith(st syntax.Stmt, in string, pl *stmtPlan) (stmtFunc
 			return next, r.listEdit(f, pl, s.From, s.Item.Name, false, s.Pos)
 		}, true
 	case *syntax.Apply:
+		plan := p.newApplyPlan(s)
 		return func(r *runner, f *frame, _ *blockScope) (control, error) {
-			return next, r.apply(s, f)
+			return next, r.apply(s, plan, f)
 		}, true
 	case *syntax.Call:
 		proc, plan := pl.call, pl.callPlan
