@@ -37,6 +37,9 @@ type Checkpoint struct{ r *runner }
 type checkpoints struct {
 	hook   func(Checkpoint) bool
 	levels []ckLevel
+	// bases are lists of slots the levels' bases reuse (the run's:
+	// runStacks.bases); nil, a base each.
+	bases *[][]int
 	// root counts the blocks entered at the top (the hooks and body of
 	// the procedure run).
 	root   int
@@ -46,15 +49,12 @@ type checkpoints struct {
 	nextExtra uint64
 	nextVar   string
 	nextLoop  loopAt
-	// bases: the memory of each depth's level's base, kept between
-	// runs (runStacks.bases): a level shares it while it runs, and a
-	// snapshot copies it (remap.pack)
-	bases *[][]int
 }
 
 // ckLevel is one block running.
 type ckLevel struct {
 	block    *syntax.Block
+	code     *compiledBlock // block compiled, as the run entered it
 	f        *frame
 	sc       *blockScope
 	entry    int // which block entered at the enclosing statement this is
@@ -66,8 +66,11 @@ type ckLevel struct {
 	loop     loopAt // and where that for each is (for a snapshot)
 	// base: the slots of the names in the frame when its first block
 	// began (its parameters, the globals, a table's result), for the
-	// first level of each frame.
-	base []int
+	// first level of each frame. ownBase: base is the run's, from
+	// checkpoints.bases, and goes back there at pop (a resumed level's is
+	// its snapshot's).
+	base    []int
+	ownBase bool
 }
 
 // ErrPaused is what a run that a checkpoint hook paused returns (the
@@ -107,7 +110,8 @@ type loopAt struct {
 	hadOld bool
 }
 
-func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
+func (c *checkpoints) push(cb *compiledBlock, f *frame, sc *blockScope) {
+	b := cb.block
 	entry := 0
 	if n := len(c.levels); n > 0 {
 		c.levels[n-1].children++
@@ -126,36 +130,34 @@ func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
 	// each while the collector runs.
 	c.levels = append(c.levels, ckLevel{})
 	lv := &c.levels[len(c.levels)-1]
-	lv.block, lv.f, lv.sc, lv.entry, lv.known, lv.extra = b, f, sc, entry, c.nextKnown, c.nextExtra
+	lv.block, lv.code, lv.f, lv.sc, lv.entry, lv.known, lv.extra = b, cb, f, sc, entry, c.nextKnown, c.nextExtra
 	if at := &c.nextLoop; c.nextVar != "" || at.items != nil || at.index != 0 || at.old != nil || at.hadOld {
 		lv.loopVar, lv.loop = c.nextVar, c.nextLoop
 		c.nextVar, c.nextLoop = "", loopAt{}
 	}
 	c.nextKnown, c.nextExtra = false, 0
 	if newFrame {
-		lv.base = c.baseAt(len(c.levels) - 1)
-		for _, i := range f.used {
-			if f.state[i] == slotSet {
-				lv.base = append(lv.base, i)
+		var base []int
+		if c.bases != nil {
+			if n := len(*c.bases); n > 0 {
+				base, *c.bases = (*c.bases)[n-1][:0], (*c.bases)[:n-1]
+				lv.ownBase = true
 			}
 		}
-		(*c.bases)[len(c.levels)-1] = lv.base
+		if base == nil {
+			base = make([]int, 0, f.size())
+			lv.ownBase = c.bases != nil
+		}
+		for _, i := range f.used {
+			if f.state[i] == slotSet {
+				base = append(base, i)
+			}
+		}
+		lv.base = base
 	}
 	if !lv.known {
 		c.opaque++
 	}
-}
-
-// baseAt is an empty list for the base of the level at depth k, in the
-// memory kept for that depth.
-func (c *checkpoints) baseAt(k int) []int {
-	if c.bases == nil {
-		c.bases = new([][]int)
-	}
-	for len(*c.bases) <= k {
-		*c.bases = append(*c.bases, nil)
-	}
-	return (*c.bases)[k][:0]
 }
 
 // loopEntry is the place of a for each's pass among the blocks entered
@@ -174,8 +176,14 @@ const loopEntryBase = 1 << 40
 
 func (c *checkpoints) pop() {
 	n := len(c.levels)
-	if !c.levels[n-1].known {
+	lv := &c.levels[n-1]
+	if !lv.known {
 		c.opaque--
+	}
+	if lv.ownBase {
+		// Nothing keeps it: a snapshot copies it (remap.pack).
+		*c.bases = append(*c.bases, lv.base[:0])
+		lv.ownBase = false
 	}
 	c.levels = c.levels[:n-1]
 }

@@ -75,7 +75,7 @@ type SnapshotMemory struct {
 	rolled  []packedRolled
 	names   []string // the snapshot's stack, then its active
 	items   []any    // the items of its levels' for each loops
-	bases   []int    // its levels' bases
+	bases   []int    // its levels' bases (ckLevel.base)
 }
 
 // SnapshotIn is Snapshot made in mem's memory. The snapshot is valid
@@ -206,7 +206,7 @@ func (r *runner) resumeBlock(k int) (control, error) {
 		}
 		i++
 	}
-	return r.stmts(lv.block, lv.f, lv.sc, i)
+	return r.stmts(r.levelCode(k, lv.block, lv.f), lv.f, lv.sc, i)
 }
 
 // resumeStmt continues a statement whose construct entered level k, as
@@ -216,13 +216,14 @@ func (r *runner) resumeStmt(st syntax.Stmt, f *frame, k int) (control, error) {
 	case *syntax.If:
 		return r.resumeBlock(k)
 	case *syntax.While:
+		body := r.levelCode(k, s.Body, f)
 		ctl, err := r.resumeBlock(k)
 		if err != nil || ctl == stopped {
 			return ctl, err
 		}
-		return r.while(s, f)
+		return r.while(s, body, f)
 	case *syntax.ForEach:
-		at, kept, name := r.ck.levels[k].loop, r.ck.levels[k].extra, s.Var.Name
+		at, kept, name, body := r.ck.levels[k].loop, r.ck.levels[k].extra, s.Var.Name, r.levelCode(k, s.Body, f)
 		defer func() {
 			if at.hadOld {
 				f.set(name, at.old)
@@ -233,7 +234,7 @@ func (r *runner) resumeStmt(st syntax.Stmt, f *frame, k int) (control, error) {
 			return ctl, err
 		}
 		at.index++
-		return r.eachFrom(s, f, slotOf(f.slots, s.Var.Name), at, kept)
+		return r.eachFrom(s, body, f, slotOf(f.slots, s.Var.Name), at, kept)
 	case *syntax.Step:
 		ctl, err := r.resumeBlock(k)
 		if err != nil {
@@ -252,6 +253,15 @@ func (r *runner) resumeStmt(st syntax.Stmt, f *frame, k int) (control, error) {
 		return next, err
 	}
 	panic(fmt.Sprintf("internal: no way to resume a %T", st))
+}
+
+// levelCode is the compiled block b that level k runs (a loop's body),
+// as the run entered it.
+func (r *runner) levelCode(k int, b *syntax.Block, f *frame) *compiledBlock {
+	if code := r.ck.levels[k].code; code != nil && code.block == b {
+		return code
+	}
+	return r.p.compiledBlock(b, f.proc)
 }
 
 // resumeBody is the rest of callProc or runAction (id's) from their
@@ -366,8 +376,7 @@ type packedRolled struct {
 func (m *remap) pack(s *Snapshot, from []ckLevel, mem *SnapshotMemory) {
 	s.levels = slices.Grow(mem.levels[:0], len(from))[:len(from)]
 	mem.levels = s.levels
-	mem.slots, mem.natural, mem.rolled, mem.items = mem.slots[:0], mem.natural[:0], mem.rolled[:0], mem.items[:0]
-	mem.bases = mem.bases[:0]
+	mem.slots, mem.natural, mem.rolled, mem.items, mem.bases = mem.slots[:0], mem.natural[:0], mem.rolled[:0], mem.items[:0], mem.bases[:0]
 	frames := mem.frames[:0]
 	for i, lv := range from {
 		if i == 0 || from[i-1].f != lv.f {
@@ -379,11 +388,10 @@ func (m *remap) pack(s *Snapshot, from []ckLevel, mem *SnapshotMemory) {
 		p.scope = blockScope{}
 		lv.sc = m.scope(lv.sc, nil, &p.scope)
 		mem.items = m.loop(&lv, mem.items)
-		if lv.base != nil {
-			// The run's memory for it is the next level's at this depth.
+		if lv.base != nil { // the run's, which it reuses once the level ends
 			from := len(mem.bases)
 			mem.bases = append(mem.bases, lv.base...)
-			lv.base = mem.bases[from:len(mem.bases):len(mem.bases)]
+			lv.base, lv.ownBase = mem.bases[from:len(mem.bases):len(mem.bases)], false
 		}
 		p.ckLevel = lv
 	}
@@ -422,7 +430,7 @@ func (m *remap) unpack(s *Snapshot, out []ckLevel, scopes []blockScope, items []
 // scope copies a block scope into c, for frame f.
 func (m *remap) scope(sc *blockScope, f *frame, c *blockScope) *blockScope {
 	c.f, c.hidden = f, nil
-	if sc.hidden != nil {
+	if len(sc.hidden) > 0 {
 		c.hidden = make([]hiddenName, len(sc.hidden))
 		for k, h := range sc.hidden {
 			h.value, h.rolled = m.value(h.value), slices.Clone(h.rolled)

@@ -697,8 +697,9 @@ func (r *runner) logTestEvent(f *frame, s *syntax.TestStmt, m *state.Model, ci *
 // ---------------------------------------------------------------------------
 // Tables.
 
-func (r *runner) apply(s *syntax.Apply, f *frame) error {
-	t := r.p.idx.Tables[s.Table.Name]
+// apply runs an apply statement, with what it names found (plan).
+func (r *runner) apply(s *syntax.Apply, plan *applyPlan, f *frame) error {
+	t := plan.table
 	args, err := r.args(f, s.Args, t.Params)
 	if err != nil {
 		return err
@@ -710,18 +711,30 @@ func (r *runner) apply(s *syntax.Apply, f *frame) error {
 			return err
 		}
 	}
-	row := ""
-	if s.Row != nil {
-		row = s.Row.Name
-	}
-	var buf [8]string // on the stack: Multiple Injuries applies its table with five
-	reroll := buf[:0]
-	for _, id := range s.Reroll {
-		reroll = append(reroll, id.Name)
-	}
-	_, err = r.applyTable(t, args, using, row, reroll, f)
+	_, err = r.applyTable(t, args, using, plan.row, plan.reroll, f)
 	r.releaseArgs(args)
 	return err
+}
+
+// applyPlan is what an apply statement names, found when it is compiled:
+// the table, the row given by id ("" for none), the rows to roll again
+// (read only: every run shares them).
+type applyPlan struct {
+	table  *dsl.TableInfo
+	row    string
+	reroll []string
+}
+
+// newApplyPlan finds what s names.
+func (p *Program) newApplyPlan(s *syntax.Apply) *applyPlan {
+	plan := &applyPlan{table: p.idx.Tables[s.Table.Name]}
+	if s.Row != nil {
+		plan.row = s.Row.Name
+	}
+	for _, id := range s.Reroll {
+		plan.reroll = append(plan.reroll, id.Name)
+	}
+	return plan
 }
 
 // applyTable finds a table's row (by rolling, from a given result, or by
@@ -866,7 +879,7 @@ func (r *runner) applyTableOnce(t *dsl.TableInfo, args callArgs, using any, rowI
 		f.rule = rule + " row " + row.ID
 	}
 	r.enterKnown(0)
-	return r.block(row.Row.Body, f)
+	return r.block(r.p.compiledBlock(row.Row.Body, f.proc), f)
 }
 
 // chooseRow asks a player for the row of a choice table, among the rows

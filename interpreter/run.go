@@ -322,7 +322,8 @@ func (r *runner) done() {
 	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
 		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs, hidden: rs.hidden[:0], resumed: rs.resumed[:0],
-		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare, freeScopes: rs.freeScopes, bases: rs.bases}
+		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare, freeScopes: rs.freeScopes,
+		freeCheckedScopes: rs.freeCheckedScopes, bases: rs.bases}
 	r.mem = nil
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
@@ -356,10 +357,13 @@ type runStacks struct {
 	keyedBufs [][]keyedItem
 	spare     *pool        // a pool a roll of several dice may use (rollPool)
 	hidden    []hiddenName // the names blocks hide (blockScope.shared)
-	// scopes of blocks under checkpoints that have ended, for the next
-	// (blockChecked): a block's scope was a third of a run's allocations
+	// the scopes of blocks run without checkpoints, free for the next
+	// (block)
 	freeScopes []*blockScope
-	bases      [][]int // checkpoints.bases
+	// and those of blocks run under checkpoints (blockChecked)
+	freeCheckedScopes []*blockScope
+	// the lists of slots checkpoints' levels keep (ckLevel.base)
+	bases [][]int
 	// decideRow's request, and that of the die being rolled (rollDice):
 	// reused, and kept here, out of the runner each run allocates
 	rowReq RowRequest
@@ -368,26 +372,26 @@ type runStacks struct {
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}
 
-// scope is an empty scope of f for a block under checkpoints, one that
-// ended if there is one. It is the block's alone until freeScope: a
+// checkedScope is an empty scope of f for a block under checkpoints, one that
+// ended if there is one. It is the block's alone until freeCheckedScope: a
 // level holds it while the block runs, and a snapshot copies what it
 // hides (remap.scope).
-func (rs *runStacks) scope(f *frame) *blockScope {
-	if n := len(rs.freeScopes); n > 0 {
-		sc := rs.freeScopes[n-1]
-		rs.freeScopes = rs.freeScopes[:n-1]
+func (rs *runStacks) checkedScope(f *frame) *blockScope {
+	if n := len(rs.freeCheckedScopes); n > 0 {
+		sc := rs.freeCheckedScopes[n-1]
+		rs.freeCheckedScopes = rs.freeCheckedScopes[:n-1]
 		sc.f = f
 		return sc
 	}
 	return &blockScope{f: f}
 }
 
-// freeScope takes back the scope of a block that has ended (restored),
+// freeCheckedScope takes back the scope of a block that has ended (restored),
 // its list of hidden names emptied but kept.
-func (rs *runStacks) freeScope(sc *blockScope) {
+func (rs *runStacks) freeCheckedScope(sc *blockScope) {
 	clear(sc.hidden)
 	sc.f, sc.hidden = nil, sc.hidden[:0]
-	rs.freeScopes = append(rs.freeScopes, sc)
+	rs.freeCheckedScopes = append(rs.freeCheckedScopes, sc)
 }
 
 // newFrame starts a frame, reusing a released one: a run makes a frame for
