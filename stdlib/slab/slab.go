@@ -6,6 +6,12 @@
 //
 // A Slab is for one goroutine at a time. The nil *Slab allocates as make
 // and any(v) do.
+//
+// A taker who knows that nothing it took is referenced any more (a Monte
+// Carlo sample tallied) may say so with Rewind: the slab then hands out
+// the arrays cut since the last Rewind again, cleared, and a run that
+// needs no more than the one before allocates nothing. A slab never
+// rewound keeps no arrays and never hands out the same memory twice.
 package slab
 
 import (
@@ -22,6 +28,11 @@ const chunk = 64
 type Slab[T any] struct {
 	free []T
 	typ  unsafe.Pointer // T's type word, for Box (set by the first Box)
+	// kept are the arrays cut since the first Rewind, to cut again after
+	// the next; kept[:next] are those in use since the last.
+	kept      [][]T
+	next      int
+	rewinding bool // Rewind was called: keep the arrays cut
 }
 
 // Make is make([]T, n), cut from the slab (never nil, as make's).
@@ -30,11 +41,61 @@ func (s *Slab[T]) Make(n int) []T {
 		return make([]T, n)
 	}
 	if n > len(s.free) {
-		s.free = make([]T, chunk)
+		s.free = s.array()
 	}
 	out := s.free[:n:n]
 	s.free = s.free[n:]
 	return out
+}
+
+// array is a fresh array of chunk items: one kept from before the last
+// Rewind if there is one, else a new one (kept, once the slab rewinds).
+func (s *Slab[T]) array() []T {
+	if !s.rewinding {
+		return make([]T, chunk)
+	}
+	if s.next < len(s.kept) {
+		a := s.kept[s.next]
+		s.next++
+		if poison.Load() {
+			clear(a) // Rewind filled it with garbage
+		}
+		return a
+	}
+	a := make([]T, chunk)
+	s.kept = append(s.kept, a)
+	s.next++
+	return a
+}
+
+// Rewind takes back everything cut since the last Rewind (since the
+// first, nothing: what was cut before it is never handed out again), to
+// cut it again, cleared. Call it only when nothing cut since the last
+// Rewind is referenced any more, by anyone: a slice or box still held
+// would change under its holder.
+func (s *Slab[T]) Rewind() {
+	if s == nil {
+		return
+	}
+	used := s.kept[:s.next]
+	if poison.Load() {
+		fill(used)
+	} else {
+		for _, a := range used {
+			clear(a) // nothing stale is kept alive by it, or read
+		}
+	}
+	s.free, s.next, s.rewinding = nil, 0, true
+}
+
+// Forget gives everything cut so far up to its takers for good, as
+// though the slab had never rewound: a later Rewind takes back only what
+// is cut after it. (A value of a run is kept: the run's slabs forget.)
+func (s *Slab[T]) Forget() {
+	if s == nil {
+		return
+	}
+	*s = Slab[T]{typ: s.typ}
 }
 
 // eface is the layout of an empty interface: its type word and a pointer
