@@ -13,6 +13,7 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/fastexpr"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib/state"
 )
@@ -25,6 +26,9 @@ import (
 type Query struct {
 	expr    *syntax.Expr
 	signals bool // it reads QuerySignalled
+	// fast is the expression's closure run in given frames (EvalRunIn),
+	// nil where only the VM runs it.
+	fast fastexpr.FuncIn
 }
 
 // QuerySignalled is the name a query reads what the run signalled by:
@@ -51,10 +55,11 @@ func (idx *Index) CompileQuery(name, text string) (*Query, diag.Diagnostics) {
 	}
 	e := &syntax.Expr{Text: text, Pos: start, EndPos: start}
 	e.EndPos.Advance(text)
-	if diags := idx.compileQuery(e); diags.HasErrors() {
+	fast, diags := idx.compileQuery(e)
+	if diags.HasErrors() {
 		return nil, diags
 	}
-	q := &Query{expr: e}
+	q := &Query{expr: e, fast: fast}
 	if diags := q.checkSignalled(idx); diags.HasErrors() {
 		return nil, diags
 	}
@@ -124,6 +129,14 @@ func (q *Query) Eval(st *state.State) (any, error) {
 // EvalRun asks the query of the state a run ended in, and what the run
 // signalled: event id → times (QuerySignalled).
 func (q *Query) EvalRun(st *state.State, signalled map[string]int) (any, error) {
+	return q.EvalRunIn(st, signalled, nil)
+}
+
+// EvalRunIn is EvalRun with the lists and boxes the query makes cut from
+// the slabs of fs (nil: of frames shared by all goroutines), as a worker
+// asking the question of sample after sample does (interpreter.Resumer's
+// EvalQuery): the values it returns are fs's, until its owner rewinds it.
+func (q *Query) EvalRunIn(st *state.State, signalled map[string]int, fs *fastexpr.Frames) (any, error) {
 	// The environment is a pooled one (odds ask the question of every
 	// sample): its natural and rolled tables stay empty, as no expression
 	// writes to them, and the names it was filled with are put back.
@@ -146,12 +159,23 @@ func (q *Query) EvalRun(st *state.State, signalled map[string]int) (any, error) 
 	}
 	// As closures, with expr's VM where they fail (Eval): odds ask the
 	// question of every sample.
-	v, err := Eval(q.expr, env)
+	v, err := q.eval(fs, env)
 	if err != nil {
 		msg, _ := ExprError(q.expr, err)
 		return nil, errors.New(msg)
 	}
 	return v, nil
+}
+
+// eval runs the query as closures in fs, with expr's VM where they fail
+// (as Eval does).
+func (q *Query) eval(fs *fastexpr.Frames, env map[string]any) (any, error) {
+	if q.fast != nil && !vmOnly.Load() {
+		if v, err := q.fast(fs, env); err == nil {
+			return v, nil
+		}
+	}
+	return runProgram(q.expr.Program, env)
 }
 
 // queryEnvs are the environments EvalRun fills (BaseEnv's, reused).
@@ -160,8 +184,8 @@ var queryEnvs = sync.Pool{New: func() any { return BaseEnv(nil) }}
 // queryCompiler returns the function CompileQuery uses: the checker that
 // checked the rules, compiling in the global scope. It keeps the checker
 // (its declarations, for did-you-means) alive with the index.
-func (c *checker) queryCompiler() func(e *syntax.Expr) diag.Diagnostics {
-	return func(e *syntax.Expr) diag.Diagnostics {
+func (c *checker) queryCompiler() func(e *syntax.Expr) (fastexpr.FuncIn, diag.Diagnostics) {
+	return func(e *syntax.Expr) (fastexpr.FuncIn, diag.Diagnostics) {
 		saved := c.diags
 		c.diags = diagnostics{}
 		sc := globalScope()
@@ -170,6 +194,11 @@ func (c *checker) queryCompiler() func(e *syntax.Expr) diag.Diagnostics {
 		c.compile(e, sc, nil, "")
 		out := c.diags.list
 		c.diags = saved
-		return out
+		var fast fastexpr.FuncIn
+		if e.Fast != nil {
+			// the same closure, to run in a worker's frames (EvalRunIn)
+			fast, _ = fastexpr.CompileIn(e.Program.Node(), c.exprc.Functions())
+		}
+		return fast, out
 	}
 }

@@ -210,6 +210,25 @@ type runMem struct {
 	modifier slab.Slab[Modifier]
 }
 
+// rewind takes back what the slabs cut since the last rewind
+// (slab.Slab.Rewind): nothing of the runs since is referenced any more.
+func (m *runMem) rewind() {
+	m.ints.Rewind()
+	m.strs.Rewind()
+	m.intList.Rewind()
+	m.strList.Rewind()
+	m.modifier.Rewind()
+}
+
+// forget gives what the slabs cut so far up to whoever holds it.
+func (m *runMem) forget() {
+	m.ints.Forget()
+	m.strs.Forget()
+	m.intList.Forget()
+	m.strList.Forget()
+	m.modifier.Forget()
+}
+
 // intsOf is make([]int, n), from the run's slab while it runs.
 func (m *runMem) intsOf(n int) []int {
 	if m == nil {
@@ -236,22 +255,23 @@ func (m *runMem) strsOf(n int) []string {
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {
 	if rm := opts.Memory; rm != nil {
-		if rm.r == nil {
-			rm.r = new(runner)
-		}
-		return newRunnerIn(rm.r, p, st, opts)
+		return newRunnerIn(rm.runner(), p, st, opts, rm.runStacks())
 	}
-	return newRunnerIn(new(runner), p, st, opts)
+	return newRunnerIn(new(runner), p, st, opts, nil)
 }
 
 // newRunnerIn is newRunner in r's memory (a Resumer's), all of r
-// overwritten.
-func newRunnerIn(r *runner, p *Program, st *state.State, opts Options) *runner {
+// overwritten, with the stacks rs (a Resumer's), or nil: from the pool,
+// and back to it when the run is done.
+func newRunnerIn(r *runner, p *Program, st *state.State, opts Options, rs *runStacks) *runner {
 	if opts.Choices == nil {
 		opts.Choices = Defaults{}
 	}
 	*r = runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), gangs: st.Gangs}
-	rs := stacksPool.Get().(*runStacks)
+	if rs == nil {
+		rs = stacksPool.Get().(*runStacks)
+		rs.pooled = true
+	}
 	r.stacks = rs
 	r.argVals, r.argGiven, r.stack, r.active, r.frames = rs.vals, rs.given, rs.stack, rs.active, rs.frames
 	r.running, r.values = rs.running, rs.values
@@ -313,14 +333,18 @@ func (r *runner) done() {
 	clear(rs.scopes[:cap(rs.scopes)])
 	clear(rs.hidden[:cap(rs.hidden)])
 	clear(rs.resumed[:cap(rs.resumed)])
-	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
+	pooled := rs.pooled
+	*rs = runStacks{pooled: pooled, vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
 		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs, hidden: rs.hidden[:0], resumed: rs.resumed[:0],
 		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare}
 	r.mem = nil
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
-	stacksPool.Put(rs)
+	if pooled {
+		// A Resumer's stacks stay its own: its slabs may rewind.
+		stacksPool.Put(rs)
+	}
 }
 
 // runStacks are what a run grows as it goes and leaves empty when it
@@ -354,6 +378,7 @@ type runStacks struct {
 	// reused, and kept here, out of the runner each run allocates
 	rowReq RowRequest
 	dieReq DieRequest
+	pooled bool // from stacksPool, not a Resumer's
 }
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}

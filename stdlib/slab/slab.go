@@ -92,8 +92,8 @@ func (s *Slab[T]) Rewind() {
 // though the slab had never rewound: a later Rewind takes back only what
 // is cut after it. (A value of a run is kept: the run's slabs forget.)
 func (s *Slab[T]) Forget() {
-	if s == nil {
-		return
+	if s == nil || !s.rewinding {
+		return // it hands out nothing twice already
 	}
 	*s = Slab[T]{typ: s.typ}
 }
