@@ -129,14 +129,15 @@ func (q *Query) Eval(st *state.State) (any, error) {
 // EvalRun asks the query of the state a run ended in, and what the run
 // signalled: event id → times (QuerySignalled).
 func (q *Query) EvalRun(st *state.State, signalled map[string]int) (any, error) {
-	return q.EvalRunIn(st, signalled, nil)
+	return q.EvalRunIn(st, signalled, nil, nil)
 }
 
 // EvalRunIn is EvalRun with the lists and boxes the query makes cut from
 // the slabs of fs (nil: of frames shared by all goroutines), as a worker
 // asking the question of sample after sample does (interpreter.Resumer's
 // EvalQuery): the values it returns are fs's, until its owner rewinds it.
-func (q *Query) EvalRunIn(st *state.State, signalled map[string]int, fs *fastexpr.Frames) (any, error) {
+// gangs, if not nil, is st.Gangs boxed (BoxGangs).
+func (q *Query) EvalRunIn(st *state.State, signalled map[string]int, fs *fastexpr.Frames, gangs any) (any, error) {
 	// The environment is a pooled one (odds ask the question of every
 	// sample): its natural and rolled tables stay empty, as no expression
 	// writes to them, and the names it was filled with are put back.
@@ -146,8 +147,7 @@ func (q *Query) EvalRunIn(st *state.State, signalled map[string]int, fs *fastexp
 		env[GlobalState], env[GlobalBattle], env[GlobalGangs] = nil, nil, nil
 		queryEnvs.Put(env)
 	}()
-	var gangs any
-	if st != nil {
+	if st != nil && gangs == nil {
 		gangs = st.Gangs
 	}
 	FillEnv(env, st, gangs, env[GlobalNatural].(map[string]int), env[GlobalRolled].(map[string][]int))

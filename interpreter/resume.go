@@ -180,7 +180,9 @@ func (rm *Resumer) Recycle() {
 // the lists and boxes it makes cut from rm's memory: what it returns is
 // then the run's, which Recycle takes back and Release gives up.
 func (rm *Resumer) EvalQuery(q *dsl.Query, st *state.State, signalled map[string]int) (any, error) {
-	return q.EvalRunIn(st, signalled, rm.runStacks().exprs)
+	rs := rm.runStacks()
+	rs.gangs = dsl.BoxGangs(rs.gangs, st.Gangs)
+	return q.EvalRunIn(st, signalled, rs.exprs, rs.gangs)
 }
 
 // runner is rm's run's memory.

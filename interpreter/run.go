@@ -271,6 +271,11 @@ func newRunnerIn(r *runner, p *Program, st *state.State, opts Options, rs *runSt
 	if rs == nil {
 		rs = stacksPool.Get().(*runStacks)
 		rs.pooled = true
+	} else {
+		// a Resumer's: its state buffer's gangs are the same list each
+		// run, boxed once
+		rs.gangs = dsl.BoxGangs(rs.gangs, st.Gangs)
+		r.gangs = rs.gangs
 	}
 	r.stacks = rs
 	r.argVals, r.argGiven, r.stack, r.active, r.frames = rs.vals, rs.given, rs.stack, rs.active, rs.frames
@@ -333,8 +338,8 @@ func (r *runner) done() {
 	clear(rs.scopes[:cap(rs.scopes)])
 	clear(rs.hidden[:cap(rs.hidden)])
 	clear(rs.resumed[:cap(rs.resumed)])
-	pooled := rs.pooled
-	*rs = runStacks{pooled: pooled, vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
+	pooled, gangs := rs.pooled, rs.gangs
+	*rs = runStacks{pooled: pooled, gangs: gangs, vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
 		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs, hidden: rs.hidden[:0], resumed: rs.resumed[:0],
 		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare}
@@ -379,6 +384,7 @@ type runStacks struct {
 	rowReq RowRequest
 	dieReq DieRequest
 	pooled bool // from stacksPool, not a Resumer's
+	gangs  any  // a Resumer's runs' state's gangs, boxed (dsl.BoxGangs)
 }
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}

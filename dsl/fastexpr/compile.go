@@ -107,6 +107,10 @@ func (fs *Frames) Rewind() {
 		fr.lists.Rewind()
 		fr.boxes.Rewind()
 		fr.strs.Rewind()
+		fr.ptrs.Rewind()
+		fr.ptrLists.Rewind()
+		fr.ints.Rewind()
+		fr.intLists.Rewind()
 	}
 }
 
@@ -117,6 +121,10 @@ func (fs *Frames) Forget() {
 		fr.lists.Forget()
 		fr.boxes.Forget()
 		fr.strs.Forget()
+		fr.ptrs.Forget()
+		fr.ptrLists.Forget()
+		fr.ints.Forget()
+		fr.intLists.Forget()
 	}
 }
 

@@ -37,6 +37,14 @@ type frame struct {
 	lists slab.Slab[any]
 	boxes slab.Slab[[]any]
 	strs  slab.Slab[string]
+	// the lists of pointers a list fill's call makes, and their boxes
+	// (fillCall), and the list it fills first
+	ptrs     slab.Slab[unsafe.Pointer]
+	ptrLists slab.Slab[[]unsafe.Pointer]
+	filled   []unsafe.Pointer
+	// ranges (a..b) and their boxes
+	ints     slab.Slab[int]
+	intLists slab.Slab[[]int]
 }
 
 // list is make([]any, n) from the frame's slab.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/stdlib/state"
@@ -194,6 +195,10 @@ func keyOf(v any) string {
 		return "nil"
 	case string:
 		return v
+	case bool: // as fmt.Sprint says it, without allocating
+		return strconv.FormatBool(v)
+	case int:
+		return strconv.Itoa(v)
 	case *state.Model:
 		if v == nil {
 			return "none"
