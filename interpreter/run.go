@@ -267,10 +267,11 @@ func newRunnerIn(r *runner, p *Program, st *state.State, opts Options, rs *runSt
 	if opts.Choices == nil {
 		opts.Choices = Defaults{}
 	}
-	*r = runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), gangs: st.Gangs}
+	*r = runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults()}
 	if rs == nil {
 		rs = stacksPool.Get().(*runStacks)
 		rs.pooled = true
+		r.gangs = st.Gangs
 	} else {
 		// a Resumer's: its state buffer's gangs are the same list each
 		// run, boxed once

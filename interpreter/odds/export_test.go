@@ -3,6 +3,7 @@ package odds
 import (
 	"context"
 	"runtime"
+	"runtime/debug"
 	"testing"
 
 	"github.com/munda-rules/munda/interpreter"
@@ -108,7 +109,8 @@ func SampleRuns(q Question, n int, seed uint64, recycled bool) ([]string, []Outc
 }
 
 // SampleAllocs is how many objects a sample of q allocates in a worker's
-// memory once it has grown (testing.AllocsPerRun over runs samples).
+// memory once it has grown (testing.AllocsPerRun over runs samples, with
+// the collector off).
 func SampleAllocs(q Question, runs int) (float64, error) {
 	acc := newAccumulator()
 	dice := interpreter.NewSeeded(1)
@@ -124,6 +126,10 @@ func SampleAllocs(q Question, runs int) (float64, error) {
 	for range 50 { // the slabs grown, every outcome seen
 		sample()
 	}
+	// No collection while counting: one empties the pools (of frames,
+	// environments) that other tests' garbage brought on, which is not
+	// the sample's doing.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	n := testing.AllocsPerRun(runs, sample)
 	return n, err
 }

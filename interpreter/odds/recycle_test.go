@@ -134,11 +134,22 @@ func TestRecycledSampleAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates of its own")
 	}
+	// What is left: a list's key as text (fmt), strings joined, numbers
+	// above 255 boxed, the summary's diff, and resolve_hit's arguments,
+	// options and sorts.
+	bounds := map[string]float64{
+		"end_phase/bottled": 0, "end_phase/secondary": 0, "end_phase/model": 0,
+		"end_phase/list": 1, "end_phase/state_list": 1, "end_phase/text": 3, "end_phase/number": 3,
+		"end_phase/summary": 5, "resolve_hit/status": 10, "resolve_hit/conditions": 13,
+	}
 	for name, q := range recycleQuestions(t) {
 		n, err := odds.SampleAllocs(q, 100)
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("%s: %.1f allocations a sample", name, n)
+		if bound, ok := bounds[name]; !ok || n > bound {
+			t.Errorf("%s: a recycled sample allocates %.1f objects, more than %v", name, n, bound)
+		}
 	}
 }

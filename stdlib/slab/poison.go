@@ -32,6 +32,7 @@ func fill[T any](arrays [][]T) {
 	var g T
 	garbage(reflect.ValueOf(&g).Elem())
 	for _, a := range arrays {
+		a = a[:cap(a)]
 		for i := range a {
 			a[i] = g
 		}

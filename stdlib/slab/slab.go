@@ -21,7 +21,8 @@ import (
 )
 
 // chunk is how many items a slab allocates at once; larger requests
-// (more than a quarter of it) are allocated on their own.
+// (more than a quarter of it) are allocated on their own (and kept, to
+// be used again, once the slab rewinds).
 const chunk = 64
 
 // A Slab cuts slices of T from arrays of chunk items.
@@ -33,12 +34,23 @@ type Slab[T any] struct {
 	kept      [][]T
 	next      int
 	rewinding bool // Rewind was called: keep the arrays cut
+	// large are the arrays of larger requests made since the first
+	// Rewind, each used again for one no larger; large[:nextLarge] are
+	// in use.
+	large     [][]T
+	nextLarge int
 }
 
 // Make is make([]T, n), cut from the slab (never nil, as make's).
 func (s *Slab[T]) Make(n int) []T {
-	if s == nil || n == 0 || n > chunk/4 {
+	if s == nil || n == 0 {
 		return make([]T, n)
+	}
+	if n > chunk/4 {
+		if !s.rewinding {
+			return make([]T, n)
+		}
+		return s.largeArray(n)
 	}
 	if n > len(s.free) {
 		s.free = s.array()
@@ -68,6 +80,27 @@ func (s *Slab[T]) array() []T {
 	return a
 }
 
+// largeArray is a request larger than a chunk's quarter, in a rewinding
+// slab: the next array kept for one, if it is large enough.
+func (s *Slab[T]) largeArray(n int) []T {
+	if s.nextLarge < len(s.large) && cap(s.large[s.nextLarge]) >= n {
+		a := s.large[s.nextLarge][:n:n]
+		s.nextLarge++
+		if poison.Load() {
+			clear(a)
+		}
+		return a
+	}
+	a := make([]T, n)
+	if s.nextLarge < len(s.large) {
+		s.large[s.nextLarge] = a // too small: this one from now on
+	} else {
+		s.large = append(s.large, a)
+	}
+	s.nextLarge++
+	return a
+}
+
 // Rewind takes back everything cut since the last Rewind (since the
 // first, nothing: what was cut before it is never handed out again), to
 // cut it again, cleared. Call it only when nothing cut since the last
@@ -77,15 +110,16 @@ func (s *Slab[T]) Rewind() {
 	if s == nil {
 		return
 	}
-	used := s.kept[:s.next]
-	if poison.Load() {
-		fill(used)
-	} else {
+	for _, used := range [][][]T{s.kept[:s.next], s.large[:s.nextLarge]} {
+		if poison.Load() {
+			fill(used)
+			continue
+		}
 		for _, a := range used {
-			clear(a) // nothing stale is kept alive by it, or read
+			clear(a[:cap(a)]) // nothing stale is kept alive by it, or read
 		}
 	}
-	s.free, s.next, s.rewinding = nil, 0, true
+	s.free, s.next, s.nextLarge, s.rewinding = nil, 0, 0, true
 }
 
 // Forget gives everything cut so far up to its takers for good, as

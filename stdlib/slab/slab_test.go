@@ -102,6 +102,13 @@ func TestRewindReuses(t *testing.T) {
 			x[0], x[1], x[2] = "x", "y", "z"
 			all = append(all, x...)
 		}
+		for _, n := range []int{20, 100, 30} { // large requests
+			x := s.Make(n)
+			if len(x) != n || cap(x) != n || x[n-1] != "" {
+				t.Fatalf("a large request of %d: len %d cap %d, last %q", n, len(x), cap(x), x[n-1])
+			}
+			x[n-1] = "large"
+		}
 		s.Rewind()
 		return all
 	}
@@ -144,6 +151,8 @@ func TestPoison(t *testing.T) {
 	l := lists.Box([]any{1})
 	a := anys.Make(2)
 	a[0] = "x"
+	large := anys.Make(chunk)
+	large[0] = "y"
 	m := mods.Make(1)
 	m[0].by, m[0].owner = 1, "roll"
 	strs.Rewind()
@@ -156,10 +165,10 @@ func TestPoison(t *testing.T) {
 	if got := l.([]any); len(got) != 1 || got[0] != any(poisonString) {
 		t.Errorf("a stale list box reads %v", got)
 	}
-	if a[0] != any(poisonString) || m[0].by == 1 || m[0].owner != poisonString {
-		t.Errorf("stale slices read %v %v", a, m)
+	if a[0] != any(poisonString) || large[0] != any(poisonString) || m[0].by == 1 || m[0].owner != poisonString {
+		t.Errorf("stale slices read %v %v %v", a, large[0], m)
 	}
-	if strs.Make(3)[0] != "" || anys.Make(2)[1] != nil || mods.Make(1)[0].owner != "" {
+	if strs.Make(3)[0] != "" || anys.Make(2)[1] != nil || anys.Make(chunk)[0] != nil || mods.Make(1)[0].owner != "" {
 		t.Error("memory cut after a poisoned Rewind is not zero")
 	}
 }
