@@ -133,3 +133,23 @@ func SampleAllocs(q Question, runs int) (float64, error) {
 	n := testing.AllocsPerRun(runs, sample)
 	return n, err
 }
+
+// SampleFresh is Sample on one goroutine with each sample on a clone of
+// its own in memory of its own, nothing reused or recycled: what Sample
+// must give, outcome for outcome.
+func SampleFresh(q Question, n int, seed uint64) ([]Outcome, error) {
+	all := newAccumulator()
+	for c := range (n + chunk - 1) / chunk {
+		dice := interpreter.NewSeeded(splitmix(seed ^ splitmix(uint64(c)+1)))
+		acc := newAccumulator()
+		for range min(chunk, n-c*chunk) {
+			key, value, err := runOnce(&q, dice, nil)
+			if err != nil {
+				return nil, err
+			}
+			acc.add(key, value, prob{})
+		}
+		all.merge(acc)
+	}
+	return all.result().Outcomes, nil
+}

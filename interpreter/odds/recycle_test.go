@@ -1,6 +1,7 @@
 package odds_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -93,6 +94,35 @@ func TestRecycledSamplesMatchFresh(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// Sample, its workers recycling their memory, gives the outcomes of
+// samples each run fresh, with their values whole, on any number of
+// workers (under the race detector too: a worker's memory is its own).
+func TestSampleMatchesFresh(t *testing.T) {
+	qs := recycleQuestions(t)
+	for _, name := range []string{"end_phase/list", "end_phase/secondary", "end_phase/text", "end_phase/model", "resolve_hit/status", "resolve_hit/conditions"} {
+		q := qs[name]
+		want, err := odds.SampleFresh(q, 700, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, workers := range []int{1, 3} {
+			res, err := odds.Sample(context.Background(), q, 700, 5, workers, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Outcomes) != len(want) {
+				t.Fatalf("%s, %d workers: %d outcomes, fresh %d", name, workers, len(res.Outcomes), len(want))
+			}
+			for i, w := range want {
+				g := res.Outcomes[i]
+				if g.Key != w.Key || g.Count != w.Count || show(g.Value) != show(w.Value) {
+					t.Errorf("%s, %d workers: outcome %d %q ×%d = %s, fresh %q ×%d = %s", name, workers, i, g.Key, g.Count, show(g.Value), w.Key, w.Count, show(w.Value))
+				}
+			}
 		}
 	}
 }
