@@ -32,6 +32,7 @@ type activationBaseline struct {
 	dice interpreter.DiceSource
 	d6   *dsl.DiceInfo
 	fp   *dsl.DiceInfo
+	req  interpreter.DieRequest // reused, as the interpreter reuses its run's memory
 }
 
 func newActivationBaseline(st *state.State, seed uint64, idx *dsl.Index) *activationBaseline {
@@ -39,7 +40,8 @@ func newActivationBaseline(st *state.State, seed uint64, idx *dsl.Index) *activa
 }
 
 func (n *activationBaseline) roll(d *dsl.DiceInfo) interpreter.Die {
-	die, err := n.dice.Roll(&interpreter.DieRequest{Dice: d})
+	n.req = interpreter.DieRequest{Dice: d}
+	die, err := n.dice.Roll(&n.req)
 	if err != nil {
 		panic(err)
 	}

@@ -1,12 +1,13 @@
 package interpreter_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"iter"
 	"reflect"
 	"runtime/debug"
 	"slices"
-	"sort"
 	"testing"
 
 	"github.com/munda-rules/munda/dsl"
@@ -35,6 +36,14 @@ type baseline struct {
 	dice interpreter.DiceSource
 	d6   *dsl.DiceInfo
 	inj  *dsl.DiceInfo
+	// Scratch memory one baseline reuses from End Phase to End Phase, as
+	// the interpreter reuses its run's memory (Options.Memory): the
+	// ratio compares the rules with Go written as carefully.
+	req    interpreter.DieRequest
+	gangs  []*state.Gang
+	models []*state.Model
+	order  []*state.Model
+	held   map[string]bool
 }
 
 func newBaseline(st *state.State, seed uint64, idx *dsl.Index) *baseline {
@@ -42,7 +51,8 @@ func newBaseline(st *state.State, seed uint64, idx *dsl.Index) *baseline {
 }
 
 func (n *baseline) roll(d *dsl.DiceInfo) interpreter.Die {
-	die, err := n.dice.Roll(&interpreter.DieRequest{Dice: d})
+	n.req = interpreter.DieRequest{Dice: d}
+	die, err := n.dice.Roll(&n.req)
 	if err != nil {
 		panic(err)
 	}
@@ -80,22 +90,29 @@ func hierarchy(m *state.Model) float64 {
 	}
 	return 0
 }
-func friendsOf(m *state.Model) []*state.Model {
-	var out []*state.Model
-	for _, o := range m.Gang.Models {
-		if o != m {
-			out = append(out, o)
+
+// friendsOf is m's gang without m, iterated as the rules' friends(m)
+// is: without building a list.
+func friendsOf(m *state.Model) iter.Seq[*state.Model] {
+	return func(yield func(*state.Model) bool) {
+		for _, o := range m.Gang.Models {
+			if o != m && !yield(o) {
+				return
+			}
 		}
 	}
-	return out
 }
 
 func (n *baseline) gangsInPriority() []*state.Gang {
-	out := append([]*state.Gang(nil), n.st.Gangs...)
-	sort.SliceStable(out, func(i, j int) bool {
-		return out[i].ID == n.st.Battle.Priority && out[j].ID != n.st.Battle.Priority
-	})
-	return out
+	n.gangs = append(n.gangs[:0], n.st.Gangs...)
+	first := func(g *state.Gang) int {
+		if g.ID == n.st.Battle.Priority {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(n.gangs, func(a, b *state.Gang) int { return first(a) - first(b) })
+	return n.gangs
 }
 
 func (n *baseline) endPhase() {
@@ -108,7 +125,8 @@ func (n *baseline) endPhase() {
 		}
 	}
 	for _, g := range n.gangsInPriority() {
-		for _, m := range slices.Clone(g.Models) {
+		n.models = append(n.models[:0], g.Models...)
+		for _, m := range n.models {
 			if seriously(m) && onField(m) {
 				n.recovery(m)
 			}
@@ -140,21 +158,26 @@ func (n *baseline) bottleCheck(g *state.Gang) {
 }
 
 func (n *baseline) fleeTests(g *state.Gang) {
-	var order []*state.Model
+	order := n.order[:0]
 	for _, m := range g.Models {
 		if onField(m) {
 			order = append(order, m)
 		}
 	}
-	sort.SliceStable(order, func(i, j int) bool { return hierarchy(order[i]) > hierarchy(order[j]) })
-	held := map[string]bool{}
+	n.order = order
+	slices.SortStableFunc(order, func(a, b *state.Model) int { return cmp.Compare(hierarchy(b), hierarchy(a)) })
+	if n.held == nil {
+		n.held = map[string]bool{}
+	}
+	held := n.held
+	clear(held)
 	for _, m := range order {
 		if held[m.ID] {
 			continue
 		}
 		if n.twoD6() >= m.Stats.Cl {
 			if r := hierarchy(m); r > 0 {
-				for _, f := range friendsOf(m) {
+				for f := range friendsOf(m) {
 					if state.Distance(m, f) <= r {
 						held[f.ID] = true
 					}
@@ -171,7 +194,7 @@ func (n *baseline) fleeTests(g *state.Gang) {
 
 func (n *baseline) recovery(m *state.Model) {
 	var helper *state.Model
-	for _, f := range friendsOf(m) {
+	for f := range friendsOf(m) {
 		if f.Status == "standing" && f.Secondary == "active" && onField(f) && state.Distance(m, f) <= 1 && !has(f.Marks, "assisted") {
 			helper = f
 			break
@@ -224,12 +247,12 @@ func (n *baseline) outOfAction(m *state.Model) {
 // nerveTests: friendly fighters within 3" of a fighter taken Out of Action
 // test, unless already Broken.
 func (n *baseline) nerveTests(casualty *state.Model) {
-	for _, f := range friendsOf(casualty) {
+	for f := range friendsOf(casualty) {
 		if !onField(f) || has(f.Conditions, "broken") || state.Distance(casualty, f) > 3 {
 			continue
 		}
 		support := 0
-		for _, o := range friendsOf(f) {
+		for o := range friendsOf(f) {
 			if onField(o) && !has(o.Conditions, "broken") && !seriously(o) && state.Distance(f, o) <= 3 {
 				support++
 			}
@@ -394,7 +417,7 @@ func (n *baseline) rally(g *state.Gang) {
 			continue
 		}
 		bonus := 0
-		for _, f := range friendsOf(m) {
+		for f := range friendsOf(m) {
 			if onField(f) && state.Distance(m, f) <= 3 && !has(f.Conditions, "broken") && !seriously(f) {
 				bonus++
 			}
