@@ -67,7 +67,9 @@ type Options struct {
 	// seventh of a Monte Carlo sample's garbage. The state run answers
 	// through the run (State.Effects) until the next run or resume in the
 	// same memory: run there only a state that is given up by then (the
-	// Resumer's Buf), or call Release to keep it beyond.
+	// Resumer's Buf), or call Release to keep it beyond. The lists and
+	// boxes its runs make are cut from its slabs: Resumer.Recycle, once
+	// nothing of a run is kept, lets the next cut the same memory again.
 	Memory *Resumer
 }
 
