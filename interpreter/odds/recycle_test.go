@@ -165,12 +165,12 @@ func TestRecycledSampleAllocations(t *testing.T) {
 		t.Skip("the race detector allocates of its own")
 	}
 	// What is left: a list's key as text (fmt), strings joined, numbers
-	// above 255 boxed, the summary's diff, and resolve_hit's arguments,
-	// options and sorts.
+	// above 255 boxed, the summary's diff, and resolve_hit's arguments
+	// and joined text.
 	bounds := map[string]float64{
 		"end_phase/bottled": 0, "end_phase/secondary": 0, "end_phase/model": 0,
 		"end_phase/list": 1, "end_phase/state_list": 1, "end_phase/text": 3, "end_phase/number": 3,
-		"end_phase/summary": 5, "resolve_hit/status": 10, "resolve_hit/conditions": 13,
+		"end_phase/summary": 5, "resolve_hit/status": 7, "resolve_hit/conditions": 9,
 	}
 	for name, q := range recycleQuestions(t) {
 		n, err := odds.SampleAllocs(q, 100)
