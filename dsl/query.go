@@ -129,27 +129,52 @@ func (q *Query) Eval(st *state.State) (any, error) {
 // EvalRun asks the query of the state a run ended in, and what the run
 // signalled: event id → times (QuerySignalled).
 func (q *Query) EvalRun(st *state.State, signalled map[string]int) (any, error) {
-	return q.EvalRunIn(st, signalled, nil, nil)
+	return q.EvalRunIn(st, signalled, nil)
 }
 
-// EvalRunIn is EvalRun with the lists and boxes the query makes cut from
-// the slabs of fs (nil: of frames shared by all goroutines), as a worker
-// asking the question of sample after sample does (interpreter.Resumer's
-// EvalQuery): the values it returns are fs's, until its owner rewinds it.
-// gangs, if not nil, is st.Gangs boxed (BoxGangs).
-func (q *Query) EvalRunIn(st *state.State, signalled map[string]int, fs *fastexpr.Frames, gangs any) (any, error) {
-	// The environment is a pooled one (odds ask the question of every
-	// sample): its natural and rolled tables stay empty, as no expression
-	// writes to them, and the names it was filled with are put back.
-	env := queryEnvs.Get().(map[string]any)
+// QueryMemory is where a worker asking a question of sample after sample
+// (interpreter.Resumer's EvalQuery) asks it: the frames the query's lists
+// and boxes are cut from, and its environment, its own rather than a
+// pool's. The zero QueryMemory is ready to use; it is not safe for
+// concurrent use.
+type QueryMemory struct {
+	// Frames are the frames the query runs in: the values it returns
+	// are cut from their slabs, until their owner rewinds them.
+	Frames fastexpr.Frames
+	env    map[string]any
+	gangs  any // the last state's gangs, boxed (BoxGangs)
+}
+
+// EvalRunIn is EvalRun in mem (nil: frames and an environment shared by
+// all goroutines).
+func (q *Query) EvalRunIn(st *state.State, signalled map[string]int, mem *QueryMemory) (any, error) {
+	// The environment is mem's or a pooled one (odds ask the question of
+	// every sample): its natural and rolled tables stay empty, as no
+	// expression writes to them, and the names it was filled with are
+	// put back.
+	var env map[string]any
+	var fs *fastexpr.Frames
+	var gangs any
+	if mem != nil {
+		if mem.env == nil {
+			mem.env = BaseEnv(nil)
+		}
+		env, fs = mem.env, &mem.Frames
+		if st != nil {
+			mem.gangs = BoxGangs(mem.gangs, st.Gangs)
+			gangs = mem.gangs
+		}
+	} else {
+		env = queryEnvs.Get().(map[string]any)
+		defer queryEnvs.Put(env)
+		if st != nil {
+			gangs = st.Gangs
+		}
+	}
 	defer func() {
 		delete(env, QuerySignalled)
 		env[GlobalState], env[GlobalBattle], env[GlobalGangs] = nil, nil, nil
-		queryEnvs.Put(env)
 	}()
-	if st != nil && gangs == nil {
-		gangs = st.Gangs
-	}
 	FillEnv(env, st, gangs, env[GlobalNatural].(map[string]int), env[GlobalRolled].(map[string][]int))
 	if q.signals {
 		if signalled == nil {

@@ -675,7 +675,10 @@ func TestRecycledEndPhaseAllocatesNothing(t *testing.T) {
 		run()
 	}
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // pools emptied by others' garbage are not the run's
-	if n := testing.AllocsPerRun(100, run); n > 0 {
+	// the least of three counts: other tests' goroutines winding down
+	// allocate too
+	n := min(testing.AllocsPerRun(100, run), testing.AllocsPerRun(100, run), testing.AllocsPerRun(100, run))
+	if n > 0 {
 		t.Errorf("a recycled End Phase allocates %.1f objects", n)
 	}
 }

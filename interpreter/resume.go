@@ -143,6 +143,8 @@ type Resumer struct {
 	// its own, not the pool's, so that only its runs' memory is
 	// recycled.
 	stacks *runStacks
+	// query is where EvalQuery asks its questions.
+	query dsl.QueryMemory
 	// args are the arguments last bound (Resumer.BindArgs).
 	args map[string]any
 }
@@ -159,6 +161,7 @@ func (rm *Resumer) Release() {
 		rs.mem.forget()
 		rs.exprs.Forget()
 	}
+	rm.query.Frames.Forget()
 }
 
 // Recycle says that nothing of the runs made in rm since the last Recycle
@@ -174,15 +177,14 @@ func (rm *Resumer) Recycle() {
 		rs.mem.rewind()
 		rs.exprs.Rewind()
 	}
+	rm.query.Frames.Rewind()
 }
 
 // EvalQuery asks q of a state a run in rm left (dsl.Query.EvalRun), with
 // the lists and boxes it makes cut from rm's memory: what it returns is
 // then the run's, which Recycle takes back and Release gives up.
 func (rm *Resumer) EvalQuery(q *dsl.Query, st *state.State, signalled map[string]int) (any, error) {
-	rs := rm.runStacks()
-	rs.gangs = dsl.BoxGangs(rs.gangs, st.Gangs)
-	return q.EvalRunIn(st, signalled, rs.exprs, rs.gangs)
+	return q.EvalRunIn(st, signalled, &rm.query)
 }
 
 // runner is rm's run's memory.

@@ -170,7 +170,7 @@ func TestRecycledSampleAllocations(t *testing.T) {
 	bounds := map[string]float64{
 		"end_phase/bottled": 0, "end_phase/secondary": 0, "end_phase/model": 0,
 		"end_phase/list": 1, "end_phase/state_list": 1, "end_phase/text": 3, "end_phase/number": 3,
-		"end_phase/summary": 5, "resolve_hit/status": 7, "resolve_hit/conditions": 9,
+		"end_phase/summary": 5, "resolve_hit/status": 6, "resolve_hit/conditions": 9,
 	}
 	for name, q := range recycleQuestions(t) {
 		n, err := odds.SampleAllocs(q, 100)
