@@ -187,7 +187,7 @@ func (r *runner) runAction(a *dsl.ActionInfo, args callArgs, caller *frame, from
 	if a.Body == nil {
 		return nil
 	}
-	if err := r.hookedBody(r.p.effectsOn(a.ID), a.Body, f); err != nil && !isStopOf(err, a.ID) {
+	if err := r.hookedBody(r.p.effectsOn(a.ID), r.p.compiledBlock(a.Body, f.proc), f); err != nil && !isStopOf(err, a.ID) {
 		return err
 	}
 	return r.hooks(r.p.after[a.ID], f)

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"reflect"
 	"slices"
 	"sync"
@@ -36,6 +37,9 @@ type Checkpoint struct{ r *runner }
 type checkpoints struct {
 	hook   func(Checkpoint) bool
 	levels []ckLevel
+	// bases are lists of slots the levels' bases reuse (the run's:
+	// runStacks.bases); nil, a base each.
+	bases *[][]int
 	// root counts the blocks entered at the top (the hooks and body of
 	// the procedure run).
 	root   int
@@ -50,6 +54,7 @@ type checkpoints struct {
 // ckLevel is one block running.
 type ckLevel struct {
 	block    *syntax.Block
+	code     *compiledBlock // block compiled, as the run entered it
 	f        *frame
 	sc       *blockScope
 	entry    int // which block entered at the enclosing statement this is
@@ -61,8 +66,11 @@ type ckLevel struct {
 	loop     loopAt // and where that for each is (for a snapshot)
 	// base: the slots of the names in the frame when its first block
 	// began (its parameters, the globals, a table's result), for the
-	// first level of each frame.
-	base []int
+	// first level of each frame. ownBase: base is the run's, from
+	// checkpoints.bases, and goes back there at pop (a resumed level's is
+	// its snapshot's).
+	base    []int
+	ownBase bool
 }
 
 // ErrPaused is what a run that a checkpoint hook paused returns (the
@@ -102,7 +110,8 @@ type loopAt struct {
 	hadOld bool
 }
 
-func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
+func (c *checkpoints) push(cb *compiledBlock, f *frame, sc *blockScope) {
+	b := cb.block
 	entry := 0
 	if n := len(c.levels); n > 0 {
 		c.levels[n-1].children++
@@ -121,19 +130,30 @@ func (c *checkpoints) push(b *syntax.Block, f *frame, sc *blockScope) {
 	// each while the collector runs.
 	c.levels = append(c.levels, ckLevel{})
 	lv := &c.levels[len(c.levels)-1]
-	lv.block, lv.f, lv.sc, lv.entry, lv.known, lv.extra = b, f, sc, entry, c.nextKnown, c.nextExtra
+	lv.block, lv.code, lv.f, lv.sc, lv.entry, lv.known, lv.extra = b, cb, f, sc, entry, c.nextKnown, c.nextExtra
 	if at := &c.nextLoop; c.nextVar != "" || at.items != nil || at.index != 0 || at.old != nil || at.hadOld {
 		lv.loopVar, lv.loop = c.nextVar, c.nextLoop
 		c.nextVar, c.nextLoop = "", loopAt{}
 	}
 	c.nextKnown, c.nextExtra = false, 0
 	if newFrame {
-		lv.base = make([]int, 0, f.size())
-		for _, i := range f.used {
-			if f.state[i] == slotSet {
-				lv.base = append(lv.base, i)
+		var base []int
+		if c.bases != nil {
+			if n := len(*c.bases); n > 0 {
+				base, *c.bases = (*c.bases)[n-1][:0], (*c.bases)[:n-1]
+				lv.ownBase = true
 			}
 		}
+		if base == nil {
+			base = make([]int, 0, f.size())
+			lv.ownBase = c.bases != nil
+		}
+		for _, i := range f.used {
+			if f.state[i] == slotSet {
+				base = append(base, i)
+			}
+		}
+		lv.base = base
 	}
 	if !lv.known {
 		c.opaque++
@@ -156,8 +176,14 @@ const loopEntryBase = 1 << 40
 
 func (c *checkpoints) pop() {
 	n := len(c.levels)
-	if !c.levels[n-1].known {
+	lv := &c.levels[n-1]
+	if !lv.known {
 		c.opaque--
+	}
+	if lv.ownBase {
+		// Nothing keeps it: a snapshot copies it (remap.pack).
+		*c.bases = append(*c.bases, lv.base[:0])
+		lv.ownBase = false
 	}
 	c.levels = c.levels[:n-1]
 }
@@ -181,7 +207,7 @@ func (r *runner) checkpointAt(i int) error {
 // caller merging runs gains nothing by looking at it, since the next
 // checkpoint comes before any decision.
 func (c Checkpoint) Plain() bool {
-	lv := c.r.ck.levels[len(c.r.ck.levels)-1]
+	lv := &c.r.ck.levels[len(c.r.ck.levels)-1] // not a copy: a level is large
 	switch lv.block.Stmts[lv.stmt].(type) {
 	case *syntax.Let, *syntax.Set, *syntax.Add, *syntax.Remove, *syntax.Change, *syntax.Emit,
 		*syntax.Require, *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
@@ -195,7 +221,7 @@ func (c Checkpoint) Plain() bool {
 // decision is likely inside it (a caller merging runs may copy the run
 // here rather than at every checkpoint).
 func (c Checkpoint) Rolls() bool {
-	lv := c.r.ck.levels[len(c.r.ck.levels)-1]
+	lv := &c.r.ck.levels[len(c.r.ck.levels)-1] // not a copy: a level is large
 	switch lv.block.Stmts[lv.stmt].(type) {
 	case *syntax.Roll, *syntax.TestStmt, *syntax.Apply:
 		return true
@@ -212,7 +238,8 @@ func (c Checkpoint) Rolls() bool {
 // appends what tells apart blocks at the same position in different runs
 // (the two branches of an if).
 func (c Checkpoint) Position(buf []int) []int {
-	for _, lv := range c.r.ck.levels {
+	for i := range c.r.ck.levels {
+		lv := &c.r.ck.levels[i]
 		buf = append(buf, lv.entry, lv.stmt)
 	}
 	return buf
@@ -220,8 +247,8 @@ func (c Checkpoint) Position(buf []int) []int {
 
 // Identity appends the blocks running, for equality of positions.
 func (c Checkpoint) Identity(buf []uintptr) []uintptr {
-	for _, lv := range c.r.ck.levels {
-		buf = append(buf, reflect.ValueOf(lv.block).Pointer())
+	for i := range c.r.ck.levels {
+		buf = append(buf, uintptr(unsafe.Pointer(c.r.ck.levels[i].block)))
 	}
 	return buf
 }
@@ -304,15 +331,7 @@ func (c Checkpoint) hash(counters, liveOnly, narrow bool, question *Reads) uint6
 		h.u64(vals.known)
 		h.u64(vals.value)
 	}
-	h.u64(h.plan.drop)
-	h.u64(h.plan.focusKeep)
-	h.u64(h.plan.sorted)
-	for _, i := range h.plan.countKeys {
-		h.u64(uint64(i))
-		for _, it := range h.plan.counts[i] {
-			h.str(it)
-		}
-	}
+	h.u64(h.plan.digest)
 	h.state(r.st)
 	// The levels of each frame, and what the rest of the run reads of it.
 	for k, from := 0, 0; from < len(levels); k++ {
@@ -371,18 +390,40 @@ func (c Checkpoint) hash(counters, liveOnly, narrow bool, question *Reads) uint6
 }
 
 // hashers keeps hashers between checkpoints: a hasher's buffers grow to
-// the run's size once.
-var hashers = sync.Pool{New: func() any { return new(hasher) }}
+// the run's size once. A list under a lock rather than a sync.Pool,
+// which the collector empties: its hashers grew their buffers again
+// after each collection, a twentieth of exact odds' garbage.
+var hashers struct {
+	sync.Mutex
+	free []*hasher
+}
+
+// maxFreeHashers bounds the hashers kept (a few for each core).
+const maxFreeHashers = 64
 
 func getHasher() *hasher {
-	h := hashers.Get().(*hasher)
+	hashers.Lock()
+	var h *hasher
+	if n := len(hashers.free); n > 0 {
+		h = hashers.free[n-1]
+		hashers.free = hashers.free[:n-1]
+	}
+	hashers.Unlock()
+	if h == nil {
+		h = new(hasher)
+	}
 	h.n = 0
 	return h
 }
 
 func putHasher(h *hasher) {
 	h.unique, h.st, h.plan, h.keep = false, nil, fieldPlan{}, h.keep[:0]
-	hashers.Put(h)
+	clear(h.keep[:cap(h.keep)])
+	hashers.Lock()
+	if len(hashers.free) < maxFreeHashers {
+		hashers.free = append(hashers.free, h)
+	}
+	hashers.Unlock()
 }
 
 // uniqueCount makes hashes of runs that cannot be compared differ.
@@ -465,6 +506,21 @@ func (h *hasher) str(s string) {
 	h.n += 8 + copy(h.buf[h.n+8:], s)
 }
 
+// reserve makes room for a number written later (putAt), where it
+// comes: its place in buf.
+func (h *hasher) reserve() int {
+	if len(h.buf)-h.n < 8 {
+		h.grow(8)
+	}
+	h.n += 8
+	return h.n - 8
+}
+
+// putAt writes x where reserve made room for it.
+func (h *hasher) putAt(at int, x uint64) {
+	binary.LittleEndian.PutUint64(h.buf[at:], x)
+}
+
 // bytes writes b as it is.
 func (h *hasher) bytes(b string) {
 	if len(h.buf)-h.n < len(b) {
@@ -524,16 +580,25 @@ func (h *hasher) sub(f func(*hasher)) uint64 {
 func (h *hasher) frame(f *frame, inScope slotBits, live *nameSet) {
 	h.str(f.rule)
 	h.str(f.proc)
-	var sum uint64
-	for _, i := range f.used {
-		if f.state[i] != slotSet || !inScope.hasSlot(i) || (live != nil && !live.hasSlot(i)) {
-			continue
+	// The names by their slots in order, one order for every run (not
+	// the order they were set in): each name and its value, then an end.
+	for w, word := range inScope {
+		if live != nil && !live.all {
+			if w >= len(live.names) {
+				break
+			}
+			word &= live.names[w]
 		}
-		k, v := f.slots.Name(i), f.vals[i]
-		sum += h.sub(func(s *hasher) { s.str(k); s.value(v) })
+		for ; word != 0; word &= word - 1 {
+			i := w*64 + bits.TrailingZeros64(word)
+			if i < len(f.state) && f.state[i] == slotSet {
+				h.str(f.slots.Name(i))
+				h.value(f.vals[i])
+			}
+		}
 	}
-	h.u64(sum)
-	sum = 0
+	h.u64(math.MaxUint64) // no name's length
+	var sum uint64
 	for k, v := range f.natural {
 		if inScope.has(f.slots, k) && (live == nil || live.hasNatural(k)) {
 			sum += h.sub(func(s *hasher) { s.str(k); s.u64(uint64(v)) })
@@ -736,37 +801,11 @@ var (
 func (h *hasher) reflectValue(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Struct:
-		var bits []int
-		focus := false
-		if (h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0) && v.Type() == modelType {
-			bits = droppableBits()
-			focus = h.plan.focusKeep != 0 && slices.Contains(h.plan.focus, v.Field(modelIDField).String())
+		if v.Type() == modelType {
+			h.reflectModel(v)
+			return
 		}
 		for _, i := range hashedFields(v.Type()) {
-			if bits != nil && i == modelStatsField {
-				if drop := h.statsDropped(nil, focus); drop != 0 {
-					stats := v.Field(i)
-					for j := range stats.NumField() {
-						if drop&(1<<statBits()[j]) == 0 {
-							h.u64(uint64(stats.Field(j).Int()))
-						}
-					}
-					continue
-				}
-			}
-			if bits != nil && bits[i] >= 0 && !(focus && h.plan.focusKeep&(1<<bits[i]) != 0) {
-				if h.plan.drop&(1<<bits[i]) != 0 {
-					continue
-				}
-				if items, ok := h.plan.counts[i]; ok {
-					h.counts(v.Field(i).Interface().([]string), items)
-					continue
-				}
-			}
-			if bits != nil && bits[i] >= 0 && h.plan.sorted&(1<<bits[i]) != 0 {
-				h.multiset(v.Field(i).Interface().([]string))
-				continue
-			}
 			h.reflectValue(v.Field(i))
 		}
 	case reflect.Pointer:
@@ -811,6 +850,78 @@ func (h *hasher) reflectValue(v reflect.Value) {
 	default:
 		h.unique = true
 	}
+}
+
+// reflectModel is reflectValue's model (modelAt says how).
+func (h *hasher) reflectModel(v reflect.Value) {
+	var bits []int
+	focus := false
+	if h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0 {
+		bits = droppableBits()
+		focus = h.plan.focusKeep != 0 && slices.Contains(h.plan.focus, v.Field(modelIDField).String())
+	}
+	word := h.reserve()
+	mask := uint64(modelMark)
+	for _, i := range hashedFields(v.Type()) {
+		fv := v.Field(i)
+		if bits != nil && i == modelStatsField {
+			if drop := h.statsDropped(nil, focus); drop != 0 {
+				for j := range fv.NumField() {
+					if drop&(1<<statBits()[j]) == 0 {
+						h.u64(uint64(fv.Field(j).Int()))
+					}
+				}
+				continue
+			}
+		}
+		bit := uint64(1) << i
+		if bits != nil && bits[i] >= 0 && !(focus && h.plan.focusKeep&(1<<bits[i]) != 0) {
+			if h.plan.drop&(1<<bits[i]) != 0 {
+				continue
+			}
+			if items, ok := h.plan.counts[i]; ok {
+				list := fv.Interface().([]string)
+				n := 0
+				for _, it := range items {
+					n += stringCount(list, it)
+				}
+				if n > 0 {
+					mask |= bit
+					h.counts(list, items)
+				}
+				continue
+			}
+		}
+		if bits != nil && bits[i] >= 0 && h.plan.sorted&(1<<bits[i]) != 0 {
+			if fv.Len() > 0 {
+				mask |= bit
+				h.multiset(fv.Interface().([]string))
+			}
+			continue
+		}
+		if modelMaskable(fv.Kind()) {
+			if fv.IsZero() || (fv.Kind() == reflect.Slice && fv.Len() == 0) {
+				continue
+			}
+			mask |= bit
+			if fv.Kind() == reflect.Bool {
+				continue // the bit says it all
+			}
+		}
+		h.reflectValue(fv)
+	}
+	h.putAt(word, mask)
+}
+
+// stringCount is how many times list holds s.
+func stringCount(list []string, s string) int {
+	n := 0
+	for _, x := range list {
+		if x == s {
+			n++
+		}
+	}
+	return n
 }
 
 // counts hashes how many times a list holds each of items: all a run

@@ -19,7 +19,83 @@ import (
 // is known: the fields it names, and the lists of gangs and models and
 // their ids when it finds one by id (see Program.Watch).
 type Watch struct {
+	fields nameSet // every field it reads, by name
+	// any: the fields it reads of any object (the lists of gangs and
+	// models and their ids included); objects: those it reads of a model
+	// or gang found by a constant id (writesbymodel.go).
+	any     nameSet
+	objects []watchedObject
+}
+
+// watchedObject is a model or a gang a question finds by a constant id
+// (`model("m")`, `gang("g")`), with the fields it reads of it alone.
+type watchedObject struct {
+	gang   bool
+	id     string
 	fields nameSet
+}
+
+// find is the object in st, as the built-in finds it, or nil.
+func (o *watchedObject) find(st *state.State) any {
+	if st == nil {
+		return nil
+	}
+	if o.gang {
+		if g := st.Gang(o.id); g != nil {
+			return g
+		}
+		return nil
+	}
+	if m := st.Model(o.id); m != nil {
+		return m
+	}
+	return nil
+}
+
+// readsOf notes that the question reads field of the object base is:
+// one found by a constant id (or its characteristics), else any.
+func (w *Watch) readsOf(base ast.Node, field string) {
+	w.fields.addField(field)
+	gang, id, ok := foundByID(base)
+	if !ok {
+		w.any.addField(field)
+		return
+	}
+	for i := range w.objects {
+		if o := &w.objects[i]; o.gang == gang && o.id == id {
+			o.fields.addField(field)
+			return
+		}
+	}
+	o := watchedObject{gang: gang, id: id, fields: nameSet{slots: w.fields.slots}}
+	o.fields.addField(field)
+	w.objects = append(w.objects, o)
+}
+
+// foundByID reports whether n is a model or a gang found by a constant id
+// (model("m"), gang("g")), or a model's characteristics (model("m").stats,
+// a value in the model), and which.
+func foundByID(n ast.Node) (gang bool, id string, ok bool) {
+	if m, isMember := n.(*ast.MemberNode); isMember && !m.Method {
+		if key, isStr := m.Property.(*ast.StringNode); isStr && key.Value == statsWhole {
+			gang, id, ok = foundByID(m.Node)
+			return false, id, ok && !gang
+		}
+		return false, "", false
+	}
+	c, isCall := n.(*ast.CallNode)
+	if !isCall || len(c.Arguments) == 0 {
+		return false, "", false
+	}
+	callee, isIdent := c.Callee.(*ast.IdentifierNode)
+	if !isIdent || callee.Value != "model" && callee.Value != "gang" {
+		return false, "", false
+	}
+	s, isStr := c.Arguments[len(c.Arguments)-1].(*ast.StringNode)
+	if !isStr {
+		return false, "", false
+	}
+	return callee.Value == "gang", s.Value, true
 }
 
 // structureBuiltins are the built-ins a question that can be decided
@@ -43,7 +119,7 @@ func (p *Program) Watch(q *dsl.Query) *Watch {
 	if !plainType(root.Type()) {
 		return nil
 	}
-	w := &Watch{fields: nameSet{slots: p.idx.Slots}}
+	w := &Watch{fields: nameSet{slots: p.idx.Slots}, any: nameSet{slots: p.idx.Slots}}
 	ok := true
 	// A struct is read only through its fields: a value that is not
 	// plain must be what a member is read of (or the state, given to a
@@ -76,7 +152,7 @@ func (p *Program) Watch(q *dsl.Query) *Watch {
 			if n.Method {
 				ok = false
 			} else if key, isStr := n.Property.(*ast.StringNode); isStr {
-				w.fields.addField(key.Value)
+				w.readsOf(n.Node, key.Value)
 			} else if !indexable(n.Node.Type()) {
 				ok = false
 			}
@@ -87,6 +163,7 @@ func (p *Program) Watch(q *dsl.Query) *Watch {
 			} else {
 				for _, f := range []string{"gangs", "models", "id"} {
 					w.fields.addField(f)
+					w.any.addField(f)
 				}
 			}
 		case *ast.BuiltinNode:
@@ -125,15 +202,84 @@ func (c Checkpoint) Decided(counters bool, watch *Watch) bool {
 		return false
 	}
 	r := c.r
-	written := r.p.writes().rest(r.p.idx, r.ck.levels)
-	if written.allFields || intersects(written, &watch.fields) {
-		return false
+	levels := r.ck.levels
+	last := lastItems(levels)
+	w := r.p.writes()
+	// The ifs the checkpoint decides are looked at only where what the
+	// rest of every branch may write keeps the answer open, and what the
+	// rest of none does not.
+	pw := w.placeAt(r.p, levels, last)
+	if !r.unchangedBy(pw.full, watch) {
+		if pw.least == nil || !r.unchangedBy(pw.least, watch) {
+			return false
+		}
+		vals := r.guardValues(pw.guards)
+		if vals.known == 0 || !r.unchangedBy(pw.withValues(w, r.p.idx, levels, last, vals), watch) {
+			return false
+		}
 	}
 	if r.st != nil {
 		for _, du := range r.st.Battle.Durations {
 			if du != nil && du.Field != "" && watch.fields.hasField(du.Field) {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// unchangedBy reports whether what at says the rest of the run may write
+// leaves what the question reads alone: of any object, through the
+// effects of features that may fire (writes.firing), and through
+// variables (Watch.unchangedThrough).
+func (r *runner) unchangedBy(at *writesAt, watch *Watch) bool {
+	if at.any.allFields || intersects(&at.any, &watch.fields) {
+		return false
+	}
+	if !watch.unchangedThrough(r.st, r.ck.levels, at.vias) {
+		return false
+	}
+	if len(at.gated) > 0 {
+		written := r.p.writes().writtenFiring(at, r.st)
+		if written.allFields || intersects(written, &watch.fields) {
+			return false
+		}
+	}
+	return true
+}
+
+// unchangedThrough reports whether no write through the variables of
+// vias changes what the question reads: a field it reads of any object,
+// or of one of the objects it finds by id in st (the one a variable
+// reaches; any, when a variable reaches something else than a model or
+// a gang, or the question's object is not in st).
+func (w *Watch) unchangedThrough(st *state.State, levels []ckLevel, vias []writeVia) bool {
+	var found []any
+	for i := range vias {
+		via := &vias[i]
+		if !intersects(&via.fields, &w.fields) {
+			continue
+		}
+		if intersects(&via.fields, &w.any) {
+			return false
+		}
+		if found == nil {
+			found = make([]any, len(w.objects))
+			for j := range w.objects {
+				found[j] = w.objects[j].find(st)
+			}
+		}
+		unchanged := via.reached(levels, func(v any) bool {
+			obj := objectOf(v)
+			for j := range w.objects {
+				if intersects(&via.fields, &w.objects[j].fields) && (obj == nil || found[j] == nil || obj == found[j]) {
+					return false
+				}
+			}
+			return true
+		})
+		if !unchanged {
+			return false
 		}
 	}
 	return true
@@ -151,17 +297,47 @@ func intersects(a, b *nameSet) bool {
 			return true
 		}
 	}
-	for _, x := range [2][2]*nameSet{{a, b}, {b, a}} {
-		for f, items := range x[0].members {
-			if x[1].hasField(f) {
+	return membersMeet(a, b) || membersMeet(b, a)
+}
+
+// membersMeet reports whether a field x edits some items of (or asks
+// whether it holds some) is a field y reads whole, or y edits (or asks)
+// one of those items of it. It goes through the smaller side: a rest's
+// writes edit many lists, a question reads a few fields.
+func membersMeet(x, y *nameSet) bool {
+	if len(x.members) == 0 {
+		return false
+	}
+	if len(x.members) <= len(y.members)+4 || y.slots == nil {
+		for f, items := range x.members {
+			if y.hasField(f) || itemsMeet(items, y.members[f]) {
 				return true
 			}
-			other := x[1].members[f]
-			for i := 0; i < len(items) && i < len(other); i++ {
-				if items[i]&other[i] != 0 {
+		}
+		return false
+	}
+	for i, word := range y.fields {
+		for b := 0; word != 0; b, word = b+1, word>>1 {
+			if word&1 != 0 {
+				if _, edited := x.members[y.slots.Name(i*64+b)]; edited {
 					return true
 				}
 			}
+		}
+	}
+	for f, items := range y.members {
+		if itemsMeet(items, x.members[f]) {
+			return true
+		}
+	}
+	return false
+}
+
+// itemsMeet reports whether two sets of items share one.
+func itemsMeet(a, b slotBits) bool {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i]&b[i] != 0 {
+			return true
 		}
 	}
 	return false

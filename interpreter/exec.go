@@ -68,7 +68,7 @@ func (r *runner) runProc(proc *dsl.ProcInfo, plan *procPlan, args callArgs, f *f
 	}); err != nil {
 		return r.errorAt(f, diag.CodeRunLimit, point(d.Pos), err)
 	}
-	if err := r.hookedBody(plan.fx, proc.Decl.Body, f); err != nil {
+	if err := r.hookedBody(plan.fx, r.p.compiledBody(&plan.body, proc.Decl.Body, proc.ID), f); err != nil {
 		if !isStopOf(err, proc.ID) {
 			return err
 		}
@@ -79,21 +79,21 @@ func (r *runner) runProc(proc *dsl.ProcInfo, plan *procPlan, args callArgs, f *f
 // hookedBody runs the before hooks of a procedure or action, and its body
 // or an instead_of hook in its place (fx: the effects on it): what
 // `stop ID` naming it ends.
-func (r *runner) hookedBody(fx *targetEffects, body *syntax.Block, f *frame) error {
-	if err := r.hooks(fx.before, f); err != nil {
-		return err
-	}
-	replaced, err := r.instead(fx.instead, f)
-	if err != nil {
-		return err
-	}
-	if !replaced {
-		r.enterKnown(0)
-		if _, err := r.block(body, f); err != nil {
+func (r *runner) hookedBody(fx *targetEffects, body *compiledBlock, f *frame) error {
+	if len(fx.before) > 0 {
+		if err := r.hooks(fx.before, f); err != nil {
 			return err
 		}
 	}
-	return nil
+	if len(fx.instead) > 0 {
+		replaced, err := r.instead(fx.instead, f)
+		if err != nil || replaced {
+			return err
+		}
+	}
+	r.enterKnown(0)
+	_, err := r.block(body, f)
+	return err
 }
 
 // callSite is where the statement that calls something is, or else where
@@ -225,7 +225,7 @@ func (r *runner) runEffectBody(ef *effect, body *syntax.Block, f *frame, what st
 		f.rule, f.proc, f.source = savedRule, savedProc, savedSource
 		delete(r.running, ef)
 	}()
-	_, err := r.block(body, f)
+	_, err := r.block(r.p.compiledBody(&ef.body, body, ""), f)
 	return err
 }
 
@@ -260,44 +260,66 @@ func titleOf(owner string) string {
 // block runs statements in order. Names a block declares that hide
 // outer ones are restored when it ends, with what natural.NAME and
 // rolled.NAME said of them. Without checkpoints (every run but exact
-// odds) the block's scope stays on the stack: no allocation, no defer.
-func (r *runner) block(b *syntax.Block, f *frame) (control, error) {
+// odds) the block's scope is one the run reuses: no allocation, no defer.
+func (r *runner) block(b *compiledBlock, f *frame) (control, error) {
 	if r.ck != nil {
 		return r.blockChecked(b, f)
 	}
+	// The scope is one the run keeps (the compiled statements it is
+	// given to are closures, so a scope on Go's stack would escape).
+	// Such a scope holds only its frame and where its names start in
+	// the run's stack (its hidden stays nil, its shared the run's): only
+	// what differs is written, which spares the collector's write
+	// barriers, and a free scope may keep its last frame.
 	rs := r.stacks
-	sc := blockScope{f: f, shared: &rs.hidden, base: len(rs.hidden)}
-	ctl, err := r.stmts(b, f, &sc, 0)
+	var sc *blockScope
+	if n := len(rs.freeScopes); n > 0 {
+		sc, rs.freeScopes = rs.freeScopes[n-1], rs.freeScopes[:n-1]
+		if sc.f != f {
+			sc.f = f
+		}
+		sc.base = len(rs.hidden)
+	} else {
+		sc = &blockScope{f: f, shared: &rs.hidden, base: len(rs.hidden)}
+	}
+	ctl, err := r.stmts(b, f, sc, 0)
 	sc.restore()
+	rs.freeScopes = append(rs.freeScopes, sc)
 	return ctl, err
 }
 
 // blockChecked is block under checkpoints, which keep each block's scope
 // (its hidden names are part of what a run's configuration is, and a
 // resumed run carries on in it).
-func (r *runner) blockChecked(b *syntax.Block, f *frame) (control, error) {
-	sc := &blockScope{f: f}
-	defer sc.restore()
+//
+// Its scope is one the run reuses too: nothing keeps a level's scope once
+// the block is done (a snapshot copies it: remap.scope), and a scope
+// each were a third of exact odds' allocations.
+func (r *runner) blockChecked(b *compiledBlock, f *frame) (control, error) {
+	sc := r.stacks.checkedScope(f)
 	r.ck.push(b, f, sc)
-	defer r.ck.pop()
-	return r.stmts(b, f, sc, 0)
+	ctl, err := r.stmts(b, f, sc, 0)
+	r.ck.pop()
+	sc.restore()
+	r.stacks.freeCheckedScope(sc)
+	return ctl, err
 }
 
-// stmts runs a block's statements from the one at index from (a resumed
-// run starts past 0: see resume.go).
-func (r *runner) stmts(b *syntax.Block, f *frame, sc *blockScope, from int) (control, error) {
-	for i := from; i < len(b.Stmts); i++ {
-		st := b.Stmts[i]
-		if r.ck != nil {
+// stmts runs a block's compiled statements from the one at index from (a
+// resumed run starts past 0: see resume.go).
+func (r *runner) stmts(cb *compiledBlock, f *frame, sc *blockScope, from int) (control, error) {
+	b, checked := cb.block, r.ck != nil // no run sets or drops r.ck while running
+	for i := from; i < len(cb.stmts); i++ {
+		if checked {
 			if err := r.checkpointAt(i); err != nil {
 				return next, err
 			}
 		}
 		r.at(b, i, f)
 		if err := r.step(); err != nil {
-			return next, r.errorAt(f, diag.CodeRunLimit, stmtSpan(st), err)
+			return next, r.errorAt(f, diag.CodeRunLimit, stmtSpan(b.Stmts[i]), err)
 		}
-		ctl, err := r.stmt(st, f, sc)
+		ctl, err := cb.stmts[i](r, f, sc)
 		if err != nil {
 			return next, err
 		}
@@ -403,119 +425,26 @@ func (sc *blockScope) restore() {
 	}
 }
 
-func (r *runner) stmt(st syntax.Stmt, f *frame, sc *blockScope) (control, error) {
-	switch s := st.(type) {
-	case *syntax.SourceItem, *syntax.TextItem, *syntax.TitleItem:
-		return next, nil
-	case *syntax.Let:
-		pl := r.p.planOf(s, f.proc)
-		v, err := r.letValue(s, f, pl)
-		if err != nil {
-			return next, err
-		}
-		sc.declareAt(pl.slotIn(f, s.Name.Name), s.Name.Name, v)
-	case *syntax.Set:
-		return next, r.set(s, f)
-	case *syntax.Roll:
-		pl := r.p.planOf(s, f.proc)
-		slot := pl.slotIn(f, s.Name.Name)
-		sc.hideAt(slot, s.Name.Name)
-		v, err := r.roll(s, f, pl)
-		if err != nil {
-			return next, err
-		}
-		sc.declareAt(slot, s.Name.Name, v)
-	case *syntax.TestStmt:
-		pl := r.p.planOf(s, f.proc)
-		slot := pl.slotIn(f, s.Name.Name)
-		sc.hideAt(slot, s.Name.Name)
-		pass, err := r.test(s, f, pl)
-		if err != nil {
-			return next, err
-		}
-		sc.declareAt(slot, s.Name.Name, pass)
-	case *syntax.Change:
-		return next, r.change(s, f)
-	case *syntax.If:
-		for cur := s; cur != nil; cur = cur.ElseIf {
-			ok, err := r.evalBool(f, cur.Cond)
-			if err != nil {
-				return next, err
-			}
-			if ok {
-				r.enterKnown(0)
-				return r.block(cur.Then, f)
-			}
-			if cur.Else != nil {
-				r.enterKnown(0)
-				return r.block(cur.Else, f)
-			}
-		}
-	case *syntax.ForEach:
-		return r.forEach(s, f, r.p.planOf(s, f.proc).slotIn(f, s.Var.Name))
-	case *syntax.While:
-		return r.while(s, f)
-	case *syntax.Add:
-		if s.Until != nil {
-			return next, r.addUntil(s, f)
-		}
-		return next, r.listEdit(f, r.p.planOf(s, f.proc), s.To, s.Item.Name, true, s.Pos)
-	case *syntax.Remove:
-		return next, r.listEdit(f, r.p.planOf(s, f.proc), s.From, s.Item.Name, false, s.Pos)
-	case *syntax.Apply:
-		return next, r.apply(s, f)
-	case *syntax.Call:
-		pl := r.p.planOf(s, f.proc)
-		proc := pl.call
-		args, err := r.args(f, s.Args, proc.Params)
-		if err != nil {
-			return next, err
-		}
-		_, err = r.callPlanned(proc, pl.callPlan, args, f)
-		r.releaseArgs(args)
-		return next, err
-	case *syntax.Choose:
-		v, err := r.choose(s, f)
-		if err != nil {
-			return next, err
-		}
-		sc.declareAt(r.p.planOf(s, f.proc).slotIn(f, s.Name.Name), s.Name.Name, v)
-	case *syntax.Emit:
-		// Messages are for people: without a log they are not rendered.
-		if !r.logging() {
-			return next, r.count()
-		}
-		parts, err := r.translatedParts(f, s)
-		if err != nil {
-			return next, err
-		}
-		text, err := r.template(f, parts)
-		if err != nil {
-			return next, err
-		}
-		return next, r.logLazy(f, func() *Event { return &Event{Kind: EventEmit, At: at(s.Pos), Text: text} })
-	case *syntax.Signal:
-		return next, r.signal(s, f, r.p.planOf(s, f.proc))
-	case *syntax.Stop:
-		if s.Target != nil {
-			return next, r.stopTo(s, f)
-		}
-		return stopped, nil
-	case *syntax.Perform:
-		return next, r.perform(s, f)
-	case *syntax.Step:
-		return r.runStep(s, f)
-	case *syntax.Require:
-		return next, r.require(f, s)
-	default:
-		return next, r.errorAt(f, diag.CodeRunInternal, stmtSpan(st), fmt.Errorf("internal: unhandled statement %T", st))
+// emit renders a message into the narration.
+func (r *runner) emit(s *syntax.Emit, f *frame) error {
+	// Messages are for people: without a log they are not rendered.
+	if !r.logging() {
+		return r.count()
 	}
-	return next, nil
+	parts, err := r.translatedParts(f, s)
+	if err != nil {
+		return err
+	}
+	text, err := r.template(f, parts)
+	if err != nil {
+		return err
+	}
+	return r.logLazy(f, func() *Event { return &Event{Kind: EventEmit, At: at(s.Pos), Text: text} })
 }
 
-// runStep runs a named step with its hooks.
-func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
-	_, fx := r.p.effectsOf(s, f.proc)
+// runStep runs a named step with its hooks (fx: the effects on it) and
+// its body, compiled.
+func (r *runner) runStep(s *syntax.Step, fx *targetEffects, body *compiledBlock, f *frame) (control, error) {
 	if err := r.logLazy(f, func() *Event {
 		title := s.ID.Name
 		if s.Title != nil {
@@ -535,7 +464,7 @@ func (r *runner) runStep(s *syntax.Step, f *frame) (control, error) {
 	ctl := next
 	if !replaced {
 		r.enterKnown(0)
-		if ctl, err = r.block(s.Body, f); err != nil {
+		if ctl, err = r.block(body, f); err != nil {
 			return next, err
 		}
 	}
@@ -628,84 +557,98 @@ func (r *runner) modifyLet(s *syntax.Let, f *frame, v any, target string, fx *ta
 	return n + mod, nil
 }
 
-func (r *runner) forEach(s *syntax.ForEach, f *frame, slot int) (control, error) {
+func (r *runner) forEach(s *syntax.ForEach, body *compiledBlock, f *frame, slot int) (control, error) {
 	listV, err := r.eval(f, s.List)
 	if err != nil {
 		return next, err
 	}
-	// Without checkpoints the items live only as long as the loop: a
-	// list made here (of a typed slice, or sorted) is a reused buffer,
-	// given back at the end. A checkpoint keeps them (loopAt).
-	var buf []any
-	reuse := r.ck == nil
-	if reuse {
-		buf = r.takeLoopBuf()
-		defer r.giveLoopBuf(&buf)
+	// The items live only as long as the loop (a checkpoint's level
+	// holds them while it runs, and a snapshot copies them: remap.loop):
+	// a list made here (of a typed slice, or sorted) is a reused buffer,
+	// given back at the end. What the loop takes it gives back on every return, without defers
+	// (too many returns for Go to inline them: a loop's defers were a
+	// percent and a half of a Monte Carlo End Phase).
+	buf := r.takeLoopBuf()
+	old, hadOld := f.getSlot(slot)
+	ctl, err := r.eachOf(s, body, f, slot, listV, &buf, old, hadOld)
+	if hadOld {
+		f.setSlot(slot, old)
 	}
-	items, err := toListInto(listV, &buf)
+	r.giveLoopBuf(&buf)
+	return ctl, err
+}
+
+// eachOf is forEach of the list listV, its items made in *buf, the
+// name's outer value old (if hadOld).
+func (r *runner) eachOf(s *syntax.ForEach, body *compiledBlock, f *frame, slot int, listV any, buf *[]any, old any, hadOld bool) (control, error) {
+	items, err := toListInto(listV, buf)
 	if err != nil {
 		return next, r.errorAt(f, diag.CodeRunExpr, spanOf(s.List), fmt.Errorf("for each: %v", err))
 	}
-	name := s.Var.Name
-	old, hadOld := f.getSlot(slot)
-	defer func() {
-		if hadOld {
-			f.setSlot(slot, old)
-		}
-	}()
 	if s.OrderBy != nil {
-		// Each item with its key, sorted stably in one list (the same
-		// comparisons as sort.SliceStable makes with less).
-		// The keys' list is one of the run's, given back when the loop
-		// ends (ordered loops nest: a stack of them).
-		rs := r.stacks
-		var keyed []keyedItem
-		if n := len(rs.keyedBufs); n > 0 {
-			keyed, rs.keyedBufs = rs.keyedBufs[n-1], rs.keyedBufs[:n-1]
+		if items, err = r.orderBy(s, f, slot, items, buf); err != nil {
+			return next, err
 		}
-		if cap(keyed) < len(items) {
-			keyed = make([]keyedItem, len(items))
-		}
-		keyed = keyed[:len(items)]
-		defer func() {
-			clear(keyed)
-			rs.keyedBufs = append(rs.keyedBufs, keyed[:0])
-		}()
-		for i, it := range items {
-			f.setSlot(slot, it)
-			keyed[i].item = it
-			if keyed[i].key, err = r.eval(f, s.OrderBy); err != nil {
-				return next, err
-			}
-		}
-		slices.SortStableFunc(keyed, func(a, b keyedItem) int {
-			if less(a.key, b.key) {
-				return -1
-			}
-			return 0 // insertion and merge ask only whether a < b
-		})
-		// keyed holds the items: buf may be overwritten, whether it is
-		// items or empty.
-		var sorted []any
-		if cap(buf) >= len(items) {
-			sorted = buf[:len(items)]
-		} else {
-			sorted = make([]any, len(items))
-		}
-		for i, k := range keyed {
-			sorted[i] = k.item
-		}
-		items, buf = sorted, sorted
 	}
-	kept := r.hashLoop(items, name, old, hadOld)
-	return r.eachFrom(s, f, slot, loopAt{items: items, old: old, hadOld: hadOld}, kept)
+	kept := r.hashLoop(items, s.Var.Name, old, hadOld)
+	return r.eachFrom(s, body, f, slot, loopAt{items: items, old: old, hadOld: hadOld}, kept)
+}
+
+// orderBy sorts a for each's items by its key, into *buf.
+func (r *runner) orderBy(s *syntax.ForEach, f *frame, slot int, items []any, buf *[]any) ([]any, error) {
+	// Each item with its key, sorted stably in one list (the same
+	// comparisons as sort.SliceStable makes with less).
+	// The keys' list is one of the run's, given back once sorted
+	// (ordered loops nest: a stack of them).
+	rs := r.stacks
+	var keyed []keyedItem
+	if n := len(rs.keyedBufs); n > 0 {
+		keyed, rs.keyedBufs = rs.keyedBufs[n-1], rs.keyedBufs[:n-1]
+	}
+	if cap(keyed) < len(items) {
+		keyed = make([]keyedItem, len(items))
+	}
+	keyed = keyed[:len(items)]
+	giveBack := func() {
+		clear(keyed)
+		rs.keyedBufs = append(rs.keyedBufs, keyed[:0])
+	}
+	for i, it := range items {
+		f.setSlot(slot, it)
+		keyed[i].item = it
+		var err error
+		if keyed[i].key, err = r.eval(f, s.OrderBy); err != nil {
+			giveBack()
+			return nil, err
+		}
+	}
+	slices.SortStableFunc(keyed, func(a, b keyedItem) int {
+		if less(a.key, b.key) {
+			return -1
+		}
+		return 0 // insertion and merge ask only whether a < b
+	})
+	// keyed holds the items: buf may be overwritten, whether it is
+	// items or empty.
+	var sorted []any
+	if cap(*buf) >= len(items) {
+		sorted = (*buf)[:len(items)]
+	} else {
+		sorted = make([]any, len(items))
+	}
+	for i, k := range keyed {
+		sorted[i] = k.item
+	}
+	giveBack()
+	*buf = sorted
+	return sorted, nil
 }
 
 // keyedItem is an item of a for each ordered by a key.
 type keyedItem struct{ key, item any }
 
 // eachFrom runs a for each's body for its items from at.index on.
-func (r *runner) eachFrom(s *syntax.ForEach, f *frame, slot int, at loopAt, kept uint64) (control, error) {
+func (r *runner) eachFrom(s *syntax.ForEach, body *compiledBlock, f *frame, slot int, at loopAt, kept uint64) (control, error) {
 	name := s.Var.Name
 	for i := at.index; i < len(at.items); i++ {
 		f.setSlot(slot, at.items[i])
@@ -713,7 +656,7 @@ func (r *runner) eachFrom(s *syntax.ForEach, f *frame, slot int, at loopAt, kept
 			at.index = i
 			r.enterLoop(kept, name, at)
 		}
-		ctl, err := r.block(s.Body, f)
+		ctl, err := r.block(body, f)
 		if err != nil || ctl == stopped {
 			return ctl, err
 		}
@@ -723,7 +666,7 @@ func (r *runner) eachFrom(s *syntax.ForEach, f *frame, slot int, at loopAt, kept
 
 // while runs a block as long as its condition holds. Each pass is a
 // step, so the statement limit bounds a loop that would never end.
-func (r *runner) while(s *syntax.While, f *frame) (control, error) {
+func (r *runner) while(s *syntax.While, body *compiledBlock, f *frame) (control, error) {
 	for {
 		ok, err := r.evalBool(f, s.Cond)
 		if err != nil || !ok {
@@ -733,7 +676,7 @@ func (r *runner) while(s *syntax.While, f *frame) (control, error) {
 			return next, r.errorAt(f, diag.CodeRunLimit, stmtSpan(s), err)
 		}
 		r.enterKnown(0)
-		ctl, err := r.block(s.Body, f)
+		ctl, err := r.block(body, f)
 		if err != nil || ctl == stopped {
 			return ctl, err
 		}
@@ -773,13 +716,12 @@ func less(a, b any) bool {
 // Changing the state.
 
 // set assigns to a let or to a field of the state.
-func (r *runner) set(s *syntax.Set, f *frame) error {
+func (r *runner) set(s *syntax.Set, f *frame, pl *stmtPlan) error {
 	v, err := r.eval(f, s.Value)
 	if err != nil {
 		return err
 	}
 	parts := s.Target.Parts
-	pl := r.p.planOf(s, f.proc)
 	slot := pl.slotIn(f, parts[0].Name)
 	if len(parts) == 1 {
 		f.setSlot(slot, v)

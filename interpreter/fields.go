@@ -168,6 +168,12 @@ type fieldPlan struct {
 	// model: how to hash a model the plan alone decides (statehash.go;
 	// nil: field by field)
 	model []modelOp
+	// digest: a hash of drop, focusKeep, sorted and counts, which a
+	// checkpoint's hash holds (planDigest)
+	digest uint64
+	// kept: the modelOps made for models variables reach (keptOps),
+	// with model
+	kept *keptOpsMade
 }
 
 // planKey is what a fieldPlan for a question depends on: the place,
@@ -206,9 +212,33 @@ func (at *liveAt) plan(r *runner, question *Reads, counters bool) fieldPlan {
 	}
 	plan := r.planFields(live, question, counters)
 	plan.countKeys = slices.Sorted(maps.Keys(plan.counts))
+	plan.digest = planDigest(plan)
 	plan.model = modelOpsFor(plan)
+	if plan.model != nil {
+		plan.kept = new(keptOpsMade)
+	}
 	v, _ := plans.LoadOrStore(key, plan)
 	return v.(fieldPlan)
+}
+
+// planDigest is a hash of what decides how plan hashes a model: what it
+// leaves out, counts and sorts, and of which models it keeps the fields
+// the question reads; 0 for a plan that changes nothing (a checkpoint's
+// hash writes it, once, rather than every item counted at every hash).
+func planDigest(plan fieldPlan) uint64 {
+	if plan.drop == 0 && plan.focusKeep == 0 && plan.sorted == 0 && len(plan.counts) == 0 {
+		return 0
+	}
+	h := getHasher()
+	defer putHasher(h)
+	h.u64(plan.drop)
+	h.u64(plan.focusKeep)
+	h.u64(plan.sorted)
+	for _, i := range slices.Sorted(maps.Keys(plan.counts)) {
+		h.u64(uint64(i))
+		h.strs(plan.counts[i])
+	}
+	return h.sum()
 }
 
 // planFields is the fieldPlan at a checkpoint whose frames' reads (with
@@ -223,6 +253,7 @@ func (r *runner) planFields(live *nameSet, question *Reads, counters bool) field
 		return plan
 	}
 	always := &r.p.liveness().always[mode(r.logging())]
+	var items slotBits // the items asked of a field, for each in turn
 	for i, d := range droppables() {
 		if r.p.readsDroppable(live, d) || r.p.readsDroppable(always, d) {
 			continue
@@ -237,22 +268,24 @@ func (r *runner) planFields(live *nameSet, question *Reads, counters bool) field
 		if asked && len(question.focus) == 0 {
 			continue
 		}
-		var items slotBits
+		items = items[:0]
 		for _, s := range []*nameSet{live, &question.s, always} {
 			items.union(s.members[d.name])
 		}
-		switch {
-		case items.count() == 0:
+		switch n := items.count(); {
+		case n == 0:
 			plan.drop |= 1 << i
 		case d.field().Type == reflect.TypeOf([]string(nil)):
 			if plan.counts == nil {
 				plan.counts = map[int][]string{}
 			}
+			names := make([]string, 0, n)
 			for j, w := range items {
 				for ; w != 0; w &= w - 1 {
-					plan.counts[d.index] = append(plan.counts[d.index], r.p.idx.Slots.Name(j*64+bits.TrailingZeros64(w)))
+					names = append(names, r.p.idx.Slots.Name(j*64+bits.TrailingZeros64(w)))
 				}
 			}
+			plan.counts[d.index] = names
 		default:
 			continue // asked of something but a list of ids: keep it
 		}

@@ -58,6 +58,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/munda-rules/munda/dsl"
@@ -356,8 +357,9 @@ type liveAt struct {
 // blocks running, their statements, and each frame's owner (its effects
 // are live, and write, in it).
 func appendPlaceKey(key []byte, levels []ckLevel) []byte {
-	for j, l := range levels {
-		key = binary.AppendUvarint(key, uint64(reflect.ValueOf(l.block).Pointer()))
+	for j := range levels {
+		l := &levels[j] // not a copy: a level is a few hundred bytes
+		key = binary.LittleEndian.AppendUint64(key, uint64(uintptr(unsafe.Pointer(l.block))))
 		key = binary.AppendUvarint(key, uint64(l.stmt))
 		if j == 0 || l.f != levels[j-1].f {
 			key = append(key, 1)

@@ -2,7 +2,6 @@ package interpreter
 
 import (
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/munda-rules/munda/dsl"
 	"github.com/munda-rules/munda/dsl/syntax"
@@ -15,13 +14,11 @@ import (
 // End Phase's time outside its expressions (string hashes of the
 // Program's and Index's maps, and the slot caches).
 //
-// A plan is made on a statement's first run in a procedure (in, as the
-// frame names it: "" in an effect's body) and kept in the Program's table
-// (planOf); what it holds never changes for the Program. Statements that
-// bind, call, roll or test nothing have none.
+// A plan is made when a statement is compiled for a procedure (in, as
+// the frame names it: "" in an effect's body: compiled.go) and kept by
+// the statement's closure; what it holds never changes for the Program.
 type stmtPlan struct {
-	key unsafe.Pointer // stmtKey of the statement
-	in  string         // the procedure running it (frame.proc)
+	in string // the procedure running it (frame.proc)
 	// slot is the slot of the name the statement binds (a let's, a
 	// roll's, a test's, a choice's, a for each's variable) in slots, the
 	// numbering of the Program's frames.
@@ -76,40 +73,9 @@ func (r *runner) setterOf(pl *stmtPlan, path *syntax.Path, obj any) *fieldSetter
 	return fs
 }
 
-// planEntries is the size of a Program's table of plans: a power of two,
-// well above the statements a run goes through (a few hundred for an End
-// Phase), so that two hot statements rarely share an entry.
-const planEntries = 1 << 12
-
-// planTable keeps plans by statement: each statement has two neighbouring
-// entries, and a plan that finds both taken replaces the first (the
-// evicted statement makes its plan again when it next runs). Entries are
-// written once each and read without locks by concurrent runs.
-type planTable [planEntries]atomic.Pointer[stmtPlan]
-
-// planOf is the plan of statement st run in procedure in.
-func (p *Program) planOf(st syntax.Stmt, in string) *stmtPlan {
-	key := stmtKey(st)
-	i := (uint64(uintptr(key)) * 0x9E3779B97F4A7C15) >> (64 - 12)
-	a, b := &p.plans[i], &p.plans[i^1]
-	if e := a.Load(); e != nil && e.key == key && e.in == in {
-		return e
-	}
-	if e := b.Load(); e != nil && e.key == key && e.in == in {
-		return e
-	}
-	e := p.newPlan(st, in)
-	if a.Load() != nil && b.Load() == nil {
-		b.Store(e)
-	} else {
-		a.Store(e)
-	}
-	return e
-}
-
 // newPlan finds what a statement looks up, as the run would.
 func (p *Program) newPlan(st syntax.Stmt, in string) *stmtPlan {
-	pl := &stmtPlan{key: stmtKey(st), in: in, slots: p.idx.Slots, slot: -1}
+	pl := &stmtPlan{in: in, slots: p.idx.Slots, slot: -1}
 	bind := func(name string) { pl.slot = slotOf(p.idx.Slots, name) }
 	switch s := st.(type) {
 	case *syntax.Let:

@@ -85,6 +85,10 @@ type Program struct {
 	// (its value, natural or rolled dice): their rolls cannot be decided
 	// by row (RowDecider), since the faces matter.
 	readsRoll map[string]bool
+	// tableRows are the rows a table's roll lands on, by its modifier
+	// (rowsOf), found once each
+	tableRowsMu sync.RWMutex
+	tableRows   map[tableRowsKey]tableRowsOf
 
 	// eventParams are each event's parameters, as calls bind them.
 	eventParams map[string][]dsl.ParamInfo
@@ -111,9 +115,9 @@ type Program struct {
 	fxUntargeted *targetEffects             // those on "", if any (none in the shipped rules)
 	sites        map[effectSite]siteEffects // targets and fx by site (effectsAt)
 
-	// plans are what statements look up by name, found on their first
-	// run (plans.go).
-	plans planTable
+	// blocks are every block of the rules with its compilations, by
+	// procedure (compiled.go); the map is made at Compile.
+	blocks map[*syntax.Block]*compiledVersions
 }
 
 // effectKey is the key of effects on name in procedure proc, or "" when
@@ -153,13 +157,6 @@ func stmtKey(st syntax.Stmt) unsafe.Pointer {
 	return (*[2]unsafe.Pointer)(unsafe.Pointer(&st))[1]
 }
 
-// effectsOf is effectsAt(proc, name) for the statement st named name, as
-// its plan keeps it (plans.go).
-func (p *Program) effectsOf(st syntax.Stmt, proc string) (target string, fx *targetEffects) {
-	pl := p.planOf(st, proc)
-	return pl.target, pl.fx
-}
-
 // siteEffectsOf is effectsAt(proc, name) for the statement st named name,
 // found by the statement where it is known in that procedure: what a
 // statement's plan keeps.
@@ -186,6 +183,9 @@ type effect struct {
 	// effect whose holders are those listing its feature (anyheld.go);
 	// 0 for the others.
 	anyBit uint64
+	// body is the effect's body (a hook's, an on's) compiled, in ""
+	// (compiledBody).
+	body atomic.Pointer[compiledBlock]
 }
 
 // Compile prepares checked rules for running. The rules must have been
@@ -315,6 +315,7 @@ func Compile(rules *dsl.Rules) (*Program, error) {
 			}
 		}
 	}
+	p.indexBlocks()
 	return p, nil
 }
 
@@ -600,6 +601,8 @@ type procPlan struct {
 	// program's, which a procedure's frame has).
 	params []int
 	slots  *dsl.Slots
+	// body is the procedure's body compiled (compiledBody).
+	body atomic.Pointer[compiledBlock]
 }
 
 // procPlanOf is proc's plan; a procedure not in the program's index (none

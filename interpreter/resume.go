@@ -76,6 +76,7 @@ type SnapshotMemory struct {
 	rolled  []packedRolled
 	names   []string // the snapshot's stack, then its active
 	items   []any    // the items of its levels' for each loops
+	bases   []int    // its levels' bases (ckLevel.base)
 }
 
 // SnapshotIn is Snapshot made in mem's memory. The snapshot is valid
@@ -90,11 +91,11 @@ func (c Checkpoint) SnapshotIn(mem *SnapshotMemory) *Snapshot {
 		return nil
 	}
 	var buf *state.Buffer
-	s := new(Snapshot)
+	var s *Snapshot
 	if mem != nil {
 		buf, s = &mem.Buf, &mem.snap
 	} else {
-		mem = new(SnapshotMemory) // its lists are the snapshot's alone
+		s, mem = new(Snapshot), new(SnapshotMemory) // its lists are the snapshot's alone
 	}
 	m := newRemap(r.st, buf)
 	names := append(append(mem.names[:0], r.stack...), r.active...)
@@ -213,12 +214,12 @@ func (p *Program) ResumeWith(s *Snapshot, opts Options, rm *Resumer) (*state.Sta
 // the pool's).
 func (p *Program) resume(s *Snapshot, opts Options, buf *state.Buffer, mem *runner, rs *runStacks) (*state.State, error) {
 	m := newRemap(s.st, buf)
-	r := newRunnerIn(mem, p, m.to, opts, rs)
+	r := newRunnerBoxed(mem, p, m.to, m.gangs, opts, rs)
 	defer r.done()
 	// The copies of the frames come from those the runner keeps between
 	// runs (resumeBody releases them there again), not new ones each time.
 	if r.ck == nil {
-		r.ckOwn = checkpoints{hook: func(Checkpoint) bool { return false }, levels: r.stacks.levels}
+		r.ckOwn = checkpoints{hook: func(Checkpoint) bool { return false }, levels: r.stacks.levels, bases: &r.stacks.bases}
 		r.ck = &r.ckOwn
 	}
 	levels, scopes, items := m.unpack(s, r.ck.levels[:0], r.stacks.scopes[:0], r.stacks.resumed[:0], r.emptyFrame)
@@ -259,7 +260,7 @@ func (r *runner) resumeBlock(k int) (control, error) {
 		}
 		i++
 	}
-	return r.stmts(lv.block, lv.f, lv.sc, i)
+	return r.stmts(r.levelCode(k, lv.block, lv.f), lv.f, lv.sc, i)
 }
 
 // resumeStmt continues a statement whose construct entered level k, as
@@ -269,13 +270,14 @@ func (r *runner) resumeStmt(st syntax.Stmt, f *frame, k int) (control, error) {
 	case *syntax.If:
 		return r.resumeBlock(k)
 	case *syntax.While:
+		body := r.levelCode(k, s.Body, f)
 		ctl, err := r.resumeBlock(k)
 		if err != nil || ctl == stopped {
 			return ctl, err
 		}
-		return r.while(s, f)
+		return r.while(s, body, f)
 	case *syntax.ForEach:
-		at, kept, name := r.ck.levels[k].loop, r.ck.levels[k].extra, s.Var.Name
+		at, kept, name, body := r.ck.levels[k].loop, r.ck.levels[k].extra, s.Var.Name, r.levelCode(k, s.Body, f)
 		defer func() {
 			if at.hadOld {
 				f.set(name, at.old)
@@ -286,7 +288,7 @@ func (r *runner) resumeStmt(st syntax.Stmt, f *frame, k int) (control, error) {
 			return ctl, err
 		}
 		at.index++
-		return r.eachFrom(s, f, slotOf(f.slots, s.Var.Name), at, kept)
+		return r.eachFrom(s, body, f, slotOf(f.slots, s.Var.Name), at, kept)
 	case *syntax.Step:
 		ctl, err := r.resumeBlock(k)
 		if err != nil {
@@ -305,6 +307,15 @@ func (r *runner) resumeStmt(st syntax.Stmt, f *frame, k int) (control, error) {
 		return next, err
 	}
 	panic(fmt.Sprintf("internal: no way to resume a %T", st))
+}
+
+// levelCode is the compiled block b that level k runs (a loop's body),
+// as the run entered it.
+func (r *runner) levelCode(k int, b *syntax.Block, f *frame) *compiledBlock {
+	if code := r.ck.levels[k].code; code != nil && code.block == b {
+		return code
+	}
+	return r.p.compiledBlock(b, f.proc)
 }
 
 // resumeBody is the rest of callProc or runAction (id's) from their
@@ -419,7 +430,7 @@ type packedRolled struct {
 func (m *remap) pack(s *Snapshot, from []ckLevel, mem *SnapshotMemory) {
 	s.levels = slices.Grow(mem.levels[:0], len(from))[:len(from)]
 	mem.levels = s.levels
-	mem.slots, mem.natural, mem.rolled, mem.items = mem.slots[:0], mem.natural[:0], mem.rolled[:0], mem.items[:0]
+	mem.slots, mem.natural, mem.rolled, mem.items, mem.bases = mem.slots[:0], mem.natural[:0], mem.rolled[:0], mem.items[:0], mem.bases[:0]
 	frames := mem.frames[:0]
 	for i, lv := range from {
 		if i == 0 || from[i-1].f != lv.f {
@@ -431,6 +442,11 @@ func (m *remap) pack(s *Snapshot, from []ckLevel, mem *SnapshotMemory) {
 		p.scope = blockScope{}
 		lv.sc = m.scope(lv.sc, nil, &p.scope)
 		mem.items = m.loop(&lv, mem.items)
+		if lv.base != nil { // the run's, which it reuses once the level ends
+			from := len(mem.bases)
+			mem.bases = append(mem.bases, lv.base...)
+			lv.base, lv.ownBase = mem.bases[from:len(mem.bases):len(mem.bases)], false
+		}
 		p.ckLevel = lv
 	}
 	s.frames, mem.frames = frames, frames
@@ -468,7 +484,7 @@ func (m *remap) unpack(s *Snapshot, out []ckLevel, scopes []blockScope, items []
 // scope copies a block scope into c, for frame f.
 func (m *remap) scope(sc *blockScope, f *frame, c *blockScope) *blockScope {
 	c.f, c.hidden = f, nil
-	if sc.hidden != nil {
+	if len(sc.hidden) > 0 {
 		c.hidden = make([]hiddenName, len(sc.hidden))
 		for k, h := range sc.hidden {
 			h.value, h.rolled = m.value(h.value), slices.Clone(h.rolled)

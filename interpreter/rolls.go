@@ -697,8 +697,9 @@ func (r *runner) logTestEvent(f *frame, s *syntax.TestStmt, m *state.Model, ci *
 // ---------------------------------------------------------------------------
 // Tables.
 
-func (r *runner) apply(s *syntax.Apply, f *frame) error {
-	t := r.p.idx.Tables[s.Table.Name]
+// apply runs an apply statement, with what it names found (plan).
+func (r *runner) apply(s *syntax.Apply, plan *applyPlan, f *frame) error {
+	t := plan.table
 	args, err := r.args(f, s.Args, t.Params)
 	if err != nil {
 		return err
@@ -710,17 +711,30 @@ func (r *runner) apply(s *syntax.Apply, f *frame) error {
 			return err
 		}
 	}
-	row := ""
-	if s.Row != nil {
-		row = s.Row.Name
-	}
-	var reroll []string
-	for _, id := range s.Reroll {
-		reroll = append(reroll, id.Name)
-	}
-	_, err = r.applyTable(t, args, using, row, reroll, f)
+	_, err = r.applyTable(t, args, using, plan.row, plan.reroll, f)
 	r.releaseArgs(args)
 	return err
+}
+
+// applyPlan is what an apply statement names, found when it is compiled:
+// the table, the row given by id ("" for none), the rows to roll again
+// (read only: every run shares them).
+type applyPlan struct {
+	table  *dsl.TableInfo
+	row    string
+	reroll []string
+}
+
+// newApplyPlan finds what s names.
+func (p *Program) newApplyPlan(s *syntax.Apply) *applyPlan {
+	plan := &applyPlan{table: p.idx.Tables[s.Table.Name]}
+	if s.Row != nil {
+		plan.row = s.Row.Name
+	}
+	for _, id := range s.Reroll {
+		plan.reroll = append(plan.reroll, id.Name)
+	}
+	return plan
 }
 
 // applyTable finds a table's row (by rolling, from a given result, or by
@@ -865,7 +879,7 @@ func (r *runner) applyTableOnce(t *dsl.TableInfo, args callArgs, using any, rowI
 		f.rule = rule + " row " + row.ID
 	}
 	r.enterKnown(0)
-	return r.block(row.Row.Body, f)
+	return r.block(r.p.compiledBlock(row.Row.Body, f.proc), f)
 }
 
 // chooseRow asks a player for the row of a choice table, among the rows
@@ -953,26 +967,17 @@ func (r *runner) decideRow(t *dsl.TableInfo, f *frame, reroll []string) (*dsl.Ro
 	req.Table, req.Rows, req.Total = t.ID, r.stacks.rowChances[:0], 0
 	rows := r.stacks.rowInfos[:0]
 	defer clear(rows[:cap(rows)])
-	for _, o := range t.Dice.Outcomes {
-		var value any = o.Value + mod
-		if t.Dice.Symbolic() {
-			value = o.Face
-		}
-		row, err := findRow(t, value)
-		if err != nil {
-			return nil, nil // rollTable reports it, with the roll
-		}
-		if contains(reroll, row.ID) {
+	landed := r.p.rowsOf(t, mod)
+	if landed.missing {
+		return nil, nil // rollTable reports it, with the roll
+	}
+	for _, rw := range landed.rows {
+		if contains(reroll, rw.row.ID) {
 			continue
 		}
-		i := slices.Index(rows, row)
-		if i < 0 {
-			rows = append(rows, row)
-			req.Rows = append(req.Rows, RowChance{Row: row.ID})
-			i = len(rows) - 1
-		}
-		req.Rows[i].Ways += o.Ways
-		req.Total += o.Ways
+		rows = append(rows, rw.row)
+		req.Rows = append(req.Rows, RowChance{Row: rw.row.ID, Ways: rw.ways})
+		req.Total += rw.ways
 	}
 	if req.Total == 0 {
 		return nil, nil
@@ -991,6 +996,63 @@ func (r *runner) decideRow(t *dsl.TableInfo, f *frame, reroll []string) (*dsl.Ro
 		return nil, err
 	}
 	return rows[i], nil
+}
+
+// tableRowsKey is a table and the modifier on its roll.
+type tableRowsKey struct {
+	t   *dsl.TableInfo
+	mod int
+}
+
+// tableRowsOf are the rows a table's roll lands on under a modifier, in
+// the order of the outcomes of its dice that first land on each, with
+// how many ways of the dice land on each; missing: some outcome lands on
+// no row.
+type tableRowsOf struct {
+	rows    []rowWays
+	missing bool
+}
+
+type rowWays struct {
+	row  *dsl.RowInfo
+	ways int
+}
+
+// rowsOf is what t's roll lands on under mod (a symbolic dice's, with
+// mod 0), found once for each: decideRow asks it at every branch of
+// exact odds, and a D66's 36 outcomes looked up every row each time.
+func (p *Program) rowsOf(t *dsl.TableInfo, mod int) tableRowsOf {
+	key := tableRowsKey{t, mod}
+	p.tableRowsMu.RLock()
+	out, ok := p.tableRows[key]
+	p.tableRowsMu.RUnlock()
+	if ok {
+		return out
+	}
+	for _, o := range t.Dice.Outcomes {
+		var value any = o.Value + mod
+		if t.Dice.Symbolic() {
+			value = o.Face
+		}
+		row, err := findRow(t, value)
+		if err != nil {
+			out = tableRowsOf{missing: true}
+			break
+		}
+		i := slices.IndexFunc(out.rows, func(rw rowWays) bool { return rw.row == row })
+		if i < 0 {
+			out.rows = append(out.rows, rowWays{row: row})
+			i = len(out.rows) - 1
+		}
+		out.rows[i].ways += o.Ways
+	}
+	p.tableRowsMu.Lock()
+	defer p.tableRowsMu.Unlock()
+	if p.tableRows == nil {
+		p.tableRows = map[tableRowsKey]tableRowsOf{}
+	}
+	p.tableRows[key] = out
+	return out
 }
 
 // tableModifier is a table roll's standing modifier plus the modifiers in

@@ -266,6 +266,13 @@ func newRunner(p *Program, st *state.State, opts Options) *runner {
 // overwritten, with the stacks rs (a Resumer's), or nil: from the pool,
 // and back to it when the run is done.
 func newRunnerIn(r *runner, p *Program, st *state.State, opts Options, rs *runStacks) *runner {
+	return newRunnerBoxed(r, p, st, nil, opts, rs)
+}
+
+// newRunnerBoxed is newRunnerIn with st.Gangs boxed already (gangs; nil:
+// boxed here): a resumed run's copy of the state has it boxed by its
+// remap.
+func newRunnerBoxed(r *runner, p *Program, st *state.State, gangs any, opts Options, rs *runStacks) *runner {
 	if opts.Choices == nil {
 		opts.Choices = Defaults{}
 	}
@@ -273,13 +280,16 @@ func newRunnerIn(r *runner, p *Program, st *state.State, opts Options, rs *runSt
 	if rs == nil {
 		rs = stacksPool.Get().(*runStacks)
 		rs.pooled = true
-		r.gangs = st.Gangs
-	} else {
+	} else if gangs == nil {
 		// a Resumer's: its state buffer's gangs are the same list each
 		// run, boxed once
 		rs.gangs = dsl.BoxGangs(rs.gangs, st.Gangs)
-		r.gangs = rs.gangs
+		gangs = rs.gangs
 	}
+	if gangs == nil {
+		gangs = st.Gangs
+	}
+	r.gangs = gangs
 	r.stacks = rs
 	r.argVals, r.argGiven, r.stack, r.active, r.frames = rs.vals, rs.given, rs.stack, rs.active, rs.frames
 	r.running, r.values = rs.running, rs.values
@@ -295,7 +305,7 @@ func newRunnerIn(r *runner, p *Program, st *state.State, opts Options, rs *runSt
 		r.running = map[*effect]bool{}
 	}
 	if opts.Checkpoint != nil {
-		r.ckOwn = checkpoints{hook: opts.Checkpoint, levels: rs.levels}
+		r.ckOwn = checkpoints{hook: opts.Checkpoint, levels: rs.levels, bases: &rs.bases}
 		r.ck = &r.ckOwn
 	}
 	if st != nil {
@@ -345,7 +355,8 @@ func (r *runner) done() {
 	*rs = runStacks{pooled: pooled, gangs: gangs, vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
 		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs, hidden: rs.hidden[:0], resumed: rs.resumed[:0],
-		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare}
+		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare, freeScopes: rs.freeScopes,
+		freeCheckedScopes: rs.freeCheckedScopes, bases: rs.bases}
 	r.mem = nil
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
@@ -382,6 +393,13 @@ type runStacks struct {
 	keyedBufs [][]keyedItem
 	spare     *pool        // a pool a roll of several dice may use (rollPool)
 	hidden    []hiddenName // the names blocks hide (blockScope.shared)
+	// the scopes of blocks run without checkpoints, free for the next
+	// (block)
+	freeScopes []*blockScope
+	// and those of blocks run under checkpoints (blockChecked)
+	freeCheckedScopes []*blockScope
+	// the lists of slots checkpoints' levels keep (ckLevel.base)
+	bases [][]int
 	// decideRow's request, and that of the die being rolled (rollDice):
 	// reused, and kept here, out of the runner each run allocates
 	rowReq RowRequest
@@ -391,6 +409,28 @@ type runStacks struct {
 }
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}
+
+// checkedScope is an empty scope of f for a block under checkpoints, one that
+// ended if there is one. It is the block's alone until freeCheckedScope: a
+// level holds it while the block runs, and a snapshot copies what it
+// hides (remap.scope).
+func (rs *runStacks) checkedScope(f *frame) *blockScope {
+	if n := len(rs.freeCheckedScopes); n > 0 {
+		sc := rs.freeCheckedScopes[n-1]
+		rs.freeCheckedScopes = rs.freeCheckedScopes[:n-1]
+		sc.f = f
+		return sc
+	}
+	return &blockScope{f: f}
+}
+
+// freeCheckedScope takes back the scope of a block that has ended (restored),
+// its list of hidden names emptied but kept.
+func (rs *runStacks) freeCheckedScope(sc *blockScope) {
+	clear(sc.hidden)
+	sc.f, sc.hidden = nil, sc.hidden[:0]
+	rs.freeCheckedScopes = append(rs.freeCheckedScopes, sc)
+}
 
 // newFrame starts a frame, reusing a released one: a run makes a frame for
 // every procedure call and table roll.

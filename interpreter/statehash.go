@@ -59,6 +59,7 @@ const (
 	// only in modelOps:
 	hashCounts   // a list of ids as the counts of some items (fieldPlan.counts)
 	hashMultiset // a list of ids in sorted order (fieldPlan.sorted)
+	hashKept     // the counts of the items a variable reaching the model asks of a field (keptCounts)
 )
 
 var (
@@ -195,26 +196,86 @@ func rawRuns(fields []hashField, model bool) []hashField {
 	return out
 }
 
-// structAt is reflectValue's struct case: the droppable fields of a model
-// as the fieldPlan says.
+// structAt is reflectValue's struct case; a model's by modelAt.
 func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
+	if n.model {
+		h.modelAt(n, p)
+		return
+	}
+	for k := range n.fields {
+		f := &n.fields[k]
+		q := unsafe.Add(p, f.offset)
+		// The commonest kinds here, not through at: a call for each
+		// field costs more than the field.
+		switch f.node.kind {
+		case hashString:
+			h.str(*(*string)(q))
+		case hashRaw:
+			h.bytes(unsafe.String((*byte)(q), f.node.size))
+		case hashBool:
+			h.boolean(*(*bool)(q))
+		case hashStrings:
+			h.strs(*(*[]string)(q))
+		default:
+			h.at(f.node, q)
+		}
+	}
+}
+
+// A model is hashed as a word that says which of its texts, flags,
+// lists and pointers are not empty (a bit each, by field index; the top
+// bit set: no text's length has it), then the fields in order but the
+// empty ones (false, "", no items, nil; a list hashed as the counts of
+// some items, when every count is 0). A model's fields are mostly
+// empty: an empty one costs a test, not a write of its own. Each value
+// of a field has one bit and one writing, so two models hash alike
+// exactly where they did with every field written. Numbers are written
+// as they are.
+const modelMark = 1 << 63
+
+// modelMaskable reports whether a model's field of this kind is left
+// out when empty (its bit in the model's word says whether it is).
+func modelMaskable(k reflect.Kind) bool {
+	switch k {
+	case reflect.String, reflect.Bool, reflect.Slice, reflect.Pointer:
+		return true
+	}
+	return false
+}
+
+func init() {
+	if modelType.NumField() >= 63 {
+		panic("interpreter: a model has more fields than a hash's word has bits")
+	}
+}
+
+// modelAt hashes the model at p: its droppable fields as the fieldPlan
+// says, its empty ones as bits of its word (modelMark).
+func (h *hasher) modelAt(n *hashNode, p unsafe.Pointer) {
 	var bits []int
 	focus := false
 	var keep *modelKeep
-	if n.model && (h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0) {
+	if h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0 {
 		bits = droppableBits()
 		focus = h.plan.focusKeep != 0 && slices.Contains(h.plan.focus, *(*string)(unsafe.Add(p, modelIDOffset)))
 		if len(h.keep) > 0 {
 			keep = h.keepOf((*state.Model)(p))
 		}
-		if h.plan.model != nil && !focus && keep == nil {
-			h.modelByOps(h.plan.model, p)
+		if h.plan.model != nil && !focus && (keep == nil || h.plan.kept != nil) {
+			if keep == nil {
+				h.modelByOps(h.plan.model, p, nil)
+			} else {
+				h.modelByOps(h.plan.keptOps(keep), p, keep)
+			}
 			return
 		}
 	}
+	word := h.reserve()
+	mask := uint64(modelMark)
 	for k := range n.fields {
 		f := &n.fields[k]
 		q := unsafe.Add(p, f.offset)
+		bit := uint64(1) << f.index
 		if bits != nil {
 			if b := bits[f.index]; b >= 0 && (keep == nil || keep.whole&(1<<b) == 0) {
 				if !(focus && h.plan.focusKeep&(1<<b) != 0) {
@@ -225,7 +286,10 @@ func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
 						continue
 					}
 					if items, ok := h.plan.counts[f.index]; ok {
-						h.counts(*(*[]string)(q), items)
+						if list := *(*[]string)(q); anyOf(list, items) {
+							mask |= bit
+							h.counts(list, items)
+						}
 						if keep != nil {
 							h.keptCounts(keep, b, q)
 						}
@@ -233,7 +297,10 @@ func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
 					}
 				}
 				if h.plan.sorted&(1<<b) != 0 {
-					h.multiset(*(*[]string)(q))
+					if list := *(*[]string)(q); len(list) > 0 {
+						mask |= bit
+						h.multiset(list)
+					}
 					continue
 				}
 			}
@@ -249,21 +316,57 @@ func (h *hasher) structAt(n *hashNode, p unsafe.Pointer) {
 				continue
 			}
 		}
-		// The commonest kinds here, not through at: a call for each
-		// field of each model costs more than the field.
 		switch f.node.kind {
 		case hashString:
-			h.str(*(*string)(q))
+			if s := *(*string)(q); s != "" {
+				mask |= bit
+				h.str(s)
+			}
 		case hashRaw:
 			h.bytes(unsafe.String((*byte)(q), f.node.size))
 		case hashBool:
-			h.boolean(*(*bool)(q))
+			if *(*bool)(q) {
+				mask |= bit // the bit says it all
+			}
 		case hashStrings:
-			h.strs(*(*[]string)(q))
+			if list := *(*[]string)(q); len(list) > 0 {
+				mask |= bit
+				h.strs(list)
+			}
+		case hashSlice:
+			if sliceLen(q) > 0 {
+				mask |= bit
+				h.at(f.node, q)
+			}
+		case hashPointer:
+			if *(*unsafe.Pointer)(q) != nil {
+				mask |= bit
+				h.at(f.node, q)
+			}
 		default:
 			h.at(f.node, q)
 		}
 	}
+	h.putAt(word, mask)
+}
+
+// sliceLen is the length of the slice at p, whatever its elements.
+func sliceLen(p unsafe.Pointer) int {
+	return (*struct {
+		data     unsafe.Pointer
+		len, cap int
+	})(p).len
+}
+
+// anyOf reports whether list holds any of items (a count of them is
+// not 0).
+func anyOf(list, items []string) bool {
+	for _, x := range list {
+		if slices.Contains(items, x) {
+			return true
+		}
+	}
+	return false
 }
 
 // modelIDOffset is where Model.ID is.
@@ -300,9 +403,12 @@ func (h *hasher) statsDropped(keep *modelKeep, focus bool) uint64 {
 type modelOp struct {
 	kind   hashKind
 	offset uintptr
-	size   uintptr   // hashRaw
+	size   uintptr   // hashRaw; hashKept: the field's bit in droppables
 	node   *hashNode // kinds written by at
 	items  []string  // hashCounts
+	// bit: the field's bit in the model's word (modelAt), 0 for a
+	// value always written
+	bit uint64
 }
 
 // compileModelOps are the writes structAt makes for such a model under
@@ -313,6 +419,14 @@ func compileModelOps(plan fieldPlan) []modelOp {
 	if plan.drop == 0 && plan.counts == nil && plan.sorted == 0 {
 		return nil
 	}
+	return compileKeptOps(plan, 0, 0)
+}
+
+// compileKeptOps is compileModelOps for a model some variable reaches
+// (modelKeep, not a focus of the question): the droppable fields of
+// whole hashed whole, and, after those of kept the plan leaves out or
+// counts, the counts of the items the variables ask of them.
+func compileKeptOps(plan fieldPlan, whole, kept uint64) []modelOp {
 	n := hashNodeOf(modelType)
 	bits := droppableBits()
 	var ops []modelOp
@@ -340,21 +454,28 @@ func compileModelOps(plan fieldPlan) []modelOp {
 	}
 	for k := range n.fields {
 		f := &n.fields[k]
-		if b := bits[f.index]; b >= 0 {
+		bit := uint64(1) << f.index
+		if b := bits[f.index]; b >= 0 && whole&(1<<b) == 0 {
 			if plan.drop&(1<<b) != 0 {
+				if kept&(1<<b) != 0 {
+					ops = append(ops, modelOp{kind: hashKept, offset: f.offset, size: uintptr(b)})
+				}
 				continue
 			}
 			if items, ok := plan.counts[f.index]; ok {
-				ops = append(ops, modelOp{kind: hashCounts, offset: f.offset, items: items})
+				ops = append(ops, modelOp{kind: hashCounts, offset: f.offset, items: items, bit: bit})
+				if kept&(1<<b) != 0 {
+					ops = append(ops, modelOp{kind: hashKept, offset: f.offset, size: uintptr(b)})
+				}
 				continue
 			}
 			if plan.sorted&(1<<b) != 0 {
-				ops = append(ops, modelOp{kind: hashMultiset, offset: f.offset})
+				ops = append(ops, modelOp{kind: hashMultiset, offset: f.offset, bit: bit})
 				continue
 			}
 		}
 		if f.index == modelStatsField {
-			if drop := plan.drop & statMask(); drop != 0 {
+			if drop := plan.drop & statMask() &^ whole; drop != 0 {
 				for i, off := range statOffsets() {
 					if drop&(1<<statBits()[i]) == 0 {
 						raw(f.offset+off, 8)
@@ -363,6 +484,10 @@ func compileModelOps(plan fieldPlan) []modelOp {
 				continue
 			}
 		}
+		if f.node.kind != hashRaw && modelMaskable(f.node.typ.Kind()) {
+			ops = append(ops, modelOp{kind: f.node.kind, offset: f.offset, node: f.node, bit: bit})
+			continue
+		}
 		field(f.offset, f.node)
 	}
 	return ops
@@ -370,34 +495,94 @@ func compileModelOps(plan fieldPlan) []modelOp {
 
 // modelOpsFor is compileModelOps(plan), made once for each plan's drops,
 // sorts and counts (what it depends on): plans are made for each
-// question, at each place, and most are alike.
+// question, at each place, and most are alike. They are found by the
+// plan's digest, and told apart by what they depend on should two
+// digests be one.
 func modelOpsFor(plan fieldPlan) []modelOp {
 	if plan.drop == 0 && plan.counts == nil && plan.sorted == 0 {
 		return nil
 	}
-	var kb [128]byte
-	key := binary.LittleEndian.AppendUint64(kb[:0], plan.drop)
-	key = binary.LittleEndian.AppendUint64(key, plan.sorted)
-	for _, i := range slices.Sorted(maps.Keys(plan.counts)) {
-		key = binary.AppendUvarint(key, uint64(i))
-		key = binary.AppendUvarint(key, uint64(len(plan.counts[i])))
-		for _, it := range plan.counts[i] {
-			key = binary.AppendUvarint(key, uint64(len(it)))
-			key = append(key, it...)
-		}
-	}
-	if v, ok := modelOpsMade.Load(string(key)); ok {
-		return v.([]modelOp)
-	}
-	v, _ := modelOpsMade.LoadOrStore(string(key), compileModelOps(plan))
-	return v.([]modelOp)
+	return opsMade(plan, 0, 0)
 }
 
-// modelOpsMade are the modelOps made, by modelOpsFor's key.
-var modelOpsMade sync.Map
+// opsMade is compileKeptOps(plan, whole, kept), made once for each.
+func opsMade(plan fieldPlan, whole, kept uint64) []modelOp {
+	alike := func(m madeOps) bool {
+		return m.drop == plan.drop && m.sorted == plan.sorted && m.whole == whole && m.kept == kept &&
+			maps.EqualFunc(m.counts, plan.counts, slices.Equal)
+	}
+	modelOpsMu.RLock()
+	for _, m := range modelOpsMade[plan.digest] {
+		if alike(m) {
+			modelOpsMu.RUnlock()
+			return m.ops
+		}
+	}
+	modelOpsMu.RUnlock()
+	ops := compileKeptOps(plan, whole, kept)
+	modelOpsMu.Lock()
+	defer modelOpsMu.Unlock()
+	for _, m := range modelOpsMade[plan.digest] {
+		if alike(m) {
+			return m.ops
+		}
+	}
+	if modelOpsMade == nil {
+		modelOpsMade = map[uint64][]madeOps{}
+	}
+	modelOpsMade[plan.digest] = append(modelOpsMade[plan.digest], madeOps{drop: plan.drop, sorted: plan.sorted, counts: plan.counts,
+		whole: whole, kept: kept, ops: ops})
+	return ops
+}
 
-// modelByOps hashes the model at p by ops (compileModelOps).
-func (h *hasher) modelByOps(ops []modelOp, p unsafe.Pointer) {
+// keptOps are the plan's modelOps for a model a variable reaches
+// (compileKeptOps), found once for each plan and what the variables
+// read of the model (made once for all plans alike: opsMade).
+func (plan *fieldPlan) keptOps(keep *modelKeep) []modelOp {
+	var kept uint64
+	for _, it := range keep.items {
+		kept |= 1 << it.bit
+	}
+	key := [2]uint64{keep.whole, kept}
+	c := plan.kept
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ops, ok := c.ops[key]; ok {
+		return ops
+	}
+	if c.ops == nil {
+		c.ops = map[[2]uint64][]modelOp{}
+	}
+	ops := opsMade(*plan, keep.whole, kept)
+	c.ops[key] = ops
+	return ops
+}
+
+// keptOpsMade are a plan's keptOps, by what the variables read.
+type keptOpsMade struct {
+	mu  sync.Mutex
+	ops map[[2]uint64][]modelOp
+}
+
+// madeOps are modelOps made for a plan's drops, sorts and counts.
+type madeOps struct {
+	drop, sorted uint64
+	whole, kept  uint64 // compileKeptOps's
+	counts       map[int][]string
+	ops          []modelOp
+}
+
+// modelOpsMade are the modelOps made, by their plans' digests.
+var (
+	modelOpsMade map[uint64][]madeOps
+	modelOpsMu   sync.RWMutex
+)
+
+// modelByOps hashes the model at p by ops (compileModelOps), as modelAt
+// would.
+func (h *hasher) modelByOps(ops []modelOp, p unsafe.Pointer, keep *modelKeep) {
+	word := h.reserve()
+	mask := uint64(modelMark)
 	for i := range ops {
 		op := &ops[i]
 		q := unsafe.Add(p, op.offset)
@@ -405,17 +590,44 @@ func (h *hasher) modelByOps(ops []modelOp, p unsafe.Pointer) {
 		case hashRaw:
 			h.bytes(unsafe.String((*byte)(q), op.size))
 		case hashString:
-			h.str(*(*string)(q))
+			if s := *(*string)(q); s != "" {
+				mask |= op.bit
+				h.str(s)
+			}
 		case hashBool:
-			h.boolean(*(*bool)(q))
+			if *(*bool)(q) {
+				mask |= op.bit
+			}
 		case hashStrings:
-			h.strs(*(*[]string)(q))
+			if list := *(*[]string)(q); len(list) > 0 {
+				mask |= op.bit
+				h.strs(list)
+			}
 		case hashCounts:
-			h.counts(*(*[]string)(q), op.items)
+			if list := *(*[]string)(q); anyOf(list, op.items) {
+				mask |= op.bit
+				h.counts(list, op.items)
+			}
 		case hashMultiset:
-			h.multiset(*(*[]string)(q))
+			if list := *(*[]string)(q); len(list) > 0 {
+				mask |= op.bit
+				h.multiset(list)
+			}
+		case hashSlice:
+			if sliceLen(q) > 0 {
+				mask |= op.bit
+				h.at(op.node, q)
+			}
+		case hashPointer:
+			if *(*unsafe.Pointer)(q) != nil {
+				mask |= op.bit
+				h.at(op.node, q)
+			}
+		case hashKept:
+			h.keptCounts(keep, int(op.size), q)
 		default:
 			h.at(op.node, q)
 		}
 	}
+	h.putAt(word, mask)
 }

@@ -208,3 +208,136 @@ func BenchmarkStateHash(b *testing.B) {
 		})
 	}
 }
+
+// A model's empty fields are left out of its hash but for a bit each
+// (modelAt): every hashed field must still tell its values apart, and
+// a value in one field must not hash as the same value in another. For
+// each field a model's hash reads, a model with that field set (and
+// every other empty) hashes apart from the empty model and from each
+// model with another field set, by the typed plans, by reflection and
+// by a plan's model writes (compileModelOps).
+func TestModelHashTellsFieldsApart(t *testing.T) {
+	xp := -1
+	for b, d := range droppables() {
+		if d.name == "xp" {
+			xp = b
+		}
+	}
+	dropXP := fieldPlan{drop: 1 << xp}
+	dropXP.model = compileModelOps(dropXP)
+	hashes := map[string]func(*state.State) uint64{
+		"typed":      func(st *state.State) uint64 { h := &hasher{}; h.state(st); return h.sum() },
+		"reflective": func(st *state.State) uint64 { h := &hasher{}; h.stateReflective(st); return h.sum() },
+		"by ops":     func(st *state.State) uint64 { h := &hasher{plan: dropXP}; h.state(st); return h.sum() },
+	}
+	withField := func(i int) *state.State {
+		m := &state.Model{}
+		if i >= 0 {
+			setSomething(reflect.ValueOf(m).Elem().Field(i))
+		}
+		return &state.State{Gangs: []*state.Gang{{Models: []*state.Model{m}}}}
+	}
+	xpField, _ := modelType.FieldByName("XP")
+	for name, hash := range hashes {
+		seen := map[uint64]string{hash(withField(-1)): "no field"}
+		for _, i := range hashedFields(modelType) {
+			f := modelType.Field(i)
+			if name == "by ops" && i == xpField.Index[0] {
+				continue // the plan leaves it out
+			}
+			sum := hash(withField(i))
+			if other, ok := seen[sum]; ok {
+				t.Errorf("%s: a model with %s set hashes as one with %s", name, f.Name, other)
+			}
+			seen[sum] = f.Name
+		}
+	}
+}
+
+// setSomething sets v, of a type a model's field has, to a value that is
+// not its zero.
+func setSomething(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Int:
+		v.SetInt(1)
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Float64:
+		v.SetFloat(1)
+	case reflect.Struct:
+		setSomething(v.Field(0))
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+	case reflect.Slice:
+		s := reflect.MakeSlice(v.Type(), 1, 1)
+		if s.Index(0).Kind() == reflect.Pointer {
+			s.Index(0).Set(reflect.New(s.Index(0).Type().Elem()))
+		} else {
+			setSomething(s.Index(0))
+		}
+		v.Set(s)
+	default:
+		panic("setSomething: " + v.Kind().String())
+	}
+}
+
+// A model some variable reaches (modelKeep: droppable fields read whole,
+// or asked for items) is hashed by the plan's writes made for what the
+// variables read (keptOps) exactly as field by field (modelAt): on
+// random states, plans and keeps.
+func TestKeptModelOpsMatchFieldByField(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	var lists []int
+	for b, d := range droppables() {
+		if d.field().Type == reflect.TypeOf([]string(nil)) {
+			lists = append(lists, b)
+		}
+	}
+	kept := 0
+	for n := range 500 {
+		st := &state.State{}
+		fillRandom(r, reflect.ValueOf(st).Elem(), 0)
+		plan := randomFieldPlan(r, lists, nil) // no focus: those go field by field
+		if plan.drop == 0 && plan.counts == nil && plan.sorted == 0 {
+			continue
+		}
+		var keep []modelKeep
+		for _, g := range st.Gangs {
+			if g == nil {
+				continue
+			}
+			for _, m := range g.Models {
+				if m == nil || r.IntN(2) == 0 {
+					continue
+				}
+				k := modelKeep{m: m}
+				for b := range droppables() {
+					if r.IntN(4) == 0 {
+						k.whole |= 1 << b
+					}
+				}
+				for _, b := range lists {
+					if r.IntN(3) == 0 {
+						k.items = append(k.items, keepItems{bit: b, items: []string{randomWord(r), randomWord(r)}})
+					}
+				}
+				keep = append(keep, k)
+			}
+		}
+		kept += len(keep)
+		byField := &hasher{plan: plan, keep: keep}
+		byField.state(st)
+		compiled := plan
+		compiled.model, compiled.kept = compileModelOps(plan), new(keptOpsMade)
+		byOps := &hasher{plan: compiled, keep: keep}
+		byOps.state(st)
+		if byOps.unique != byField.unique || byOps.sum() != byField.sum() {
+			t.Fatalf("state %d, plan %+v, keep %+v: by the kept models' writes %x, field by field %x", n, plan, keep, byOps.sum(), byField.sum())
+		}
+	}
+	if kept < 200 {
+		t.Errorf("only %d models kept in all", kept)
+	}
+}

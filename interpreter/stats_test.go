@@ -21,6 +21,7 @@ var goStatReads = []struct{ file, text, by string }{
 	{"interpreter/anyroll.go", "r.holdsGranted(w, kind, id, granted)", "an effect of a trait (anyHolder)"},
 	{"interpreter/anyroll.go", "func listedBy(kind string)", "an effect of a skill"},
 	{"interpreter/anyroll.go", "return m.Skills", "an effect of a skill"},
+	{"interpreter/writesgated.go", `}{{"skill", m.Skills}, {"power", m.Powers}`, "none: whether the effects of a feature may fire, for Checkpoint.Decided, which asks the question of the state where a run stops (runs merged there end alike)"},
 	{"interpreter/anyheld.go", "listedBy(info.Feature.Kind) == nil", "none: the program asks whether a kind of feature is a model's list, of no model"},
 	{"interpreter/holds.go", "func (r *runner) Holds(", "has_skill"},
 	{"interpreter/holds.go", "func (r *runner) Stat(", "stat"},

@@ -20,7 +20,10 @@ package interpreter
 // re-rolls of any roll) anywhere. Expressions write nothing: no built-in
 // writes the state (TestGoWritesAreListed keeps Go code that writes a
 // field of the state listed in goWrittenFields, which count as written
-// anywhere).
+// anywhere). Checkpoint.Decided narrows these by object
+// (writesbymodel.go) and leaves out the effects that cannot fire
+// (writesgated.go); the ifs the liveness decides (guards.go) use them as
+// they are.
 
 import (
 	"reflect"
@@ -92,6 +95,22 @@ type writes struct {
 	tables        map[*syntax.Block]string // a row's body, to its table
 	blocks        sync.Map                 // *syntax.Block → []nameSet (suffixes)
 	ats           sync.Map                 // levels → *nameSet
+
+	// By object (writesbymodel.go), found on first use: each callable's
+	// writeSummary, the names effects may set, each block's suffixes and
+	// what is written at each place. calls: what each key calls, by name.
+	byModelOnce sync.Once
+	calls       map[string][]string
+	ownerKeys   map[string][]string // the effects on each procedure, action or table but start hooks
+	grants      map[string]map[string][]*effect
+	gated       []gatedEffect     // by bit
+	gatedBit    map[string]int    // effect key → bit
+	gatedBy     map[feature][]int // a feature → the bits of its effects
+	byModel     map[string]*writeSummary
+	effectsSet  slotBits
+	modelBlocks sync.Map                // *syntax.Block → []suffixByModel
+	atsByModel  map[string]*placeWrites // by place and loops at their last item
+	atsMu       sync.RWMutex
 }
 
 // writes is the program's, made on first use.
@@ -168,7 +187,13 @@ func newWrites(p *Program) *writes {
 	}
 	w.always.slots = w.slots
 	w.always.unionFields(w.called[anywhere])
+	w.calls, w.ownerKeys, w.grants = calls, owners, p.grants
 	return w
+}
+
+// byModelSummaries finds the summaries by object once.
+func (w *writes) byModelSummaries(idx *dsl.Index) {
+	w.byModelOnce.Do(func() { w.summariseByModel(idx, w.calls) })
 }
 
 // set is the summary of key, made empty on first use.

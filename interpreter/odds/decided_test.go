@@ -128,7 +128,8 @@ procedure p(m: model) "P" {
 // The benchmarks' End Phase of ten models asking whether the gang
 // bottles is decided at the Bottle check: the same fractions as
 // following every run to its end, in far fewer runs, every run taken as
-// decided checked against its end.
+// decided checked against its end. And shipped questions that writes by
+// object decide earlier (decidedByModelShipped).
 func TestDecidedShipped(t *testing.T) {
 	p := program(t)
 	q := odds.Question{Program: p, State: tenModels(t), Procedure: "end_phase", Of: query(t, p, `gang("g").bottled`)}
@@ -149,6 +150,7 @@ func TestDecidedShipped(t *testing.T) {
 	}
 	t.Logf("to the end: %d configurations, %d ends, %d runs; decided: %d, %d, %d",
 		want.Configs, want.Paths, want.Runs, got.Configs, got.Paths, got.Runs)
+	t.Run("by object", decidedByModelShipped)
 }
 
 // Only a question whose reads of the final state are all known can be

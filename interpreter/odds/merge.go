@@ -140,6 +140,11 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 		}
 	}
 	root := &config{p: probOne}
+	defer func() {
+		for _, rm := range e.mem {
+			resumers.put(rm)
+		}
+	}()
 	if err := e.drain(ctx, root, opts); err != nil {
 		return nil, err
 	}
@@ -151,7 +156,10 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 // drain expands root, then the configurations waiting, first position
 // first, until none is left.
 func (e *merger) drain(ctx context.Context, root *config, opts exactOptions) error {
-	x := e.expand(ctx, root, new(interpreter.Resumer), nil, 0)
+	if len(e.mem) == 0 {
+		e.mem = append(e.mem, resumers.get())
+	}
+	x := e.expand(ctx, root, e.mem[0], nil, 0)
 	if e.checkDecided {
 		if err := e.checkDecidedRuns(ctx, []expansion{x}); err != nil {
 			return err
@@ -185,6 +193,7 @@ func (e *merger) drain(ctx context.Context, root *config, opts exactOptions) err
 				return err
 			}
 			e.keepEnds(x.ends)
+			keepMerges(x.merges)
 		}
 		if e.checkLive {
 			for _, c := range batch {
@@ -213,7 +222,7 @@ func (e *merger) expandAll(ctx context.Context, batch []*config, workers int) []
 	// One Resumer per worker, kept from batch to batch: each run resumed
 	// is copied into its memory (the state's, and the run's).
 	for len(e.mem) < workers {
-		e.mem = append(e.mem, new(interpreter.Resumer))
+		e.mem = append(e.mem, resumers.get())
 	}
 	if workers <= 1 {
 		for i, c := range batch {
@@ -302,6 +311,9 @@ type merger struct {
 // they were run.
 type expansion struct {
 	paused []*config
+	// merges: paused runs whose configuration was waiting already when
+	// they paused, merged into it (no configuration of their own)
+	merges []mergeInto
 	ends   []ending
 	runs   int
 	err    error
@@ -310,6 +322,12 @@ type expansion struct {
 	forced bool
 	// decided: runs taken as outcomes before their end (checkDecided).
 	decided []decidedRun
+}
+
+// mergeInto is a paused run's chance, added to a configuration waiting.
+type mergeInto struct {
+	into *config
+	p    prob
 }
 
 // decidedRun is a run taken as an outcome where nothing later could
@@ -344,6 +362,9 @@ type ending struct {
 func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer, others *batchMade, index int) (x expansion) {
 	w := &walker{}
 	x.ends = e.endsList()
+	if l, ok := mergeLists.Get().(*[]mergeInto); ok {
+		x.merges = (*l)[:0]
+	}
 	if c.snap == nil {
 		path := c.trail.path()
 		w.path, w.base = path, len(path)
@@ -353,7 +374,8 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 		ord     int  // checkpoints passed in this run
 		candOrd int  // the last one a configuration could be taken at
 		taken   *config
-		takenAt int // the checkpoint taken was taken at (0: none)
+		into    *config // or the configuration waiting it merges into
+		takenAt int     // the checkpoint taken was taken at (0: none)
 		signals signalCounts
 		decided *ending
 		dAt     *config // checkDecided: the run where it was decided
@@ -399,7 +421,8 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 			if taken != nil {
 				taken.release() // a later checkpoint of the same run
 			}
-			taken, takenAt = e.take(cp, signals, made), ord
+			taken, into = e.take(cp, signals, made)
+			takenAt = ord
 		}
 		return false
 	}
@@ -419,7 +442,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 			return x
 		}
 		w.start()
-		seen, ord, taken, takenAt, decided, dAt = false, 0, nil, 0, nil, nil
+		seen, ord, taken, into, takenAt, decided, dAt = false, 0, nil, nil, 0, nil, nil
 		signals = e.signalsFrom(c)
 		key, value, paused, err := e.run(c, w, hook, buf, signals)
 		x.runs++
@@ -445,20 +468,24 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 				x.decided = append(x.decided, decidedRun{at: dAt, answer: decided.key})
 			}
 		} else if paused {
-			child := taken
+			child, waiting := taken, into
 			if takenAt != candOrd {
-				child, err = e.capture(c, w.path[:w.pos], candOrd, made, buf)
+				child, waiting, err = e.capture(c, w.path[:w.pos], candOrd, made, buf)
 				x.runs++
 				if err != nil {
 					x.err = pathError(c.fullPath(w), err)
 					return x
 				}
 			}
-			if child.snap != nil {
-				made.add(child.key)
+			if waiting != nil {
+				x.merges = append(x.merges, mergeInto{waiting, p})
+			} else {
+				if child.snap != nil {
+					made.add(child.key)
+				}
+				child.trail, child.p = c.trailTo(w), p
+				x.paused = append(x.paused, child)
 			}
-			child.trail, child.p = c.trailTo(w), p
-			x.paused = append(x.paused, child)
 		} else {
 			x.ends = append(x.ends, ending{key, value, p})
 			if !plainValue(value) {
@@ -468,7 +495,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 			}
 		}
 		// Memory stays bounded while expanding, too.
-		if len(x.paused)+len(x.ends) > e.max {
+		if len(x.paused)+len(x.merges)+len(x.ends) > e.max {
 			x.err = e.tooMany()
 			return x
 		}
@@ -502,6 +529,20 @@ func (e *merger) keepEnds(ends []ending) {
 // endLists are the lists of ends kept (*[]ending).
 var endLists sync.Pool
 
+// keepMerges keeps the list of merges of an expansion merged, for
+// another (as keepEnds).
+func keepMerges(merges []mergeInto) {
+	if cap(merges) == 0 {
+		return
+	}
+	clear(merges[:cap(merges)])
+	merges = merges[:0]
+	mergeLists.Put(&merges)
+}
+
+// mergeLists are the lists of merges kept (*[]mergeInto).
+var mergeLists sync.Pool
+
 // signalsFrom is a run's count of signals, starting from c's, when the
 // question asks them (else nil).
 func (e *merger) signalsFrom(c *config) signalCounts {
@@ -517,44 +558,93 @@ func (e *merger) signalsFrom(c *config) signalCounts {
 // take makes a configuration of the run at checkpoint cp: its position
 // and key, and a snapshot unless a configuration of that key is waiting
 // already, or was made by this expansion or one before it in its batch
-// (made; it is then merged into that one).
-func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *madeKeys) *config {
+// (made; it is then merged into that one). Where one of that key is
+// waiting, it makes none but gives that one (into), which the run
+// merges into (unless merges are checked: checkLive keeps the run).
+func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *madeKeys) (child, into *config) {
 	var buf [64]int
 	var kb [256]byte
 	pos := cp.Position(buf[:0])
 	key := e.appendKey(kb[:0], cp, pos, signals)
-	child := &config{}
+	have, waiting := e.pending[string(key)]
+	if waiting && !e.checkLive {
+		return nil, have
+	}
+	child = &config{}
 	if e.checkLive {
 		child.scope = cp.ScopeHash(e.counters)
 	}
-	if have, ok := e.pending[string(key)]; ok {
+	if waiting {
 		// The same place: merged into it (its key and position serve).
 		child.key, child.pos = have.key, have.pos
 	} else {
 		child.key = string(key)
 		child.pos = slices.Clone(pos)
 		if !made.has(child.key) && !e.noSnapshots {
-			mem := snapMemory.Get().(*interpreter.SnapshotMemory)
+			mem := snapMemory.get()
 			if child.snap = cp.SnapshotIn(mem); child.snap != nil {
 				child.snapMem = mem
 			} else {
-				snapMemory.Put(mem)
+				snapMemory.put(mem)
 			}
 		}
 	}
 	child.signals = signals.clone()
-	return child
+	return child, nil
 }
 
-// snapMemory is the memory of snapshots (*interpreter.SnapshotMemory),
-// given back by configurations continued.
-var snapMemory = sync.Pool{New: func() any { return new(interpreter.SnapshotMemory) }}
+// snapMemory is the memory of snapshots, given back by configurations
+// continued; resumers are the workers' (each a copy of the state and a
+// run's memory), given back at the end of a question.
+var (
+	snapMemory = freeList[interpreter.SnapshotMemory]{max: 128}
+	resumers   = freeList[interpreter.Resumer]{max: 16}
+)
+
+// freeList keeps what was given back for the next to ask: up to max
+// under a lock, the rest in a sync.Pool. (A sync.Pool drops what it
+// keeps at each collection: the memory it held, a state's copy grown to
+// a battle's size, was made again after each. What a large question
+// gives back past max goes with the collections, as before.)
+type freeList[T any] struct {
+	mu   sync.Mutex
+	free []*T
+	max  int
+	more sync.Pool
+}
+
+// get is one kept, or a new one.
+func (l *freeList[T]) get() *T {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if n := len(l.free); n > 0 {
+		x := l.free[n-1]
+		l.free[n-1] = nil
+		l.free = l.free[:n-1]
+		return x
+	}
+	if x, ok := l.more.Get().(*T); ok {
+		return x
+	}
+	return new(T)
+}
+
+// put keeps x for the next get, unless max are kept already.
+func (l *freeList[T]) put(x *T) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.free) < l.max {
+		l.free = append(l.free, x)
+		return
+	}
+	l.more.Put(x)
+}
 
 // release gives back the memory of c's snapshot: nothing may continue c
 // after.
 func (c *config) release() {
 	if c.snapMem != nil {
-		snapMemory.Put(c.snapMem)
+		snapMemory.put(c.snapMem)
 		c.snap, c.snapMem = nil, nil
 	}
 }
@@ -600,24 +690,23 @@ func (e *merger) run(c *config, w *walker, hook func(interpreter.Checkpoint) boo
 
 // capture runs from c again with the picks a paused run took, up to its
 // checkpoint number at, and takes a configuration there.
-func (e *merger) capture(c *config, picks []branch, at int, made *madeKeys, buf *interpreter.Resumer) (*config, error) {
+func (e *merger) capture(c *config, picks []branch, at int, made *madeKeys, buf *interpreter.Resumer) (child, into *config, err error) {
 	w := &walker{path: append([]branch(nil), picks...), base: len(picks)}
 	w.start()
-	var child *config
 	signals := e.signalsFrom(c)
 	ord := 0
 	hook := func(cp interpreter.Checkpoint) bool {
 		if ord++; ord < at {
 			return false
 		}
-		child = e.take(cp, signals, made)
+		child, into = e.take(cp, signals, made)
 		return true
 	}
 	_, _, paused, err := e.run(c, w, hook, buf, signals)
 	if err == nil && !paused {
 		err = fmt.Errorf("internal: a run again with the same dice did not reach checkpoint %d", at)
 	}
-	return child, err
+	return child, into, err
 }
 
 // fullPath is the path from the start to where w is: c's own, and w's
@@ -683,6 +772,10 @@ func (e *merger) merge(x expansion) error {
 		if err := e.add(c); err != nil {
 			return err
 		}
+	}
+	for _, m := range x.merges {
+		e.merged++
+		m.into.p = m.into.p.add(m.p)
 	}
 	for _, end := range x.ends {
 		e.ends++
@@ -823,6 +916,9 @@ func (x expansion) chances() map[string]prob {
 	add := func(k string, p prob) { out[k] = out[k].add(p) }
 	for _, c := range x.paused {
 		add(fmt.Sprintf("%x", c.key), c.p)
+	}
+	for _, m := range x.merges {
+		add(fmt.Sprintf("%x", m.into.key), m.p)
 	}
 	for _, end := range x.ends {
 		add("end "+end.key, end.p)

@@ -25,7 +25,7 @@ func (s *State) CopyInto(buf *Buffer) *State {
 	}
 	n := s.sizes()
 	if !buf.blocks.fits(n) {
-		buf.blocks = n.alloc()
+		buf.blocks = n.roomy().alloc()
 	}
 	var recorded map[string]any
 	if s.Battle.Recorded != nil {
@@ -43,6 +43,15 @@ func (s *State) CopyInto(buf *Buffer) *State {
 	}
 	s.copyWith(buf.state, buf.blocks, recorded)
 	return buf.state
+}
+
+// roomy is n with room to grow: the states copied into one buffer differ
+// (a run adds conditions, marks, durations), and blocks made at one's
+// exact size were made again at the next one's.
+func (n poolSizes) roomy() poolSizes {
+	more := func(k int) int { return k + k/4 + 2 }
+	return poolSizes{gangs: n.gangs, models: n.models, weapons: more(n.weapons), armour: more(n.armour),
+		markers: more(n.markers), durations: more(n.durations), strings: more(n.strings)}
 }
 
 // Release gives up the copy last made to whoever still holds it (a value
