@@ -9,6 +9,7 @@ import (
 	"github.com/expr-lang/expr/builtin"
 
 	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/fastexpr"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib"
 	"github.com/munda-rules/munda/stdlib/state"
@@ -63,7 +64,7 @@ type Index struct {
 	// actions (menuplan.go).
 	menuPlan *menuPlan
 	// compileQuery compiles an expression in the global scope (CompileQuery).
-	compileQuery func(e *syntax.Expr) diag.Diagnostics
+	compileQuery func(e *syntax.Expr) (fastexpr.FuncIn, diag.Diagnostics)
 }
 
 // The namespaces of declaration ids. Dice, characteristics, tables,

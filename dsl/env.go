@@ -2,6 +2,7 @@ package dsl
 
 import (
 	"reflect"
+	"unsafe"
 
 	"github.com/munda-rules/munda/stdlib"
 	"github.com/munda-rules/munda/stdlib/state"
@@ -53,6 +54,18 @@ func FillEnv(env map[string]any, st *state.State, gangs any, natural map[string]
 	}
 	env[GlobalNatural] = natural
 	env[GlobalRolled] = rolled
+}
+
+// BoxGangs is gangs as an any (FillEnv's gangs), with prev's box where
+// prev holds the very same list (its array, length and capacity): a box
+// is never written once made, so sharing it shares the value. A run in a
+// reused state buffer boxes the same gangs every time, and allocates
+// nothing for them.
+func BoxGangs(prev any, gangs []*state.Gang) any {
+	if p, ok := prev.([]*state.Gang); ok && len(p) == len(gangs) && cap(p) == cap(gangs) && unsafe.SliceData(p) == unsafe.SliceData(gangs) {
+		return prev
+	}
+	return gangs
 }
 
 // BaseEnv is the environment every expression starts from: the state and

@@ -13,6 +13,7 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/munda-rules/munda/dsl/diag"
+	"github.com/munda-rules/munda/dsl/fastexpr"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib/state"
 )
@@ -25,6 +26,9 @@ import (
 type Query struct {
 	expr    *syntax.Expr
 	signals bool // it reads QuerySignalled
+	// fast is the expression's closure run in given frames (EvalRunIn),
+	// nil where only the VM runs it.
+	fast fastexpr.FuncIn
 }
 
 // QuerySignalled is the name a query reads what the run signalled by:
@@ -51,10 +55,11 @@ func (idx *Index) CompileQuery(name, text string) (*Query, diag.Diagnostics) {
 	}
 	e := &syntax.Expr{Text: text, Pos: start, EndPos: start}
 	e.EndPos.Advance(text)
-	if diags := idx.compileQuery(e); diags.HasErrors() {
+	fast, diags := idx.compileQuery(e)
+	if diags.HasErrors() {
 		return nil, diags
 	}
-	q := &Query{expr: e}
+	q := &Query{expr: e, fast: fast}
 	if diags := q.checkSignalled(idx); diags.HasErrors() {
 		return nil, diags
 	}
@@ -124,19 +129,52 @@ func (q *Query) Eval(st *state.State) (any, error) {
 // EvalRun asks the query of the state a run ended in, and what the run
 // signalled: event id → times (QuerySignalled).
 func (q *Query) EvalRun(st *state.State, signalled map[string]int) (any, error) {
-	// The environment is a pooled one (odds ask the question of every
-	// sample): its natural and rolled tables stay empty, as no expression
-	// writes to them, and the names it was filled with are put back.
-	env := queryEnvs.Get().(map[string]any)
+	return q.EvalRunIn(st, signalled, nil)
+}
+
+// QueryMemory is where a worker asking a question of sample after sample
+// (interpreter.Resumer's EvalQuery) asks it: the frames the query's lists
+// and boxes are cut from, and its environment, its own rather than a
+// pool's. The zero QueryMemory is ready to use; it is not safe for
+// concurrent use.
+type QueryMemory struct {
+	// Frames are the frames the query runs in: the values it returns
+	// are cut from their slabs, until their owner rewinds them.
+	Frames fastexpr.Frames
+	env    map[string]any
+	gangs  any // the last state's gangs, boxed (BoxGangs)
+}
+
+// EvalRunIn is EvalRun in mem (nil: frames and an environment shared by
+// all goroutines).
+func (q *Query) EvalRunIn(st *state.State, signalled map[string]int, mem *QueryMemory) (any, error) {
+	// The environment is mem's or a pooled one (odds ask the question of
+	// every sample): its natural and rolled tables stay empty, as no
+	// expression writes to them, and the names it was filled with are
+	// put back.
+	var env map[string]any
+	var fs *fastexpr.Frames
+	var gangs any
+	if mem != nil {
+		if mem.env == nil {
+			mem.env = BaseEnv(nil)
+		}
+		env, fs = mem.env, &mem.Frames
+		if st != nil {
+			mem.gangs = BoxGangs(mem.gangs, st.Gangs)
+			gangs = mem.gangs
+		}
+	} else {
+		env = queryEnvs.Get().(map[string]any)
+		defer queryEnvs.Put(env)
+		if st != nil {
+			gangs = st.Gangs
+		}
+	}
 	defer func() {
 		delete(env, QuerySignalled)
 		env[GlobalState], env[GlobalBattle], env[GlobalGangs] = nil, nil, nil
-		queryEnvs.Put(env)
 	}()
-	var gangs any
-	if st != nil {
-		gangs = st.Gangs
-	}
 	FillEnv(env, st, gangs, env[GlobalNatural].(map[string]int), env[GlobalRolled].(map[string][]int))
 	if q.signals {
 		if signalled == nil {
@@ -146,12 +184,23 @@ func (q *Query) EvalRun(st *state.State, signalled map[string]int) (any, error) 
 	}
 	// As closures, with expr's VM where they fail (Eval): odds ask the
 	// question of every sample.
-	v, err := Eval(q.expr, env)
+	v, err := q.eval(fs, env)
 	if err != nil {
 		msg, _ := ExprError(q.expr, err)
 		return nil, errors.New(msg)
 	}
 	return v, nil
+}
+
+// eval runs the query as closures in fs, with expr's VM where they fail
+// (as Eval does).
+func (q *Query) eval(fs *fastexpr.Frames, env map[string]any) (any, error) {
+	if q.fast != nil && !vmOnly.Load() {
+		if v, err := q.fast(fs, env); err == nil {
+			return v, nil
+		}
+	}
+	return runProgram(q.expr.Program, env)
 }
 
 // queryEnvs are the environments EvalRun fills (BaseEnv's, reused).
@@ -160,8 +209,8 @@ var queryEnvs = sync.Pool{New: func() any { return BaseEnv(nil) }}
 // queryCompiler returns the function CompileQuery uses: the checker that
 // checked the rules, compiling in the global scope. It keeps the checker
 // (its declarations, for did-you-means) alive with the index.
-func (c *checker) queryCompiler() func(e *syntax.Expr) diag.Diagnostics {
-	return func(e *syntax.Expr) diag.Diagnostics {
+func (c *checker) queryCompiler() func(e *syntax.Expr) (fastexpr.FuncIn, diag.Diagnostics) {
+	return func(e *syntax.Expr) (fastexpr.FuncIn, diag.Diagnostics) {
 		saved := c.diags
 		c.diags = diagnostics{}
 		sc := globalScope()
@@ -170,6 +219,11 @@ func (c *checker) queryCompiler() func(e *syntax.Expr) diag.Diagnostics {
 		c.compile(e, sc, nil, "")
 		out := c.diags.list
 		c.diags = saved
-		return out
+		var fast fastexpr.FuncIn
+		if e.Fast != nil {
+			// the same closure, to run in a worker's frames (EvalRunIn)
+			fast, _ = fastexpr.CompileIn(e.Program.Node(), c.exprc.Functions())
+		}
+		return fast, out
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"reflect"
+	"runtime/debug"
 	"slices"
 	"testing"
 
@@ -649,5 +650,35 @@ func TestEndPhaseAllocationsBounded(t *testing.T) {
 	t.Logf("%.0f allocations", n)
 	if n > 20 {
 		t.Errorf("an End Phase allocates %.0f objects, more than 20", n)
+	}
+}
+
+// An End Phase in a reused buffer and run memory that is recycled after
+// each run (Resumer.Recycle, as Monte Carlo does once a sample is
+// tallied) allocates nothing: what it keeps is cut from the memory the
+// run before gave back.
+func TestRecycledEndPhaseAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates of its own")
+	}
+	p := coreProgram(t)
+	st := benchState()
+	var rm interpreter.Resumer
+	dice := interpreter.NewSeeded(1)
+	run := func() {
+		if err := p.Run(st.CopyInto(&rm.Buf), "end_phase", nil, interpreter.Options{Dice: dice, Memory: &rm}); err != nil {
+			t.Fatal(err)
+		}
+		rm.Recycle()
+	}
+	for range 20 { // the memory grown
+		run()
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // pools emptied by others' garbage are not the run's
+	// the least of three counts: other tests' goroutines winding down
+	// allocate too
+	n := min(testing.AllocsPerRun(100, run), testing.AllocsPerRun(100, run), testing.AllocsPerRun(100, run))
+	if n > 0 {
+		t.Errorf("a recycled End Phase allocates %.1f objects", n)
 	}
 }

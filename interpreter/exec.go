@@ -975,17 +975,27 @@ func (r *runner) listEdit(f *frame, pl *stmtPlan, path *syntax.Path, item string
 			})
 		}
 	}
-	var text string
+	var sign string // of the event's text, made only if it is logged
 	switch {
 	case add && (idx < 0 || multiset):
 		if len(list) >= maxListItems {
 			return r.errorAt(f, diag.CodeRunLimit, point(pos), fmt.Errorf("%s would hold more than %d items (the limit)", path, maxListItems))
 		}
-		list = append(append([]string(nil), list...), item)
-		text = "+" + item
+		// A new list (the old may be shared), from the run's slab.
+		grown := r.mem.strsOf(len(list) + 1)
+		copy(grown, list)
+		grown[len(list)] = item
+		list = grown
+		sign = "+"
 	case !add && idx >= 0:
-		list = append(append([]string(nil), list[:idx]...), list[idx+1:]...)
-		text = "-" + item
+		var shrunk []string // nil, for the last item
+		if len(list) > 1 {
+			shrunk = r.mem.strsOf(len(list) - 1)
+			copy(shrunk, list[:idx])
+			copy(shrunk[idx:], list[idx+1:])
+		}
+		list = shrunk
+		sign = "-"
 	default:
 		return nil // already there, or not there to remove
 	}
@@ -995,7 +1005,7 @@ func (r *runner) listEdit(f *frame, pl *stmtPlan, path *syntax.Path, item string
 		field.Set(reflect.ValueOf(list))
 	}
 	return r.logLazy(f, func() *Event {
-		ev := &Event{Kind: EventSet, Object: identify(holder), Field: name, Text: display(holder) + " " + name + ": " + text}
+		ev := &Event{Kind: EventSet, Object: identify(holder), Field: name, Text: display(holder) + " " + name + ": " + sign + item}
 		if add {
 			ev.New = item
 		} else {
@@ -1454,6 +1464,10 @@ func toListInto(v any, buf *[]any) ([]any, error) {
 	case []string:
 		for i, t := range x {
 			out[i] = t
+		}
+	case []int: // a range (1..n): small numbers box without allocating
+		for i, n := range x {
+			out[i] = n
 		}
 	default:
 		for i := range out {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -430,14 +431,12 @@ func (rm *Resumer) BindArgs(st *state.State, params []dsl.ParamInfo, what, id st
 
 // bindArgsInto is BindArgs of what+id, filling out.
 func bindArgsInto(out map[string]any, st *state.State, params []dsl.ParamInfo, what, id string, given map[string]string) (map[string]any, error) {
-	known := map[string]bool{}
-	var names []string
-	for _, prm := range params {
-		known[prm.Name] = true
-		names = append(names, prm.Name)
-	}
 	for name := range given {
-		if !known[name] {
+		if !slices.ContainsFunc(params, func(p dsl.ParamInfo) bool { return p.Name == name }) {
+			names := make([]string, len(params))
+			for i, prm := range params {
+				names[i] = prm.Name
+			}
 			msg := fmt.Sprintf("%s%s has no parameter %q", what, id, name)
 			if s := diag.Suggestion(name, names); s != "" {
 				msg += "; " + s
@@ -448,8 +447,10 @@ func bindArgsInto(out map[string]any, st *state.State, params []dsl.ParamInfo, w
 		}
 	}
 	// Models bound so far, in parameter order: a weapon is looked for on
-	// them first (the attacker's, before the target's).
-	var models []*state.Model
+	// them first (the attacker's, before the target's). (On the stack, for
+	// a few: a Monte Carlo worker binds them every sample.)
+	var few [4]*state.Model
+	models := few[:0]
 	for _, prm := range params {
 		raw, ok := given[prm.Name]
 		if !ok && prm.Default != nil {

@@ -30,6 +30,7 @@ import (
 	"sync"
 
 	"github.com/munda-rules/munda/dsl"
+	"github.com/munda-rules/munda/dsl/fastexpr"
 	"github.com/munda-rules/munda/dsl/syntax"
 	"github.com/munda-rules/munda/stdlib/state"
 )
@@ -124,7 +125,7 @@ func (p *Program) Resume(s *Snapshot, opts Options) (*state.State, error) {
 // ResumeIn is Resume with the copy of the state made in buf (nil: a
 // Clone), as a worker resuming snapshot after snapshot does.
 func (p *Program) ResumeIn(s *Snapshot, opts Options, buf *state.Buffer) (*state.State, error) {
-	return p.resume(s, opts, buf, new(runner))
+	return p.resume(s, opts, buf, new(runner), nil)
 }
 
 // A Resumer is the memory one worker resumes snapshot after snapshot in,
@@ -133,34 +134,87 @@ func (p *Program) ResumeIn(s *Snapshot, opts Options, buf *state.Buffer) (*state
 // until the next resume or run with the same Resumer overwrites both:
 // Release gives them up to a value kept beyond that. Not safe for
 // concurrent use.
+//
+// The lists, dice and boxes the runs make are cut from slabs the Resumer
+// keeps; Recycle lets the next runs cut the same memory again.
 type Resumer struct {
 	Buf state.Buffer
 	r   *runner
+	// stacks are what its runs grow and leave empty, and their slabs:
+	// its own, not the pool's, so that only its runs' memory is
+	// recycled.
+	stacks *runStacks
+	// query is where EvalQuery asks its questions.
+	query dsl.QueryMemory
 	// args are the arguments last bound (Resumer.BindArgs).
 	args map[string]any
 }
 
 // Release gives up the state last made, and the run it answers through,
-// to whoever holds a value pointing into them (see state.Buffer.Release).
+// to whoever holds a value pointing into them (see state.Buffer.Release):
+// the lists and boxes the runs made too (Recycle takes back only what is
+// made after).
 func (rm *Resumer) Release() {
 	rm.Buf.Release()
 	rm.r = nil
 	rm.args = nil // they point into the state
+	if rs := rm.stacks; rs != nil {
+		rs.mem.forget()
+		rs.exprs.Forget()
+	}
+	rm.query.Frames.Forget()
+}
+
+// Recycle says that nothing of the runs made in rm since the last Recycle
+// (or Release) is kept any more: their states, events, values and
+// anything pointing into them. The lists, dice and boxes those runs cut
+// from rm's slabs are then cut again by the next runs, which allocate
+// nothing once the slabs have grown to a run's needs: a Monte Carlo
+// sample, tallied, makes no garbage. Call it only then: a value of an
+// earlier run still held would change under its holder. A Resumer never
+// recycled hands out no memory twice.
+func (rm *Resumer) Recycle() {
+	if rs := rm.stacks; rs != nil {
+		rs.mem.rewind()
+		rs.exprs.Rewind()
+	}
+	rm.query.Frames.Rewind()
+}
+
+// EvalQuery asks q of a state a run in rm left (dsl.Query.EvalRun), with
+// the lists and boxes it makes cut from rm's memory: what it returns is
+// then the run's, which Recycle takes back and Release gives up.
+func (rm *Resumer) EvalQuery(q *dsl.Query, st *state.State, signalled map[string]int) (any, error) {
+	return q.EvalRunIn(st, signalled, &rm.query)
+}
+
+// runner is rm's run's memory.
+func (rm *Resumer) runner() *runner {
+	if rm.r == nil {
+		rm.r = new(runner)
+	}
+	return rm.r
+}
+
+// runStacks are rm's stacks and slabs, made at its first run.
+func (rm *Resumer) runStacks() *runStacks {
+	if rm.stacks == nil {
+		rm.stacks = &runStacks{mem: new(runMem), exprs: new(fastexpr.Frames)}
+	}
+	return rm.stacks
 }
 
 // ResumeWith is ResumeIn in rm's memory: a run resumed allocates no
 // runner (736 bytes, a fifth of the garbage of a question of exact odds).
 func (p *Program) ResumeWith(s *Snapshot, opts Options, rm *Resumer) (*state.State, error) {
-	if rm.r == nil {
-		rm.r = new(runner)
-	}
-	return p.resume(s, opts, &rm.Buf, rm.r)
+	return p.resume(s, opts, &rm.Buf, rm.runner(), rm.runStacks())
 }
 
-// resume is ResumeIn with the run in r's memory.
-func (p *Program) resume(s *Snapshot, opts Options, buf *state.Buffer, mem *runner) (*state.State, error) {
+// resume is ResumeIn with the run in r's memory, and rs's stacks (nil:
+// the pool's).
+func (p *Program) resume(s *Snapshot, opts Options, buf *state.Buffer, mem *runner, rs *runStacks) (*state.State, error) {
 	m := newRemap(s.st, buf)
-	r := newRunnerBoxed(mem, p, m.to, m.gangs, opts)
+	r := newRunnerBoxed(mem, p, m.to, m.gangs, opts, rs)
 	defer r.done()
 	// The copies of the frames come from those the runner keeps between
 	// runs (resumeBody releases them there again), not new ones each time.

@@ -67,7 +67,9 @@ type Options struct {
 	// seventh of a Monte Carlo sample's garbage. The state run answers
 	// through the run (State.Effects) until the next run or resume in the
 	// same memory: run there only a state that is given up by then (the
-	// Resumer's Buf), or call Release to keep it beyond.
+	// Resumer's Buf), or call Release to keep it beyond. The lists and
+	// boxes its runs make are cut from its slabs: Resumer.Recycle, once
+	// nothing of a run is kept, lets the next cut the same memory again.
 	Memory *Resumer
 }
 
@@ -210,6 +212,25 @@ type runMem struct {
 	modifier slab.Slab[Modifier]
 }
 
+// rewind takes back what the slabs cut since the last rewind
+// (slab.Slab.Rewind): nothing of the runs since is referenced any more.
+func (m *runMem) rewind() {
+	m.ints.Rewind()
+	m.strs.Rewind()
+	m.intList.Rewind()
+	m.strList.Rewind()
+	m.modifier.Rewind()
+}
+
+// forget gives what the slabs cut so far up to whoever holds it.
+func (m *runMem) forget() {
+	m.ints.Forget()
+	m.strs.Forget()
+	m.intList.Forget()
+	m.strList.Forget()
+	m.modifier.Forget()
+}
+
 // intsOf is make([]int, n), from the run's slab while it runs.
 func (m *runMem) intsOf(n int) []int {
 	if m == nil {
@@ -236,28 +257,39 @@ func (m *runMem) strsOf(n int) []string {
 
 func newRunner(p *Program, st *state.State, opts Options) *runner {
 	if rm := opts.Memory; rm != nil {
-		if rm.r == nil {
-			rm.r = new(runner)
-		}
-		return newRunnerIn(rm.r, p, st, opts)
+		return newRunnerIn(rm.runner(), p, st, opts, rm.runStacks())
 	}
-	return newRunnerIn(new(runner), p, st, opts)
+	return newRunnerIn(new(runner), p, st, opts, nil)
 }
 
 // newRunnerIn is newRunner in r's memory (a Resumer's), all of r
-// overwritten.
-func newRunnerIn(r *runner, p *Program, st *state.State, opts Options) *runner {
-	return newRunnerBoxed(r, p, st, st.Gangs, opts)
+// overwritten, with the stacks rs (a Resumer's), or nil: from the pool,
+// and back to it when the run is done.
+func newRunnerIn(r *runner, p *Program, st *state.State, opts Options, rs *runStacks) *runner {
+	return newRunnerBoxed(r, p, st, nil, opts, rs)
 }
 
-// newRunnerBoxed is newRunnerIn with st.Gangs boxed already (gangs): a
-// resumed run's copy of the state has it boxed by its remap.
-func newRunnerBoxed(r *runner, p *Program, st *state.State, gangs any, opts Options) *runner {
+// newRunnerBoxed is newRunnerIn with st.Gangs boxed already (gangs; nil:
+// boxed here): a resumed run's copy of the state has it boxed by its
+// remap.
+func newRunnerBoxed(r *runner, p *Program, st *state.State, gangs any, opts Options, rs *runStacks) *runner {
 	if opts.Choices == nil {
 		opts.Choices = Defaults{}
 	}
-	*r = runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults(), gangs: gangs}
-	rs := stacksPool.Get().(*runStacks)
+	*r = runner{p: p, st: st, opts: opts, limits: opts.Limits.orDefaults()}
+	if rs == nil {
+		rs = stacksPool.Get().(*runStacks)
+		rs.pooled = true
+	} else if gangs == nil {
+		// a Resumer's: its state buffer's gangs are the same list each
+		// run, boxed once
+		rs.gangs = dsl.BoxGangs(rs.gangs, st.Gangs)
+		gangs = rs.gangs
+	}
+	if gangs == nil {
+		gangs = st.Gangs
+	}
+	r.gangs = gangs
 	r.stacks = rs
 	r.argVals, r.argGiven, r.stack, r.active, r.frames = rs.vals, rs.given, rs.stack, rs.active, rs.frames
 	r.running, r.values = rs.running, rs.values
@@ -319,7 +351,8 @@ func (r *runner) done() {
 	clear(rs.scopes[:cap(rs.scopes)])
 	clear(rs.hidden[:cap(rs.hidden)])
 	clear(rs.resumed[:cap(rs.resumed)])
-	*rs = runStacks{vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
+	pooled, gangs := rs.pooled, rs.gangs
+	*rs = runStacks{pooled: pooled, gangs: gangs, vals: r.argVals[:0], given: r.argGiven[:0], stack: r.stack[:0], active: r.active[:0], frames: r.frames,
 		running: r.running, values: r.values, levels: levels[:0], scopes: rs.scopes[:0],
 		rowChances: rs.rowChances[:0], rowInfos: rs.rowInfos[:0], exprs: r.exprs, hidden: rs.hidden[:0], resumed: rs.resumed[:0],
 		loopBufs: rs.loopBufs, keyedBufs: rs.keyedBufs, mem: r.mem, spare: rs.spare, freeScopes: rs.freeScopes,
@@ -327,7 +360,10 @@ func (r *runner) done() {
 	r.mem = nil
 	r.argVals, r.argGiven, r.stack, r.active, r.frames, r.stacks, r.exprs = nil, nil, nil, nil, nil, nil, nil
 	r.running, r.values = nil, nil // the state may still ask the runner (Effects), which reads them only
-	stacksPool.Put(rs)
+	if pooled {
+		// A Resumer's stacks stay its own: its slabs may rewind.
+		stacksPool.Put(rs)
+	}
 }
 
 // runStacks are what a run grows as it goes and leaves empty when it
@@ -368,6 +404,8 @@ type runStacks struct {
 	// reused, and kept here, out of the runner each run allocates
 	rowReq RowRequest
 	dieReq DieRequest
+	pooled bool // from stacksPool, not a Resumer's
+	gangs  any  // a Resumer's runs' state's gangs, boxed (dsl.BoxGangs)
 }
 
 var stacksPool = sync.Pool{New: func() any { return new(runStacks) }}

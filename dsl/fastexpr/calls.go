@@ -13,6 +13,9 @@ import (
 // the rules' declared functions and lookup tables, the bounded string
 // builders): its Func runs with the arguments, as the VM's OpCall does.
 func (c *compiler) call(n *ast.CallNode) (eval, error) {
+	if f, ok, err := c.fillCall(n); ok {
+		return f, err
+	}
 	ident, ok := n.Callee.(*ast.IdentifierNode)
 	if !ok {
 		return nil, unsupported("call of %T", n.Callee)

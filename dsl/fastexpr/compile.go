@@ -54,7 +54,21 @@ type letVar struct {
 // Compile builds the closure of a checked expression's tree (vm.Program's
 // Node()). functions are the configuration's functions (conf.Config's
 // Functions). An error of type *Unsupported says the VM must run it.
-func Compile(node ast.Node, functions map[string]*builtin.Function) (f Func, err error) {
+func Compile(node ast.Node, functions map[string]*builtin.Function) (Func, error) {
+	f, err := CompileIn(node, functions)
+	if err != nil {
+		return nil, err
+	}
+	return func(env map[string]any) (any, error) { return f(nil, env) }, nil
+}
+
+// FuncIn is a compiled expression that runs in a frame of fs (nil: of a
+// pool shared by all goroutines): the lists and boxes it makes are cut
+// from fs's slabs, which their owner may rewind (Frames.Rewind).
+type FuncIn func(fs *Frames, env map[string]any) (any, error)
+
+// CompileIn is Compile for a FuncIn.
+func CompileIn(node ast.Node, functions map[string]*builtin.Function) (f FuncIn, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			f, err = nil, &Unsupported{What: fmt.Sprintf("(compiling panicked: %v)", r)}
@@ -66,8 +80,8 @@ func Compile(node ast.Node, functions map[string]*builtin.Function) (f Func, err
 		return nil, err
 	}
 	slots, depth := c.slots, c.maxDepth
-	return func(env map[string]any) (any, error) {
-		return runPooled(nil, run, slots, depth, env, nil)
+	return func(fs *Frames, env map[string]any) (any, error) {
+		return runPooled(fs, run, slots, depth, env, nil)
 	}, nil
 }
 
@@ -82,6 +96,36 @@ type Frames struct {
 	// write is a write barrier while the collector runs).
 	frames []*frame
 	used   int
+}
+
+// Rewind takes back the lists and boxes the evaluations in fs made since
+// the last Rewind, to make them again (slab.Slab.Rewind): call it only
+// between evaluations, when no value they returned is referenced any
+// more.
+func (fs *Frames) Rewind() {
+	for _, fr := range fs.frames {
+		fr.lists.Rewind()
+		fr.boxes.Rewind()
+		fr.strs.Rewind()
+		fr.ptrs.Rewind()
+		fr.ptrLists.Rewind()
+		fr.ints.Rewind()
+		fr.intLists.Rewind()
+	}
+}
+
+// Forget gives the lists and boxes made so far up to whoever holds them:
+// a later Rewind takes back only what is made after it.
+func (fs *Frames) Forget() {
+	for _, fr := range fs.frames {
+		fr.lists.Forget()
+		fr.boxes.Forget()
+		fr.strs.Forget()
+		fr.ptrs.Forget()
+		fr.ptrLists.Forget()
+		fr.ints.Forget()
+		fr.intLists.Forget()
+	}
 }
 
 // runPooled runs a compiled expression in a frame from fs (nil: from the

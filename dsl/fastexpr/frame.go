@@ -32,10 +32,19 @@ type frame struct {
 	// The lists the closures make (filter, map, uniq, [a, b]) and their
 	// boxes are cut from slabs the frame keeps between evaluations: a
 	// list is a value of the rules, kept as long as they like, and a
-	// slab never hands out the same memory twice.
+	// slab never hands out the same memory twice, unless the Frames'
+	// owner says nothing made is kept any more (Frames.Rewind).
 	lists slab.Slab[any]
 	boxes slab.Slab[[]any]
 	strs  slab.Slab[string]
+	// the lists of pointers a list fill's call makes, and their boxes
+	// (fillCall), and the list it fills first
+	ptrs     slab.Slab[unsafe.Pointer]
+	ptrLists slab.Slab[[]unsafe.Pointer]
+	filled   []unsafe.Pointer
+	// ranges (a..b) and their boxes
+	ints     slab.Slab[int]
+	intLists slab.Slab[[]int]
 }
 
 // list is make([]any, n) from the frame's slab.

@@ -321,7 +321,15 @@ func (c *compiler) rangeOp(l, r eval) eval {
 				return nil, err
 			}
 		}
-		return runtime.MakeRange(lo, hi), nil
+		if hi < lo {
+			return runtime.MakeRange(lo, hi), nil // empty
+		}
+		// runtime.MakeRange's list, cut from the frame's slab
+		rng := fr.ints.Make(hi - lo + 1)
+		for i := range rng {
+			rng[i] = lo + i
+		}
+		return fr.intLists.Box(rng), nil
 	}
 }
 

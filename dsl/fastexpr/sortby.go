@@ -57,7 +57,8 @@ func (c *compiler) sortBy(n *ast.BuiltinNode) (eval, error) {
 		default:
 			return nil, errFailed // the VM panics: unknown order
 		}
-		s := &runtime.SortBy{Desc: desc, Array: make([]any, 0, items.len), Values: make([]any, 0, items.len)}
+		// the list sorted and its keys, cut from the frame's slab
+		s := &runtime.SortBy{Desc: desc, Array: fr.list(items.len)[:0], Values: fr.list(items.len)[:0]}
 		for i := 0; i < items.len; i++ {
 			item := items.at(i)
 			fr.items[at] = item
@@ -72,6 +73,6 @@ func (c *compiler) sortBy(n *ast.BuiltinNode) (eval, error) {
 		if err := fr.grow(items.len); err != nil {
 			return nil, err
 		}
-		return s.Array, nil
+		return fr.boxList(s.Array), nil
 	}, nil
 }

@@ -139,6 +139,47 @@ func (c *compiler) fillOperand(n ast.Node, at int) (listEval, bool, error) {
 	}, true, nil
 }
 
+// fillCall is a registered fill's call where its list is the value, not
+// looped over by a predicate (`for each m in models()`): the items are
+// appended to a list the frame keeps, and copied to one cut from its
+// slab, so that the call allocates nothing, where the function makes a
+// new list each time. ok is false for any other node.
+func (c *compiler) fillCall(n ast.Node) (f eval, ok bool, err error) {
+	t := n.Type()
+	name, call := c.oneArgCall(n)
+	lf, registered := listFills[name]
+	if call == nil || !registered || t == nil || lf.result != t {
+		return nil, false, nil
+	}
+	arg, err := c.compile(call.Arguments[0])
+	if err != nil {
+		return nil, true, err
+	}
+	typ := typeWord(t)
+	none := reflect.Zero(t).Interface() // the function's list of nothing: nil
+	return func(fr *frame) (any, error) {
+		v, err := arg(fr)
+		if err != nil {
+			return nil, err
+		}
+		list, ok := lf.fill(v, fr.filled[:0])
+		if !ok {
+			return nil, errFailed
+		}
+		fr.filled = list
+		if len(list) == 0 {
+			return none, nil
+		}
+		out := fr.ptrs.Make(len(list))
+		copy(out, list)
+		clear(list) // the frame keeps no item alive
+		// out is boxed as the []*T it holds: the same layout.
+		b := fr.ptrLists.Box(out)
+		(*eface)(unsafe.Pointer(&b)).typ = typ
+		return b, nil
+	}, true, nil
+}
+
 // oneArgCall is n where it calls a configured function of one parameter
 // by its name (as views and fills are registered): the name and the call,
 // or a nil call for any other node.

@@ -3,6 +3,10 @@ package odds
 import (
 	"context"
 	"runtime"
+	"runtime/debug"
+	"testing"
+
+	"github.com/munda-rules/munda/interpreter"
 )
 
 // ExactReplay is the first exact engine (a whole run per branch), the
@@ -72,4 +76,85 @@ func ExactCheckingDecided(ctx context.Context, q Question, maxConfigs int) (res 
 // run to its end: the reference those narrowings are compared with.
 func ExactUnnarrowed(ctx context.Context, q Question, maxConfigs int) (*Result, error) {
 	return exact(ctx, q, maxConfigs, exactOptions{workers: 1, unnarrowed: true, noDecided: true})
+}
+
+// SampleRuns runs n samples of q with dice seeded by seed as a Monte
+// Carlo worker does, in one Resumer whose memory each sample recycles
+// (recycled), or each sample on a clone of its own in memory of its own
+// (not): the reference. It returns each sample's key and the outcomes
+// tallied, with the values they keep, after the last sample.
+func SampleRuns(q Question, n int, seed uint64, recycled bool) ([]string, []Outcome, error) {
+	acc := newAccumulator()
+	dice := interpreter.NewSeeded(seed)
+	var rm interpreter.Resumer
+	keys := make([]string, 0, n)
+	for range n {
+		if !recycled {
+			key, value, err := runOnce(&q, dice, nil)
+			if err != nil {
+				return nil, nil, err
+			}
+			acc.add(key, value, prob{})
+			keys = append(keys, key)
+			continue
+		}
+		key, value, err := runOnce(&q, dice, &rm)
+		if err != nil {
+			return nil, nil, err
+		}
+		count(acc, key, value, &rm)
+		keys = append(keys, key)
+	}
+	return keys, acc.result().Outcomes, nil
+}
+
+// SampleAllocs is how many objects a sample of q allocates in a worker's
+// memory once it has grown (testing.AllocsPerRun over runs samples, with
+// the collector off).
+func SampleAllocs(q Question, runs int) (float64, error) {
+	acc := newAccumulator()
+	dice := interpreter.NewSeeded(1)
+	var rm interpreter.Resumer
+	var err error
+	sample := func() {
+		key, value, e := runOnce(&q, dice, &rm)
+		if e != nil && err == nil {
+			err = e
+		}
+		count(acc, key, value, &rm)
+	}
+	for range 50 { // the slabs grown, every outcome seen
+		sample()
+	}
+	// No collection while counting: one empties the pools (of frames,
+	// environments) that other tests' garbage brought on, which is not
+	// the sample's doing.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	// The least of three counts: AllocsPerRun counts the whole process's,
+	// and goroutines an earlier test left winding down allocate too.
+	n := testing.AllocsPerRun(runs, sample)
+	for range 2 {
+		n = min(n, testing.AllocsPerRun(runs, sample))
+	}
+	return n, err
+}
+
+// SampleFresh is Sample on one goroutine with each sample on a clone of
+// its own in memory of its own, nothing reused or recycled: what Sample
+// must give, outcome for outcome.
+func SampleFresh(q Question, n int, seed uint64) ([]Outcome, error) {
+	all := newAccumulator()
+	for c := range (n + chunk - 1) / chunk {
+		dice := interpreter.NewSeeded(splitmix(seed ^ splitmix(uint64(c)+1)))
+		acc := newAccumulator()
+		for range min(chunk, n-c*chunk) {
+			key, value, err := runOnce(&q, dice, nil)
+			if err != nil {
+				return nil, err
+			}
+			acc.add(key, value, prob{})
+		}
+		all.merge(acc)
+	}
+	return all.result().Outcomes, nil
 }

@@ -387,7 +387,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 		// (past the picks replayed to reach c; at c itself, or at a
 		// statement that may decide something).
 		if e.watch != nil && w.pos >= w.base && (ord == 1 || !cp.Plain()) && cp.Decided(e.counters, e.watch) {
-			key, value, _, err := outcomeOf(e.q, cp.State(), nil)
+			key, value, _, err := outcomeOf(e.q, cp.State(), nil, nil)
 			decided = &ending{key: key, value: value}
 			if err != nil {
 				decided.key, decided.value = "", err

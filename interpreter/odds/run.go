@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/munda-rules/munda/interpreter"
 	"github.com/munda-rules/munda/stdlib/state"
@@ -83,7 +84,7 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 	if q.Of == nil {
 		return summaryIn(q.keys, q.State, st, q.Focus), nil, false, nil
 	}
-	return outcomeOf(q, st, signals)
+	return outcomeOf(q, st, signals, rm)
 }
 
 // runResumed is runUntil for a run continued from a snapshot (see
@@ -111,7 +112,7 @@ func runResumed(q *Question, snap *interpreter.Snapshot, dice interpreter.DiceSo
 		}
 		return summaryIn(q.keys, q.State, st, q.Focus), nil, false, nil
 	}
-	return outcomeOf(q, st, signals)
+	return outcomeOf(q, st, signals, nil) // exact odds: the shared frames
 }
 
 // signalCounts counts the events signalled, by id: what a query of what
@@ -147,6 +148,7 @@ func (s signalCounts) appendKey(b []byte) []byte {
 // lands on (the row is then not run), or Of of the state after the row has
 // done what it says.
 func runTable(q *Question, st *state.State, opts interpreter.Options, signals signalCounts) (string, any, bool, error) {
+	rm := opts.Memory
 	t, err := q.Program.Table(q.Table)
 	if err != nil {
 		return "", nil, false, err
@@ -166,12 +168,20 @@ func runTable(q *Question, st *state.State, opts interpreter.Options, signals si
 	if _, err := q.Program.ApplyRow(st, t.ID, args, nil, opts); err != nil {
 		return "", nil, false, err
 	}
-	return outcomeOf(q, st, signals)
+	return outcomeOf(q, st, signals, rm)
 }
 
-// outcomeOf is the question's Of of a run's final state.
-func outcomeOf(q *Question, st *state.State, signals signalCounts) (string, any, bool, error) {
-	v, err := q.Of.EvalRun(st, signals)
+// outcomeOf is the question's Of of a run's final state, asked in rm's
+// memory when there is one (its value is then rm's: see
+// interpreter.Resumer.Recycle).
+func outcomeOf(q *Question, st *state.State, signals signalCounts, rm *interpreter.Resumer) (string, any, bool, error) {
+	var v any
+	var err error
+	if rm != nil {
+		v, err = rm.EvalQuery(q.Of, st, signals)
+	} else {
+		v, err = q.Of.EvalRun(st, signals)
+	}
 	if err != nil {
 		return "", nil, false, fmt.Errorf("%s: %v", q.Of.Text(), err)
 	}
@@ -185,6 +195,10 @@ func keyOf(v any) string {
 		return "nil"
 	case string:
 		return v
+	case bool: // as fmt.Sprint says it, without allocating
+		return strconv.FormatBool(v)
+	case int:
+		return strconv.Itoa(v)
 	case *state.Model:
 		if v == nil {
 			return "none"

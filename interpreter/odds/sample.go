@@ -110,13 +110,44 @@ func sampleChunk(ctx context.Context, q *Question, c, size int, seed uint64, rm 
 		if err != nil {
 			return nil, err
 		}
-		if acc.add(key, value, prob{}) && !plainValue(value) {
+		count(acc, key, value, rm)
+	}
+	return acc, nil
+}
+
+// count counts a sample run in rm's memory, and readies the memory for
+// the next: a value the outcome keeps is given its own memory, or the
+// memory given up to it, and the rest recycled.
+func count(acc *accumulator, key string, value any, rm *interpreter.Resumer) {
+	if acc.add(key, value, prob{}) {
+		if plainValue(value) {
+			// Its box may be cut from the run's memory, which Recycle
+			// takes back.
+			acc.byKey[key].o.Value = ownBox(value)
+		} else {
 			// The outcome keeps a value that points into this copy (a
-			// model, a list): the buffer gives the copy up to it.
+			// model, a list): the buffer and the run's memory give it up
+			// to it.
 			rm.Release()
 		}
 	}
-	return acc, nil
+	// Nothing of the sample is kept any more: its memory serves the next.
+	rm.Recycle()
+}
+
+// ownBox is a plain value boxed afresh, in memory of its own.
+func ownBox(v any) any {
+	switch v := v.(type) {
+	case string:
+		return v
+	case int:
+		return v
+	case int64:
+		return v
+	case float64:
+		return v
+	}
+	return v // nil and bool: boxed in no memory
 }
 
 // plainValue reports whether v holds nothing of the state it came from.

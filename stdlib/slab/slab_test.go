@@ -80,3 +80,95 @@ func TestBoxAllocates(t *testing.T) {
 		t.Fatalf("%v allocations per box", n)
 	}
 }
+
+// After a Rewind the slab cuts the same arrays again, cleared, and a
+// round that needs no more than the one before allocates nothing; what
+// was cut before the first Rewind, or before a Forget, is never cut
+// again.
+func TestRewindReuses(t *testing.T) {
+	var s Slab[string]
+	before := s.Make(4) // before the first Rewind: never taken back
+	copy(before, []string{"a", "b", "c", "d"})
+	s.Rewind()
+	round := func() []string {
+		all := make([]string, 0, 120)
+		for range 40 {
+			x := s.Make(3)
+			for _, v := range x {
+				if v != "" {
+					t.Fatalf("a rewound array was not cleared: %q", v)
+				}
+			}
+			x[0], x[1], x[2] = "x", "y", "z"
+			all = append(all, x...)
+		}
+		for _, n := range []int{20, 100, 30} { // large requests
+			x := s.Make(n)
+			if len(x) != n || cap(x) != n || x[n-1] != "" {
+				t.Fatalf("a large request of %d: len %d cap %d, last %q", n, len(x), cap(x), x[n-1])
+			}
+			x[n-1] = "large"
+		}
+		s.Rewind()
+		return all
+	}
+	round()
+	if n := testing.AllocsPerRun(50, func() { round() }) - 1; n > 0 { // the round's own list
+		t.Errorf("a rewound round allocates %v arrays", n)
+	}
+	if !reflect.DeepEqual(before, []string{"a", "b", "c", "d"}) {
+		t.Fatalf("memory cut before the first Rewind was reused: %q", before)
+	}
+	kept := s.Make(2)
+	kept[0] = "kept"
+	s.Forget()
+	s.Rewind()
+	for range 200 {
+		s.Make(5)[0] = "other"
+		s.Rewind()
+	}
+	if kept[0] != "kept" {
+		t.Fatalf("memory cut before Forget was reused: %q", kept)
+	}
+}
+
+// Poisoned, a Rewind fills what it takes back with garbage that a box or
+// slice held past it reads; cut again, the memory is zero as make's.
+func TestPoison(t *testing.T) {
+	defer Poison()()
+	var strs Slab[string]
+	var lists Slab[[]any]
+	var anys Slab[any]
+	var mods Slab[struct {
+		by    int
+		owner string
+	}]
+	strs.Rewind()
+	lists.Rewind()
+	anys.Rewind()
+	mods.Rewind()
+	b := strs.Box("word")
+	l := lists.Box([]any{1})
+	a := anys.Make(2)
+	a[0] = "x"
+	large := anys.Make(chunk)
+	large[0] = "y"
+	m := mods.Make(1)
+	m[0].by, m[0].owner = 1, "roll"
+	strs.Rewind()
+	lists.Rewind()
+	anys.Rewind()
+	mods.Rewind()
+	if b == any("word") || b.(string) != poisonString {
+		t.Errorf("a stale box reads %q", b)
+	}
+	if got := l.([]any); len(got) != 1 || got[0] != any(poisonString) {
+		t.Errorf("a stale list box reads %v", got)
+	}
+	if a[0] != any(poisonString) || large[0] != any(poisonString) || m[0].by == 1 || m[0].owner != poisonString {
+		t.Errorf("stale slices read %v %v %v", a, large[0], m)
+	}
+	if strs.Make(3)[0] != "" || anys.Make(2)[1] != nil || anys.Make(chunk)[0] != nil || mods.Make(1)[0].owner != "" {
+		t.Error("memory cut after a poisoned Rewind is not zero")
+	}
+}
