@@ -292,6 +292,17 @@ func (c *readSite) bound(params []dsl.ParamInfo, i int) int {
 	return -1
 }
 
+// withActions is calls with allActions (a body that may perform any
+// action) replaced by the actions themselves.
+func withActions(calls, actions []string) []string {
+	for i, c := range calls {
+		if c == allActions {
+			return append(append(calls[:i:i], calls[i+1:]...), actions...)
+		}
+	}
+	return calls
+}
+
 // withoutSites is calls less one of each site's key (what readsCore
 // found of them with arguments), but a perform of any action.
 func withoutSites(calls []string, sites []readSite) []string {
@@ -408,12 +419,7 @@ func (lv *liveness) summariseByModel(p *Program, logging bool) {
 		sums[k] = sum
 	}
 	for _, b := range bodies {
-		for i, c := range b.calls {
-			if c == allActions {
-				b.calls = append(append(b.calls[:i:i], b.calls[i+1:]...), actions...)
-				break
-			}
-		}
+		b.calls = withActions(b.calls, actions)
 	}
 	for changed := true; changed; {
 		changed = false

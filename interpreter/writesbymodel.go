@@ -343,12 +343,7 @@ func (w *writes) summariseByModel(idx *dsl.Index, calls map[string][]string) {
 		}
 	}
 	for _, b := range bodies {
-		for i, c := range b.calls {
-			if c == allActions {
-				b.calls = append(append(b.calls[:i:i], b.calls[i+1:]...), actions...)
-				break
-			}
-		}
+		b.calls = withActions(b.calls, actions)
 	}
 	for changed := true; changed; {
 		changed = false
