@@ -71,31 +71,41 @@ rule watch "Watch" {
 			prog := looseProgram(t, "p", fmt.Sprintf(src, c.body))
 			q := odds.Question{Program: prog, State: decodeState(t, state), Procedure: "p", Args: map[string]string{"m": "m"},
 				Of: query(t, prog, c.of)}
-			want, err := odds.ExactReplay(context.Background(), q, 100_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, _, err := odds.ExactCheckingDecided(context.Background(), q, 100_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameOutcomes(t, got, want)
-			fast, err := odds.Exact(context.Background(), q, 100_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameOutcomes(t, fast, want)
-			toEnd, err := odds.ExactToEnd(context.Background(), q, 100_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameOutcomes(t, toEnd, want)
-			if decided := fast.Runs < toEnd.Runs; decided != c.decided {
-				t.Errorf("%d runs, %d following every run to its end: want runs taken as decided %v", fast.Runs, toEnd.Runs, c.decided)
-			}
-			t.Logf("runs: %d, to the end: %d", fast.Runs, toEnd.Runs)
+			checkDecidedCase(t, q, c.decided)
 		})
 	}
+}
+
+// checkDecidedCase asks q of the engine that checks every run it takes
+// as decided against the run's end, of the merging engine and of it
+// following every run to its end: all three give the first engine's
+// fractions, and runs are taken as decided (fewer runs than to the end)
+// exactly when decided says.
+func checkDecidedCase(t *testing.T, q odds.Question, decided bool) {
+	t.Helper()
+	want, err := odds.ExactReplay(context.Background(), q, 100_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := odds.ExactCheckingDecided(context.Background(), q, 100_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameOutcomes(t, got, want)
+	fast, err := odds.Exact(context.Background(), q, 100_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameOutcomes(t, fast, want)
+	toEnd, err := odds.ExactToEnd(context.Background(), q, 100_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameOutcomes(t, toEnd, want)
+	if got := fast.Runs < toEnd.Runs; got != decided {
+		t.Errorf("%d runs, %d following every run to its end: want runs taken as decided %v", fast.Runs, toEnd.Runs, decided)
+	}
+	t.Logf("runs: %d, to the end: %d", fast.Runs, toEnd.Runs)
 }
 
 // A rule's error in the part of a run no longer followed is not seen:

@@ -150,28 +150,7 @@ procedure p(m: model, o: model, g: gang, k: gang) "P" {
 			prog := looseProgram(t, "p", fmt.Sprintf(src, c.body, rule))
 			q := odds.Question{Program: prog, State: decodeState(t, state), Procedure: "p",
 				Args: map[string]string{"m": "m", "o": "o", "g": "g", "k": "k"}, Of: query(t, prog, c.of)}
-			want, err := odds.ExactReplay(context.Background(), q, 100_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, _, err := odds.ExactCheckingDecided(context.Background(), q, 100_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameOutcomes(t, got, want)
-			fast, err := odds.Exact(context.Background(), q, 100_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameOutcomes(t, fast, want)
-			toEnd, err := odds.ExactToEnd(context.Background(), q, 100_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if decided := fast.Runs < toEnd.Runs; decided != c.decided {
-				t.Errorf("%d runs, %d following every run to its end: want runs taken as decided %v", fast.Runs, toEnd.Runs, c.decided)
-			}
-			t.Logf("runs: %d, to the end: %d", fast.Runs, toEnd.Runs)
+			checkDecidedCase(t, q, c.decided)
 		})
 	}
 }
@@ -234,28 +213,7 @@ trait jolt "Jolt" {
 			prog := looseProgram(t, "p", fmt.Sprintf(src, c.body)+extra)
 			q := odds.Question{Program: prog, State: decodeState(t, fmt.Sprintf(state, c.rules, c.skills, c.traits)), Procedure: "p",
 				Args: map[string]string{"m": "m", "o": "o"}, Of: query(t, prog, `model("m").kills`)}
-			want, err := odds.ExactReplay(context.Background(), q, 100_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, _, err := odds.ExactCheckingDecided(context.Background(), q, 100_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameOutcomes(t, got, want)
-			fast, err := odds.Exact(context.Background(), q, 100_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sameOutcomes(t, fast, want)
-			toEnd, err := odds.ExactToEnd(context.Background(), q, 100_000)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if decided := fast.Runs < toEnd.Runs; decided != c.decided {
-				t.Errorf("%d runs, %d following every run to its end: want runs taken as decided %v", fast.Runs, toEnd.Runs, c.decided)
-			}
-			t.Logf("runs: %d, to the end: %d", fast.Runs, toEnd.Runs)
+			checkDecidedCase(t, q, c.decided)
 		})
 	}
 }
