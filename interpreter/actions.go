@@ -73,7 +73,7 @@ func (p *Program) RunAction(st *state.State, name string, args map[string]any, o
 	r := newRunner(p, st, opts)
 	r.root = a
 	defer r.done()
-	return r.stopped(r.runAction(a, argsFromMap(a.Params, args), nil, a.Feature.Pos, a.Feature.ID.EndPos))
+	return r.stopped(r.runAction(a, r.argsFromMap(a.Params, args), nil, a.Feature.Pos, a.Feature.ID.EndPos))
 }
 
 // perform runs the action a perform statement names.

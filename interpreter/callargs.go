@@ -69,11 +69,15 @@ func (r *runner) releaseArgs(a callArgs) {
 }
 
 // argsFromMap is a map of arguments by name (Program.Run and its kin)
-// as callArgs; names no parameter has are left out, as before.
-func argsFromMap(params []dsl.ParamInfo, m map[string]any) callArgs {
-	out := callArgs{vals: make([]any, len(params)), given: make([]bool, len(params))}
-	for i, p := range params {
-		out.vals[i], out.given[i] = m[p.Name]
+// as callArgs, carved from the runner's stacks as a call's are (the run
+// gives them back when it is done); names no parameter has are left
+// out, as before.
+func (r *runner) argsFromMap(params []dsl.ParamInfo, m map[string]any) callArgs {
+	base := len(r.argVals)
+	for _, p := range params {
+		v, ok := m[p.Name]
+		r.argVals = append(r.argVals, v)
+		r.argGiven = append(r.argGiven, ok)
 	}
-	return out
+	return callArgs{vals: r.argVals[base:], given: r.argGiven[base:], base: base}
 }

@@ -97,7 +97,7 @@ func (p *Program) Run(st *state.State, procName string, args map[string]any, opt
 			return &diag.Diagnostic{Severity: diag.Error, Code: diag.CodeRunArgument, Summary: fmt.Sprintf("procedure %s needs %s", proc.ID, prm.Name)}
 		}
 	}
-	_, err = r.callProc(proc, argsFromMap(proc.Params, args), nil)
+	_, err = r.callProc(proc, r.argsFromMap(proc.Params, args), nil)
 	return r.stopped(err)
 }
 
@@ -132,7 +132,7 @@ func (p *Program) applyRow(st *state.State, tableName string, args map[string]an
 	r := newRunner(p, st, opts)
 	r.rowOnly, r.root = rowOnly, t
 	defer r.done()
-	_, err = r.applyTable(t, argsFromMap(t.Params, args), using, "", nil, nil)
+	_, err = r.applyTable(t, r.argsFromMap(t.Params, args), using, "", nil, nil)
 	return r.topRow, r.stopped(err)
 }
 
