@@ -108,10 +108,20 @@ func (s *slotExpr) eval(vals []any) (any, error) {
 func fillGlobals(vals []any, st *state.State) {
 	var gangs any
 	if st != nil {
-		gangs = st.Gangs
+		if b, ok := st.Effects.(GangsBoxer); ok {
+			gangs = BoxGangs(b.BoxedGangs(), st.Gangs)
+		} else {
+			gangs = st.Gangs
+		}
 	}
 	FillGlobalSlots(vals, st, gangs, noNatural, noRolled)
 }
+
+// GangsBoxer is a state's Effects (a run) that keeps its state's gangs
+// boxed: a rule function, table or menu called during the run fills its
+// globals with that box (where it still holds the state's very list,
+// BoxGangs) rather than boxing the list again at every call.
+type GangsBoxer interface{ BoxedGangs() any }
 
 // slotBuffers keeps slot slices between calls: a rule function is called
 // thousands of times a run.

@@ -48,6 +48,10 @@ func (r *runner) Holds(x any, kind, id string) (bool, error) { return r.holds(x,
 // Stat implements state.Effective.
 func (r *runner) Stat(x any, field string) (int, error) { return r.stat(x, field) }
 
+// BoxedGangs implements dsl.GangsBoxer: the run's state's gangs, boxed
+// once for the run.
+func (r *runner) BoxedGangs() any { return r.gangs }
+
 // holds reports whether x (a model or weapon) holds a feature: listed in
 // the state, or granted by an effect in force. A grant that, through its
 // conditions, depends on itself does not hold.
