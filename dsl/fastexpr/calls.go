@@ -199,24 +199,6 @@ func derefsParam(in reflect.Type, param ast.Node) bool {
 	return in.Kind() != reflect.Pointer && pt.Kind() == reflect.Pointer
 }
 
-func callFunc(f func(...any) (any, error), args []eval) eval {
-	return func(fr *frame) (any, error) {
-		vals := make([]any, len(args))
-		for i, a := range args {
-			v, err := a(fr)
-			if err != nil {
-				return nil, err
-			}
-			vals[i] = v
-		}
-		out, err := f(vals...)
-		if err != nil {
-			return nil, errFailed
-		}
-		return out, nil
-	}
-}
-
 // builtin is one of expr's built-ins: the predicates (any, all, none, one,
 // filter, map, count) loop here; the others (len, abs, upper, …) call
 // expr's own implementation.
@@ -293,7 +275,10 @@ func (c *compiler) builtin(n *ast.BuiltinNode) (eval, error) {
 			return fast(v), nil
 		}, nil
 	}
-	return callFunc(f.Func, args), nil
+	// None of expr's built-ins keeps its argument slice either (they
+	// return a value made from the items, or an item): the arguments go
+	// on the frame's stack, not in a new slice per call.
+	return callWithStack(f.Func, args), nil
 }
 
 // callSafe runs a built-in that reports the memory it used (concat,

@@ -2,6 +2,7 @@ package fastexpr
 
 import (
 	"reflect"
+	"unsafe"
 
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/vm/runtime"
@@ -35,6 +36,29 @@ func (c *compiler) member(n *ast.MemberNode) (eval, error) {
 				return nil, errFailed // as fieldGetter's
 			}
 			return fr.boxString(*(*string)(p)), nil
+		}, nil
+	}
+	// So is a list field's header (m.conditions, g.models, read as a
+	// value): every slice has the layout of a []unsafe.Pointer, which
+	// the slab boxes, given the field's type word (as fillCall does).
+	if root, addr, ft, ok := fieldAddress(n); ok && ft.Kind() == reflect.Slice {
+		base, err := c.compile(root)
+		if err != nil {
+			return nil, err
+		}
+		typ := typeWord(ft)
+		return func(fr *frame) (any, error) {
+			v, err := base(fr)
+			if err != nil {
+				return nil, err
+			}
+			p := addr(v)
+			if p == nil {
+				return nil, errFailed // as fieldGetter's
+			}
+			b := fr.ptrLists.Box(*(*[]unsafe.Pointer)(p))
+			(*eface)(unsafe.Pointer(&b)).typ = typ
+			return b, nil
 		}, nil
 	}
 	if root, get, ok := fieldGetter(n); ok {
