@@ -57,6 +57,9 @@ func (c *compiler) stringEquality(n *ast.BinaryNode) (eval, error) {
 
 // stringEqualityBool is stringEquality typed bool.
 func (c *compiler) stringEqualityBool(n *ast.BinaryNode) (boolEval, error) {
+	if eq, ok, err := c.concatEquality(n); ok || err != nil {
+		return eq, err
+	}
 	l, err := c.stringOperand(n.Left)
 	if err != nil {
 		return nil, err
@@ -399,6 +402,54 @@ func (c *compiler) concatIn(head, tail stringEval, root ast.Node, addr func(any)
 		}
 		return false, nil
 	}, nil
+}
+
+// concatEquality is s == head + tail (or head + tail == s, or !=) where
+// the concatenation is string + string: compared piecewise, the text not
+// made. The operands run in the VM's order; past the concatenation's
+// bound the VM runs (and fails as it does). ok is false where neither
+// side is such a concatenation.
+func (c *compiler) concatEquality(n *ast.BinaryNode) (eq boolEval, ok bool, err error) {
+	concat, other := n.Right, n.Left
+	head, tail, ok := c.concatParts(concat)
+	if !ok {
+		concat, other = n.Left, n.Right
+		if head, tail, ok = c.concatParts(concat); !ok {
+			return nil, false, nil
+		}
+	}
+	s, err := c.stringOperand(other)
+	if err != nil {
+		return nil, true, err
+	}
+	otherFirst := other == n.Left
+	negate := n.Operator == "!="
+	limit := concatenation.max
+	return func(fr *frame) (bool, error) {
+		var x, a, b string
+		var err error
+		if otherFirst {
+			if x, err = s(fr); err != nil {
+				return false, err
+			}
+		}
+		if a, err = head(fr); err != nil {
+			return false, err
+		}
+		if b, err = tail(fr); err != nil {
+			return false, err
+		}
+		if len(a)+len(b) > limit {
+			return false, errFailed
+		}
+		if !otherFirst {
+			if x, err = s(fr); err != nil {
+				return false, err
+			}
+		}
+		equal := len(x) == len(a)+len(b) && x[:len(a)] == a && x[len(a):] == b
+		return equal != negate, nil
+	}, true, nil
 }
 
 // floatField is a float held by value in a struct, at offset from it.
