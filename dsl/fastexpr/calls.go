@@ -120,7 +120,7 @@ func (c *compiler) concatOf(args []ast.Node, maxItems int, budget bool) (eval, e
 		arr := fr.list(size)[:0]
 		for i := range all {
 			for j := 0; j < all[i].len; j++ {
-				arr = append(arr, all[i].at(j))
+				arr = append(arr, all[i].at(fr, j))
 			}
 		}
 		return fr.boxList(arr), nil

@@ -128,7 +128,7 @@ func (c *compiler) quantifier(n *ast.BuiltinNode) (boolEval, error) {
 			if items.elem != nil {
 				item = items.ptrAt(i)
 			} else {
-				item = items.other(i)
+				item = items.other(fr, i)
 			}
 			fr.items[at] = item
 			var b, ok bool
@@ -187,7 +187,7 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 				out = fr.list(items.len)[:0] // one list, of its final length
 			}
 			for i := 0; i < items.len; i++ {
-				fr.items[at] = items.at(i)
+				fr.items[at] = items.at(fr, i)
 				v, err := body(fr)
 				if err != nil {
 					return nil, err
@@ -212,7 +212,7 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 			}
 			var acc any = 0
 			for i := 0; i < items.len; i++ {
-				fr.items[at] = items.at(i)
+				fr.items[at] = items.at(fr, i)
 				v, err := body(fr)
 				if err != nil {
 					return nil, err
@@ -238,7 +238,7 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 			if items.elem != nil {
 				item = items.ptrAt(i)
 			} else {
-				item = items.other(i)
+				item = items.other(fr, i)
 			}
 			fr.items[at] = item
 			var b, ok bool
@@ -307,6 +307,9 @@ func (c *compiler) predicate(n *ast.BuiltinNode) (eval, error) {
 type items struct {
 	len  int
 	anys []any
+	// strs is a list of text (a menu, a model's marks), whose items are
+	// boxed in the frame's slab rather than by reflection.
+	strs []string
 	// ptrs is the first element of a slice of pointers, elem the type
 	// word of its elements: item i is an interface made of the two, as
 	// reflect.Value.Interface makes it, without reflection.
@@ -318,11 +321,11 @@ type items struct {
 	refl reflect.Value
 }
 
-func (it *items) at(i int) any {
+func (it *items) at(fr *frame, i int) any {
 	if it.elem != nil {
 		return it.ptrAt(i)
 	}
-	return it.other(i)
+	return it.other(fr, i)
 }
 
 // ptrAt is at for a list of pointers (elem set): small enough to be
@@ -336,16 +339,24 @@ func (it *items) ptrAt(i int) any {
 }
 
 // other is at for a list that is not of pointers.
-func (it *items) other(i int) any {
+func (it *items) other(fr *frame, i int) any {
 	if it.anys != nil {
 		return it.anys[i]
+	}
+	if it.strs != nil {
+		return fr.boxString(it.strs[i])
 	}
 	return it.refl.Index(i).Interface()
 }
 
 func itemsOf(v any) (items, error) {
-	if a, ok := v.([]any); ok {
+	switch a := v.(type) {
+	case []any:
 		return items{len: len(a), anys: a}, nil
+	case []string:
+		if a != nil {
+			return items{len: len(a), strs: a}, nil
+		}
 	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Slice && rv.Kind() != reflect.Array {

@@ -60,7 +60,7 @@ func (c *compiler) sortBy(n *ast.BuiltinNode) (eval, error) {
 		// the list sorted and its keys, cut from the frame's slab
 		s := &runtime.SortBy{Desc: desc, Array: fr.list(items.len)[:0], Values: fr.list(items.len)[:0]}
 		for i := 0; i < items.len; i++ {
-			item := items.at(i)
+			item := items.at(fr, i)
 			fr.items[at] = item
 			v, err := key(fr)
 			if err != nil {
