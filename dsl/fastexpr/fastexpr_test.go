@@ -45,16 +45,17 @@ func testEnv() map[string]any {
 	}
 	return map[string]any{
 		"n": 2, "f": 2.5, "b": true, "s": "Bo",
-		"m":       g.Models[1],
-		"z":       (*testModel)(nil),
-		"g":       g,
-		"ms":      g.Models,
-		"list":    []int{1, 2, 3},
-		"natural": map[string]int{"ROLL": 4},
-		"anyv":    any(3),
-		"mixed":   []any{"x", 1, nil, 2.5, []string{"Bo"}},
-		"nanm":    &testModel{Name: "NaN", Speed: math.NaN()}, // not equal to itself, as DeepEqual says
-		"twin":    &testModel{Name: "Bo", Wounds: 1, Speed: 1.5, Broken: true, Skills: []string{"nerves", "Bo"}, Stats: testStats{WS: 4}, Gang: g},
+		"m":         g.Models[1],
+		"z":         (*testModel)(nil),
+		"g":         g,
+		"ms":        g.Models,
+		"list":      []int{1, 2, 3},
+		"natural":   map[string]int{"ROLL": 4},
+		"anyv":      any(3),
+		"nostrings": []string(nil),
+		"mixed":     []any{"x", 1, nil, 2.5, []string{"Bo"}},
+		"nanm":      &testModel{Name: "NaN", Speed: math.NaN()}, // not equal to itself, as DeepEqual says
+		"twin":      &testModel{Name: "Bo", Wounds: 1, Speed: 1.5, Broken: true, Skills: []string{"nerves", "Bo"}, Stats: testStats{WS: 4}, Gang: g},
 	}
 }
 
@@ -279,6 +280,17 @@ func TestNodeKinds(t *testing.T) {
 		{text: `uniq(mixed)`}, {text: `len(uniq(mixed))`}, {text: `len(uniq(list))`}, {text: `len(uniq(m.skills))`},
 		{text: `len(uniq([9007199254740993, 9007199254740992.0, 9007199254740992]))`}, {text: `uniq([9007199254740993, 9007199254740992.0, 9007199254740992])`},
 		{text: `len(uniq(concat(["a"], map(ms, .name), [s])))`}, {text: `len(uniq(concat(m.skills, ms[0].skills))) > 1`},
+		// text compared with a concatenation piecewise, the text not made; past its bound the VM fails
+		{text: `s == "B" + "o"`}, {text: `"B" + "o" == s`}, {text: `s != "B" + s[1:]`}, {text: `m.name + "" != "Bo"`},
+		{text: `"Bo" == s + "x"`}, {text: `s == "" + ""`}, {text: `any(ms, .name == "C" + "y")`}, {text: `filter(m.skills, # != "ner" + "ves")`},
+		{text: `count(ms, "Bo" + "!" == .name + "!")`}, {text: `s == "nerves" + "ABCDEFG"`, wantFail: true}, {text: `z.name == "a" + "b"`, wantFail: true},
+		// lists of text looped over, their items boxed in the frame's slab
+		{text: `filter(m.skills, # != "Bo")`}, {text: `map(m.skills, # + "!")`}, {text: `sortBy(m.skills, #)`}, {text: `count(ms[0].skills, true)`},
+		{text: `lists(m.skills, ["x"])`}, {text: `find(m.skills, # startsWith "n")`}, {text: `map(mixed[4], #)`}, {text: `filter(nostrings, true)`},
+		// list fields read as values, boxed in the frame's slab
+		{text: `m.gang.models`}, {text: `ms[2].skills`}, {text: `z.skills`, wantFail: true}, {text: `len(m.skills) + len(g.models)`},
+		// expr's built-ins, their arguments on the frame's stack, nested
+		{text: `max(n, 3, f)`}, {text: `min(1, n)`}, {text: `max(list)`}, {text: `max(n, min(7, max(1, 4)), 2)`}, {text: `first(m.skills)`},
 		// expr's memory budget, counted by the closures as by the VM
 		{text: `len(1..2000000)`, wantFail: true}, {text: `len(map(1..2000, 1..1000))`, wantFail: true}, {text: `len(1..1000)`},
 	} {
