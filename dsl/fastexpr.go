@@ -52,6 +52,23 @@ func init() {
 		}
 		return dst, true
 	})
+	// enemies(m) is the models of every gang but m's (stdlib's enemies),
+	// filled the same way.
+	fastexpr.RegisterListFill("enemies", func(arg any, dst []*state.Model) ([]*state.Model, bool) {
+		m, _ := arg.(*state.Model)
+		if m == nil || m.Gang == nil || m.Gang.State == nil {
+			return dst, true // no enemies
+		}
+		for _, g := range m.Gang.State.Gangs {
+			if g == nil {
+				return nil, false
+			}
+			if g != m.Gang {
+				dst = append(dst, g.Models...)
+			}
+		}
+		return dst, true
+	})
 	// friends(m) is m's gang's models but m (state.Model.Friends): a
 	// predicate loops over those, without a new list per call.
 	fastexpr.RegisterListView("friends", func(arg any) ([]*state.Model, *state.Model) {
