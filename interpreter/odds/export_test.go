@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 
 	"github.com/munda-rules/munda/interpreter"
@@ -102,8 +103,8 @@ func SampleRuns(q Question, n int, seed uint64, recycled bool) ([]string, []Outc
 		if err != nil {
 			return nil, nil, err
 		}
+		keys = append(keys, strings.Clone(key)) // kept past the Recycle: its text may be the run's
 		count(acc, key, value, &rm)
-		keys = append(keys, key)
 	}
 	return keys, acc.result().Outcomes, nil
 }

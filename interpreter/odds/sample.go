@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/munda-rules/munda/interpreter"
@@ -119,6 +120,11 @@ func sampleChunk(ctx context.Context, q *Question, c, size int, seed uint64, rm 
 // the next: a value the outcome keeps is given its own memory, or the
 // memory given up to it, and the rest recycled.
 func count(acc *accumulator, key string, value any, rm *interpreter.Resumer) {
+	if _, seen := acc.byKey[key]; !seen {
+		// A new key is the outcome's text (keyOf), which may be cut
+		// from the run's memory that Recycle takes back: kept, its own.
+		key = strings.Clone(key)
+	}
 	if acc.add(key, value, prob{}) {
 		if plainValue(value) {
 			// Its box may be cut from the run's memory, which Recycle
@@ -139,7 +145,7 @@ func count(acc *accumulator, key string, value any, rm *interpreter.Resumer) {
 func ownBox(v any) any {
 	switch v := v.(type) {
 	case string:
-		return v
+		return strings.Clone(v) // its text may be cut from the run's memory too
 	case int:
 		return v
 	case int64:
