@@ -47,6 +47,9 @@ func (c *compiler) call(n *ast.CallNode) (eval, error) {
 	if ident.Value == listConcat.name && listConcat.name != "" && reflect.ValueOf(fn.Func).Pointer() == listConcat.fn && len(n.Arguments) > 0 {
 		return c.concatFunction(n)
 	}
+	if text, ok := c.concatText(n); ok {
+		return text, nil
+	}
 	if direct, ok := directFuncs[ident.Value]; ok && len(args) == 3 {
 		return callDirect3(direct, args), nil
 	}

@@ -284,6 +284,9 @@ func TestNodeKinds(t *testing.T) {
 		{text: `s == "B" + "o"`}, {text: `"B" + "o" == s`}, {text: `s != "B" + s[1:]`}, {text: `m.name + "" != "Bo"`},
 		{text: `"Bo" == s + "x"`}, {text: `s == "" + ""`}, {text: `any(ms, .name == "C" + "y")`}, {text: `filter(m.skills, # != "ner" + "ves")`},
 		{text: `count(ms, "Bo" + "!" == .name + "!")`}, {text: `s == "nerves" + "ABCDEFG"`, wantFail: true}, {text: `z.name == "a" + "b"`, wantFail: true},
+		// text made by string + string in the frame's slab, its parts at once
+		{text: `s + "-" + m.name + "-" + s`}, {text: `"" + ""`}, {text: `len(s + s)`}, {text: `map(ms, .name + "!")`}, {text: `"a" + (s + ("b" + s))`},
+		{text: `"ab" + "cdefgh" + "ijklm"`, wantFail: true}, {text: `s + "cdefghijklm"`, wantFail: true}, {text: `z.name + "x"`, wantFail: true},
 		// lists of text looped over, their items boxed in the frame's slab
 		{text: `filter(m.skills, # != "Bo")`}, {text: `map(m.skills, # + "!")`}, {text: `sortBy(m.skills, #)`}, {text: `count(ms[0].skills, true)`},
 		{text: `lists(m.skills, ["x"])`}, {text: `find(m.skills, # startsWith "n")`}, {text: `map(mixed[4], #)`}, {text: `filter(nostrings, true)`},

@@ -37,6 +37,8 @@ type frame struct {
 	lists slab.Slab[any]
 	boxes slab.Slab[[]any]
 	strs  slab.Slab[string]
+	// the text string + string makes (concatText)
+	bytes slab.Slab[byte]
 	// the lists of pointers a list fill's call makes, and their boxes
 	// (fillCall), and the list it fills first
 	ptrs     slab.Slab[unsafe.Pointer]

@@ -365,6 +365,70 @@ func (c *compiler) concatParts(n ast.Node) (head, tail stringEval, ok bool) {
 	return head, tail, true
 }
 
+// concatText is string + string (a + b + c, all of its parts at once)
+// where its text is the value: made in the frame's slab, and boxed there,
+// not allocated. Past the concatenation's bound (every partial text is
+// no longer than the whole) the VM runs and fails as it does. ok is false
+// for any other node.
+func (c *compiler) concatText(n ast.Node) (eval, bool) {
+	parts, ok := c.concatLeaves(n, nil)
+	if !ok {
+		return nil, false
+	}
+	limit := concatenation.max
+	return func(fr *frame) (any, error) {
+		var small [8]string
+		texts := small[:0]
+		size := 0
+		for _, part := range parts {
+			s, err := part(fr)
+			if err != nil {
+				return nil, err
+			}
+			texts = append(texts, s)
+			size += len(s)
+		}
+		if size > limit {
+			return nil, errFailed
+		}
+		if size == 0 {
+			return "", nil // boxed in no memory
+		}
+		b := fr.bytes.Make(size)[:0]
+		for _, s := range texts {
+			b = append(b, s...)
+		}
+		return fr.boxString(unsafe.String(unsafe.SliceData(b), size)), nil
+	}, true
+}
+
+// concatLeaves appends to parts the texts a concatenation is made of, in
+// order, its operands that are concatenations themselves opened up.
+func (c *compiler) concatLeaves(n ast.Node, parts []stringEval) ([]stringEval, bool) {
+	call, isCall := n.(*ast.CallNode)
+	if !isCall || concatenation.name == "" || len(call.Arguments) != 2 {
+		return nil, false
+	}
+	if id, isIdent := call.Callee.(*ast.IdentifierNode); !isIdent || id.Value != concatenation.name {
+		return nil, false
+	}
+	for _, arg := range call.Arguments {
+		if !isKind(arg, reflect.String) {
+			return nil, false
+		}
+		if more, ok := c.concatLeaves(arg, parts); ok {
+			parts = more
+			continue
+		}
+		part, err := c.stringOperand(arg)
+		if err != nil {
+			return nil, false
+		}
+		parts = append(parts, part)
+	}
+	return parts, true
+}
+
 // concatIn is (head + tail) in a []string field: an item equal to the
 // concatenation is one of its length that starts with head and ends with
 // tail. Past the concatenation's bound the VM runs (and fails as it
