@@ -5,6 +5,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/expr-lang/expr/vm/runtime"
 	"github.com/munda-rules/munda/stdlib/slab"
 )
 
@@ -37,6 +38,8 @@ type frame struct {
 	lists slab.Slab[any]
 	boxes slab.Slab[[]any]
 	strs  slab.Slab[string]
+	// sorter is sortBy's list and keys while sort.Sort runs
+	sorter runtime.SortBy
 	// the text string + string makes (concatText)
 	bytes slab.Slab[byte]
 	// the lists of pointers a list fill's call makes, and their boxes

@@ -58,7 +58,7 @@ func (c *compiler) sortBy(n *ast.BuiltinNode) (eval, error) {
 			return nil, errFailed // the VM panics: unknown order
 		}
 		// the list sorted and its keys, cut from the frame's slab
-		s := &runtime.SortBy{Desc: desc, Array: fr.list(items.len)[:0], Values: fr.list(items.len)[:0]}
+		s := runtime.SortBy{Desc: desc, Array: fr.list(items.len)[:0], Values: fr.list(items.len)[:0]}
 		for i := 0; i < items.len; i++ {
 			item := items.at(fr, i)
 			fr.items[at] = item
@@ -69,7 +69,11 @@ func (c *compiler) sortBy(n *ast.BuiltinNode) (eval, error) {
 			s.Array = append(s.Array, item)
 			s.Values = append(s.Values, v)
 		}
-		sort.Sort(s)
+		// Sorted in the frame's sorter, which sort.Sort may keep without
+		// a new one per call; nothing sorting calls runs an expression.
+		fr.sorter = s
+		sort.Sort(&fr.sorter)
+		s, fr.sorter = fr.sorter, runtime.SortBy{}
 		if err := fr.grow(items.len); err != nil {
 			return nil, err
 		}
