@@ -3,6 +3,7 @@ package interpreter
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -178,6 +179,8 @@ func (r *runner) setTyped(f *frame, s *syntax.Set, pl *stmtPlan, obj, v any) (bo
 			return true, nil
 		}
 		old, nv, *o = *o, x, x
+	case setStrings:
+		return r.setStrings(obj, (*[]string)(p), v)
 	default:
 		return false, nil
 	}
@@ -196,6 +199,45 @@ func (r *runner) setTyped(f *frame, s *syntax.Set, pl *stmtPlan, obj, v any) (bo
 		return true, r.count()
 	}
 	return true, r.logSet(f, s, obj, old, nv)
+}
+
+// setStrings is setTyped of a list of text (model.marks = filter(…)):
+// as the reflective set converts it (a list of text as it is, any other
+// list item by item, in the run's slab as a list edit's), where nothing
+// is logged and no marker is checked; false leaves anything else to it.
+func (r *runner) setStrings(obj any, o *[]string, v any) (bool, error) {
+	if _, marker := obj.(*state.Marker); marker || r.logging() {
+		return false, nil
+	}
+	var list []string
+	switch x := v.(type) {
+	case nil:
+	case []string:
+		list = x
+	case []any:
+		list = r.mem.strsOf(len(x))
+		for i, item := range x {
+			s, ok := item.(string)
+			if !ok {
+				return false, nil // the reflective set says why
+			}
+			list[i] = s
+		}
+	default:
+		return false, nil
+	}
+	if slices.Equal(*o, list) {
+		return true, nil // nothing changes (two empty lists, nil or not, too)
+	}
+	size := 0
+	for _, s := range list {
+		size += len(s)
+	}
+	if err := r.spend(size); err != nil {
+		return true, err
+	}
+	*o = list
+	return true, r.count()
 }
 
 // restore puts back the value a typed store replaced.
