@@ -428,3 +428,55 @@ func TestSelfEqualPlan(t *testing.T) {
 		}
 	}
 }
+
+// Map literals run in Frames that rewind take back the maps made since
+// the last Rewind, emptied, and make none anew; what was made before the
+// first Rewind, or before a Forget, is never handed out again.
+func TestFramesRecycleMaps(t *testing.T) {
+	program, _, err := compileBoth(t, `[{"a": n}, n % 2 == 0 ? {"b": n + 1} : {"c": n + 1}]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := conf.CreateNew()
+	for _, op := range append([]expr.Option{expr.Env(testEnv())}, testFunctions...) {
+		op(cfg)
+	}
+	slot := func(name string) (int, bool) { return 0, name == "n" }
+	f, err := CompileSlots(program.Node(), map[string]*builtin.Function(cfg.Functions), slot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fs Frames
+	vals := make([]any, 1)
+	run := func(n int) any {
+		vals[0] = n
+		v, err := f(&fs, vals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	want := func(n int) any {
+		if n%2 == 0 {
+			return []any{map[string]any{"a": n}, map[string]any{"b": n + 1}}
+		}
+		return []any{map[string]any{"a": n}, map[string]any{"c": n + 1}}
+	}
+	kept := run(1) // before the first Rewind: its own for good
+	for n := 2; n < 6; n++ {
+		fs.Rewind()
+		if got := run(n); !reflect.DeepEqual(got, want(n)) {
+			t.Fatalf("run %d after a Rewind: %v, want %v", n, got, want(n))
+		}
+	}
+	fs.Forget()
+	forgotten := run(7)
+	fs.Rewind()
+	run(8)
+	if !reflect.DeepEqual(kept, want(1)) || !reflect.DeepEqual(forgotten, want(7)) {
+		t.Fatalf("kept %v and %v, want %v and %v", kept, forgotten, want(1), want(7))
+	}
+	if n := testing.AllocsPerRun(20, func() { fs.Rewind(); run(3) }); n != 0 {
+		t.Errorf("a rewound run of map literals allocates %.1f objects", n)
+	}
+}

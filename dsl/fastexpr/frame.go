@@ -38,6 +38,11 @@ type frame struct {
 	lists slab.Slab[any]
 	boxes slab.Slab[[]any]
 	strs  slab.Slab[string]
+	// maps are the maps map literals made since the frames began to
+	// rewind, maps[:nextMap] in use (newMap)
+	maps      []map[string]any
+	nextMap   int
+	rewinding bool
 	// sorter is sortBy's list and keys while sort.Sort runs
 	sorter runtime.SortBy
 	// the text string + string makes (concatText)
@@ -51,6 +56,34 @@ type frame struct {
 	ints     slab.Slab[int]
 	intLists slab.Slab[[]int]
 }
+
+// newMap is a new map for a map literal: once the frames rewind, one a
+// literal made before the last Rewind, emptied, as a slab's arrays are.
+func (fr *frame) newMap() map[string]any {
+	if !fr.rewinding {
+		return make(map[string]any)
+	}
+	if fr.nextMap < len(fr.maps) {
+		m := fr.maps[fr.nextMap]
+		fr.nextMap++
+		return m
+	}
+	m := make(map[string]any)
+	fr.maps = append(fr.maps, m)
+	fr.nextMap++
+	return m
+}
+
+// rewindMaps takes back the maps made since the last Rewind, emptied;
+// forgetMaps gives them up for good.
+func (fr *frame) rewindMaps() {
+	for _, m := range fr.maps[:fr.nextMap] {
+		clear(m)
+	}
+	fr.nextMap, fr.rewinding = 0, true
+}
+
+func (fr *frame) forgetMaps() { fr.maps, fr.nextMap, fr.rewinding = nil, 0, false }
 
 // list is make([]any, n) from the frame's slab.
 func (fr *frame) list(n int) []any { return fr.lists.Make(n) }

@@ -78,7 +78,7 @@ func (c *compiler) mapLiteral(n *ast.MapNode) (eval, error) {
 		}
 	}
 	return func(fr *frame) (any, error) {
-		m := make(map[string]any)
+		m := fr.newMap()
 		for i := range keys {
 			k, err := keys[i](fr)
 			if err != nil {
