@@ -390,6 +390,25 @@ func BenchmarkMonteCarloEndPhase10(b *testing.B) {
 	}
 }
 
+// BenchmarkMonteCarloResolveHit samples one lasgun hit on a W1 fighter
+// in mesh armour, Lasting Injuries included, on one worker: the time and
+// the allocations of a sample (TestRecycledSampleAllocations bounds them).
+func BenchmarkMonteCarloResolveHit(b *testing.B) {
+	p := program(b)
+	q := odds.Question{Program: p, State: decodeState(b, duel(3, 1)), Procedure: "resolve_hit",
+		Args: map[string]string{"attacker": "shooter", "target": "target", "weapon": "lasgun"}, Of: query(b, p, `model("target").status`)}
+	// What the program works out once (what each procedure reads and
+	// writes) is worked out before the timing.
+	if _, err := odds.Sample(context.Background(), q, 100, 1, 1, nil); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	if _, err := odds.Sample(context.Background(), q, b.N, 1, 1, nil); err != nil {
+		b.Fatal(err)
+	}
+}
+
 // tenModels is a 10-model gang at the End phase: two down, one Broken.
 func tenModels(t testing.TB) *state.State {
 	var b strings.Builder
