@@ -47,6 +47,9 @@ func (c *compiler) call(n *ast.CallNode) (eval, error) {
 	if ident.Value == listConcat.name && listConcat.name != "" && reflect.ValueOf(fn.Func).Pointer() == listConcat.fn && len(n.Arguments) > 0 {
 		return c.concatFunction(n)
 	}
+	if direct, ok := boolFuncs[ident.Value]; ok && len(args) == 3 {
+		return c.boolAsAny(n, callBool3(direct, args)), nil
+	}
 	if direct, ok := directFuncs[ident.Value]; ok && len(args) == 3 {
 		return callDirect3(direct, args), nil
 	}
@@ -160,6 +163,37 @@ func callDirect3(f func(a, b, c any) (any, error), args []eval) eval {
 			return nil, errFailed
 		}
 		return out, nil
+	}
+}
+
+// boolFuncs are functions of three arguments that return a bool and
+// never fail, registered to be called without an argument list
+// (RegisterBool3).
+var boolFuncs = map[string]func(a, b, c any) bool{}
+
+// RegisterBool3 is RegisterDirect3 for a function that always returns a
+// bool and never an error: a condition runs it typed (within(m, #, 3) in
+// a chain), without boxing its outcome and asserting it back. Call it
+// from an init function, before any expression is compiled.
+func RegisterBool3(name string, f func(a, b, c any) bool) { boolFuncs[name] = f }
+
+// callBool3 is callDirect3 for a function registered with RegisterBool3.
+func callBool3(f func(a, b, c any) bool, args []eval) boolEval {
+	ea, eb, ec := args[0], args[1], args[2]
+	return func(fr *frame) (bool, error) {
+		a, err := ea(fr)
+		if err != nil {
+			return false, err
+		}
+		b, err := eb(fr)
+		if err != nil {
+			return false, err
+		}
+		c, err := ec(fr)
+		if err != nil {
+			return false, err
+		}
+		return f(a, b, c), nil
 	}
 }
 

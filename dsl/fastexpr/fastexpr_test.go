@@ -68,6 +68,9 @@ var testFunctions = []expr.Option{
 	expr.Function("team", func(args ...any) (any, error) { return args[0].(*testModel).Gang.Models, nil }, new(func(*testModel) []*testModel)),
 	expr.Function("sum3", func(args ...any) (any, error) { return args[0].(int) + args[1].(int) + args[2].(int), nil },
 		new(func(int, int, int) int)),
+	// near3 is a bool of three arguments, registered to run typed.
+	expr.Function("near3", func(args ...any) (any, error) { return near3(args[0], args[1], args[2]), nil },
+		new(func(*testModel, *testModel, int) bool)),
 	expr.Function("others", func(args ...any) (any, error) {
 		m, _ := args[0].(*testModel)
 		var out []*testModel
@@ -108,10 +111,23 @@ var testFunctions = []expr.Option{
 	expr.Function("untyped", func(args ...any) (any, error) { return args[0].(*testModel).Gang.Models, nil }, new(func(*testModel) any)),
 }
 
+// near3 is whether b's wounds are within n of a's (false where either
+// is nil).
+func near3(a, b, n any) bool {
+	x, _ := a.(*testModel)
+	y, _ := b.(*testModel)
+	k, _ := n.(int)
+	if x == nil || y == nil {
+		return false
+	}
+	return x.Wounds-y.Wounds <= k && y.Wounds-x.Wounds <= k
+}
+
 func init() {
 	SetConcat("_cat", 12)
 	SetListConcat("lists", stdlib.ConcatLists, stdlib.MaxListItems)
 	RegisterDirect3("sum3", func(a, b, c any) (any, error) { return a.(int) + b.(int) + c.(int), nil })
+	RegisterBool3("near3", near3)
 	RegisterListFill("everyone", func(arg any, dst []*testModel) ([]*testModel, bool) {
 		g, _ := arg.(*testGang)
 		if g == nil {
@@ -274,6 +290,11 @@ func TestNodeKinds(t *testing.T) {
 		// a function called with its three arguments directly
 		{text: `sum3(n, 1, 2)`}, {text: `count(ms, sum3(.wounds, 1, 0) > 1)`}, {text: `sum3(z.wounds, 1, 2)`, wantFail: true},
 		{text: `sum3(1, 2, twice(n))`},
+		// a bool of three arguments run typed, in a condition and as a value
+		{text: `near3(m, twin, 1)`}, {text: `near3(m, twin, 0)`}, {text: `near3(m, z, 1)`}, {text: `count(ms, near3(m, #, 1))`},
+		{text: `filter(ms, .wounds >= 0 and near3(m, #, 1) and not .broken)`}, {text: `any(ms, not near3(#, m, 0) or .broken)`},
+		{text: `near3(m, twin, twice(n)) ? 1 : 2`}, {text: `[near3(z.gang.models[0], m, 1)]`, wantFail: true},
+		{text: `near3(m, ms[0], 1) == near3(ms[0], m, 1)`}, {text: `near3(m, twin, boom())`, wantFail: true},
 		// uniq of the common lists without reflection, of others by the built-in
 		{text: `uniq(["a", "b", "a", s, "Bo"])`}, {text: `uniq(map(ms, .gang.name))`}, {text: `uniq(m.skills)`}, {text: `uniq(list)`},
 		{text: `uniq(mixed)`}, {text: `len(uniq(mixed))`}, {text: `len(uniq(list))`}, {text: `len(uniq(m.skills))`},
