@@ -167,6 +167,12 @@ func (c *compiler) chainOperands(n ast.Node, op string, negate bool, ops *[]chai
 			*ops = append(*ops, chainOperand{test: &t})
 			return nil
 		}
+	} else if t, ok, err := c.subgroupOf(n, negate); ok || err != nil {
+		if err != nil {
+			return err
+		}
+		*ops = append(*ops, chainOperand{test: &t})
+		return nil
 	}
 	b, err := c.chainOf(n, true, negate)
 	if err != nil {
@@ -174,6 +180,59 @@ func (c *compiler) chainOperands(n ast.Node, op string, negate bool, ops *[]chai
 	}
 	*ops = append(*ops, chainOperand{cond: b})
 	return nil
+}
+
+// subgroupOf is a chainable n that is a test of a field of an item
+// behind nots and aliasing lets (`not out_of_action(#)`), or whose chain
+// is of such tests of one item alone (`not is_wrecked(#)`: `#.kind !=
+// "vehicle" or #.secondary != "wrecked"`), as one test (for a chain, of
+// kind testSub). In a chain, it joins the group of the tests of the same
+// item around it instead of cutting it in two. ok is false for any
+// other n.
+func (c *compiler) subgroupOf(n ast.Node, negate bool) (fieldTest, bool, error) {
+	if !c.chainable(n) {
+		t, ok := c.fieldTestOf(n, negate)
+		return t, ok, nil
+	}
+	switch x := n.(type) {
+	case *ast.PredicateNode:
+		return c.subgroupOf(x.Node, negate)
+	case *ast.UnaryNode: // as chainShape
+		return c.subgroupOf(x.Node, !negate)
+	case *ast.VariableDeclaratorNode:
+		value, err := c.compile(x.Value)
+		if err != nil {
+			return fieldTest{}, false, err
+		}
+		c.lets = append(c.lets, c.aliasVar(x, value))
+		defer func() { c.lets = c.lets[:len(c.lets)-1] }()
+		return c.subgroupOf(x.Expr, negate)
+	case *ast.BinaryNode:
+		or := (x.Operator == "or" || x.Operator == "||") != negate
+		var ops []chainOperand
+		for _, side := range [2]ast.Node{x.Left, x.Right} {
+			if err := c.chainOperands(side, x.Operator, negate, &ops); err != nil {
+				return fieldTest{}, false, err
+			}
+		}
+		sub := &testSubgroup{or: or}
+		for _, op := range ops {
+			if op.test == nil || op.test.at != ops[0].test.at || op.test.want != ops[0].test.want {
+				return fieldTest{}, false, nil
+			}
+			sub.tests = append(sub.tests, *op.test)
+		}
+		first := ops[0].test
+		return fieldTest{kind: testSub, at: first.at, want: first.want, sub: sub}, true, nil
+	}
+	return fieldTest{}, false, nil
+}
+
+// testSubgroup is a testSub's tests, and whether they are or-ed (else
+// and-ed).
+type testSubgroup struct {
+	tests []fieldTest
+	or    bool
 }
 
 // groupTests makes the closures of a chain's operands: a run of tests of
@@ -211,28 +270,36 @@ func testGroup(tests []fieldTest, or bool) boolEval {
 		if e.typ != want || e.data == nil {
 			return false, errFailed // as the field's getter: the VM decides
 		}
-		for i := range tests {
-			// fieldTest.on, written out: a call per test was a third of a
-			// group's instructions.
-			t := &tests[i]
-			p := unsafe.Add(e.data, t.off)
-			var v bool
-			switch t.kind {
-			case testStrEq:
-				v = t.lit.equals(*(*string)(p))
-			case testBool:
-				v = *(*bool)(p)
-			case testStrIn:
-				v = slices.Contains(*(*[]string)(p), t.lit.s)
-			default:
-				v = t.cmp.test(*(*int)(p), t.n)
-			}
-			if v != t.negate == or {
-				return or, nil
-			}
-		}
-		return !or, nil
+		return runTests(tests, e.data, or), nil
 	}
+}
+
+// runTests is the outcome of tests, and-ed or or-ed, of the item at
+// data, which is of their type and not nil.
+func runTests(tests []fieldTest, data unsafe.Pointer, or bool) bool {
+	for i := range tests {
+		// fieldTest.on, written out: a call per test was a third of a
+		// group's instructions.
+		t := &tests[i]
+		p := unsafe.Add(data, t.off)
+		var v bool
+		switch t.kind {
+		case testStrEq:
+			v = t.lit.equals(*(*string)(p))
+		case testBool:
+			v = *(*bool)(p)
+		case testStrIn:
+			v = slices.Contains(*(*[]string)(p), t.lit.s)
+		case testSub:
+			v = runTests(t.sub.tests, data, t.sub.or)
+		default:
+			v = t.cmp.test(*(*int)(p), t.n)
+		}
+		if v != t.negate == or {
+			return or
+		}
+	}
+	return !or
 }
 
 func sameLogical(a, b string) bool {
@@ -251,6 +318,7 @@ type fieldTest struct {
 	n      int
 	cmp    intCmp
 	negate bool // the test is true where the field's is false
+	sub    *testSubgroup
 }
 
 type fieldTestKind uint8
@@ -260,10 +328,14 @@ const (
 	testBool
 	testStrIn
 	testIntCmp
+	testSub // the outcome of sub's tests of the same item (off 0)
 )
 
 // on is the test of the item at p.
 func (t *fieldTest) on(p unsafe.Pointer) bool {
+	if t.kind == testSub {
+		return runTests(t.sub.tests, p, t.sub.or) != t.negate
+	}
 	p = unsafe.Add(p, t.off)
 	var v bool
 	switch t.kind {

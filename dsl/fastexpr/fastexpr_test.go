@@ -273,6 +273,17 @@ func TestNodeKinds(t *testing.T) {
 		{text: `count(ms, let x = #; count(ms, x.wounds == 1 and .wounds == 2) > 0)`}, {text: `map(ms, let x = #; none(ms, x.name == "Bo" and .name == "Ana"))`},
 		{text: `any(concat(ms, [z]), .wounds > 10 and .broken)`, wantFail: true}, {text: `any(concat([z], ms), n > 5 and .broken and .wounds > 0)`},
 		{text: `all(concat([z], ms), b or .broken or .wounds > 0)`}, {text: `all(concat(ms, [z]), .wounds < 5 and not .broken or .name == "Bo")`, wantFail: true},
+		// tests of one item behind nots and lets, and chains of them, in the group around them
+		{text: `filter(ms, .wounds >= 0 and not (.broken and .name == "Bo") and .wounds < 3)`},
+		{text: `count(ms, let x = #; not x.broken and not (let y = x; y.name == "Bo") and not (let w = x; w.wounds > 1 or w.name == "Cy"))`},
+		{text: `any(ms, .wounds > 5 or not (.name != "Bo" or not .broken) or .name == "Cy")`},
+		{text: `filter(ms, let x = #; x.wounds >= 0 and not (let y = x; y.broken and not (let v = y; v.name == "Bo" or v.wounds == 1)))`},
+		{text: `all(ms, not (.broken and .wounds == 1) and not not (.name != ""))`}, {text: `none(ms, not (.wounds < 0 or "x" in .skills) and .broken)`},
+		{text: `filter(concat(ms, [z]), .wounds >= 0 and not (.broken and .name == "Bo"))`, wantFail: true},
+		{text: `filter(concat([z], ms), not (.broken and .name == "Bo") and .wounds > 1)`, wantFail: true},
+		{text: `count(ms, let x = #; x.wounds >= 0 and not (let y = m; y.broken and x.name == "Bo"))`},
+		{text: `any(ms, any(ms, .wounds >= 0 and not (#.broken and .name == "Bo")))`},
+		{text: `filter(ms, not (.broken and .name == "Bo") and n > 1)`}, {text: `filter(ms, n > 1 and not (.broken and .name != "Bo"))`},
 		// the rules' concat of lists, made from the frame's slabs; bounded as the function is
 		{text: `lists(ms, ms)`}, {text: `lists([], [])`}, {text: `lists(ms)`}, {text: `lists(map(ms, .name), ["x"])`},
 		{text: `lists(nobody(), ms)`}, {text: `lists(untyped(m), ["x"])`}, {text: `lists(list, 1..3, mixed)`}, {text: `lists(others(m), [m])`},
