@@ -251,6 +251,9 @@ func groupTests(ops []chainOperand, or bool) []boolEval {
 		for ; i < len(ops) && ops[i].test != nil && ops[i].test.at == first.at && ops[i].test.want == first.want; i++ {
 			tests = append(tests, *ops[i].test)
 		}
+		if !or {
+			tests = dropImplied(tests)
+		}
 		if len(tests) == 1 {
 			conds = append(conds, tests[0].closure())
 			continue
@@ -258,6 +261,52 @@ func groupTests(ops []chainOperand, or bool) []boolEval {
 		conds = append(conds, testGroup(tests, or))
 	}
 	return conds
+}
+
+// dropImplied leaves out of an and-ed group of tests of one item those
+// the tests before them decide true: once `#.status == "standing"` has
+// held, `#.status != "out_of_action"` holds too, and once `#.kind ==
+// "fighter"` has, so does `not is_wrecked(#)` (`#.kind != "vehicle" or
+// …`). Inlined functions repeat such tests (is_fighter(#) and
+// on_battlefield(#)). A test is reached only where all before it held,
+// and tests read the item and nothing else, so what is left gives the
+// same outcome; the first test, which no test precedes, stays, and the
+// group still checks its item.
+func dropImplied(tests []fieldTest) []fieldTest {
+	equal := map[uintptr]string{} // the text fields known equal to a literal, by offset
+	// holds is whether the facts so far decide t true.
+	var holds func(t *fieldTest) bool
+	holds = func(t *fieldTest) bool {
+		switch t.kind {
+		case testStrEq:
+			s, known := equal[t.off]
+			return known && (s == t.lit.s) != t.negate
+		case testSub:
+			if !t.sub.or || t.negate {
+				return false
+			}
+			for i := range t.sub.tests {
+				if holds(&t.sub.tests[i]) {
+					return true // one or-ed test holds
+				}
+			}
+		}
+		return false
+	}
+	out := tests[:0:0]
+	for i := range tests {
+		t := &tests[i]
+		if i > 0 && holds(t) {
+			continue
+		}
+		out = append(out, *t)
+		if t.kind == testStrEq && !t.negate {
+			if _, known := equal[t.off]; !known {
+				equal[t.off] = t.lit.s
+			}
+		}
+	}
+	return out
 }
 
 // testGroup runs tests of fields of one item in order until one settles

@@ -284,6 +284,14 @@ func TestNodeKinds(t *testing.T) {
 		{text: `count(ms, let x = #; x.wounds >= 0 and not (let y = m; y.broken and x.name == "Bo"))`},
 		{text: `any(ms, any(ms, .wounds >= 0 and not (#.broken and .name == "Bo")))`},
 		{text: `filter(ms, not (.broken and .name == "Bo") and n > 1)`}, {text: `filter(ms, n > 1 and not (.broken and .name != "Bo"))`},
+		// tests the tests before them decide, left out of a group
+		{text: `filter(ms, .name == "Bo" and .name != "Cy" and .wounds >= 0)`}, {text: `count(ms, .name == "Bo" and .name == "Bo")`},
+		{text: `count(ms, .name == "Bo" and .name == "Cy")`}, {text: `filter(ms, .name == "Bo" and not (.name == "Ana" and .broken))`},
+		{text: `filter(ms, .name != "Bo" and .name != "Cy" and not (.name == "Cy" and .broken))`},
+		{text: `any(ms, .name == "Bo" and not (.name != "Bo" and .broken) and .wounds == 1)`},
+		{text: `count(ms, .name == "Bo" and not (.name == "Bo" and .broken))`}, {text: `count(ms, .name == "Ana" or .name != "Ana")`},
+		{text: `count(ms, .name == "Bo" and not (.name != "Bo" or .broken))`},
+		{text: `filter(concat([z], ms), .name == "Bo" and .name != "Cy")`, wantFail: true},
 		// the rules' concat of lists, made from the frame's slabs; bounded as the function is
 		{text: `lists(ms, ms)`}, {text: `lists([], [])`}, {text: `lists(ms)`}, {text: `lists(map(ms, .name), ["x"])`},
 		{text: `lists(nobody(), ms)`}, {text: `lists(untyped(m), ["x"])`}, {text: `lists(list, 1..3, mixed)`}, {text: `lists(others(m), [m])`},
