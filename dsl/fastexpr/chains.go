@@ -94,6 +94,11 @@ func (c *compiler) chainShape(n ast.Node, negate bool) (boolEval, error) {
 				return nil, err
 			}
 		}
+		if ops[0].test != nil {
+			if lead, k := leadGroup(ops, or); k < len(ops) {
+				return leadThenRest(lead, groupTests(ops[k:], or), or), nil
+			}
+		}
 		conds := groupTests(ops, or)
 		if len(conds) == 1 {
 			return conds[0], nil
@@ -246,14 +251,8 @@ func groupTests(ops []chainOperand, or bool) []boolEval {
 			i++
 			continue
 		}
-		first := ops[i].test
-		var tests []fieldTest
-		for ; i < len(ops) && ops[i].test != nil && ops[i].test.at == first.at && ops[i].test.want == first.want; i++ {
-			tests = append(tests, *ops[i].test)
-		}
-		if !or {
-			tests = dropImplied(tests)
-		}
+		tests, n := leadGroup(ops[i:], or)
+		i += n
 		if len(tests) == 1 {
 			conds = append(conds, tests[0].closure())
 			continue
@@ -261,6 +260,44 @@ func groupTests(ops []chainOperand, or bool) []boolEval {
 		conds = append(conds, testGroup(tests, or))
 	}
 	return conds
+}
+
+// leadGroup is the tests of one item that ops start with (ops[0] is a
+// test), less those dropImplied leaves out, and how many operands they
+// were.
+func leadGroup(ops []chainOperand, or bool) (tests []fieldTest, n int) {
+	first := ops[0].test
+	for ; n < len(ops) && ops[n].test != nil && ops[n].test.at == first.at && ops[n].test.want == first.want; n++ {
+		tests = append(tests, *ops[n].test)
+	}
+	if !or {
+		tests = dropImplied(tests)
+	}
+	return tests, n
+}
+
+// leadThenRest is a chain that starts with tests of one item, run in
+// the chain's own closure (testGroup's, written out: the chain runs for
+// every item of a predicate, and the group's call was a tenth of it),
+// then the rest of its operands.
+func leadThenRest(lead []fieldTest, rest []boolEval, or bool) boolEval {
+	at, want := lead[0].at, lead[0].want
+	lead = slices.Clip(lead)
+	return func(fr *frame) (bool, error) {
+		e := (*eface)(unsafe.Pointer(&fr.items[at]))
+		if e.typ != want || e.data == nil {
+			return false, errFailed // as the field's getter: the VM decides
+		}
+		if runTests(lead, e.data, or) == or {
+			return or, nil
+		}
+		for _, cond := range rest {
+			if a, err := cond(fr); err != nil || a == or {
+				return a, err
+			}
+		}
+		return !or, nil
+	}
 }
 
 // dropImplied leaves out of an and-ed group of tests of one item those

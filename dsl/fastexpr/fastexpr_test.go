@@ -291,6 +291,8 @@ func TestNodeKinds(t *testing.T) {
 		{text: `any(ms, .name == "Bo" and not (.name != "Bo" and .broken) and .wounds == 1)`},
 		{text: `count(ms, .name == "Bo" and not (.name == "Bo" and .broken))`}, {text: `count(ms, .name == "Ana" or .name != "Ana")`},
 		{text: `count(ms, .name == "Bo" and not (.name != "Bo" or .broken))`},
+		{text: `filter(concat([z], ms), .wounds >= 0 and n > 1)`, wantFail: true}, {text: `filter(concat(ms, [z]), .wounds > 5 and n > 1)`, wantFail: true},
+		{text: `count(ms, .name == "Bo" or .wounds > 1 or n > 5 or .broken)`},
 		{text: `filter(concat([z], ms), .name == "Bo" and .name != "Cy")`, wantFail: true},
 		// the rules' concat of lists, made from the frame's slabs; bounded as the function is
 		{text: `lists(ms, ms)`}, {text: `lists([], [])`}, {text: `lists(ms)`}, {text: `lists(map(ms, .name), ["x"])`},
