@@ -36,7 +36,7 @@ func init() {
 	fastexpr.Register[map[string]any]()
 	fastexpr.SetConcat(stdlib.ConcatFunction, stdlib.MaxStringBytes)
 	fastexpr.SetListConcat(stdlib.ListConcatFunction, stdlib.ConcatLists, stdlib.MaxListItems)
-	fastexpr.RegisterDirect3("within", func(a, b, c any) (any, error) { return stdlib.Within(a, b, c), nil })
+	fastexpr.RegisterBool3("within", stdlib.Within)
 	// models(state), looped over by a predicate, is every gang's models
 	// appended to a list the predicate keeps, not a new list per call.
 	fastexpr.RegisterListFill("models", func(arg any, dst []*state.Model) ([]*state.Model, bool) {

@@ -363,7 +363,7 @@ func traitValue(traits []string, id string) (int, bool) {
 // inches of a, closest points of their bases (a nil model is at no
 // distance from anything, as Distance says).
 func Within(a, b, inches any) bool {
-	return state.Distance(modelArg(a), modelArg(b)) <= toFloat(inches)
+	return state.Within(modelArg(a), modelArg(b), toFloat(inches))
 }
 
 func toFloat(v any) float64 {

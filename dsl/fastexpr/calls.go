@@ -50,6 +50,13 @@ func (c *compiler) call(n *ast.CallNode) (eval, error) {
 	if text, ok := c.concatText(n); ok {
 		return text, nil
 	}
+	if direct, ok := boolFuncs[ident.Value]; ok && len(args) == 3 {
+		var reads [3]argRead
+		for i := range reads {
+			reads[i] = c.argReadOf(n.Arguments[i], args[i])
+		}
+		return c.boolAsAny(n, callBool3(direct, reads)), nil
+	}
 	if direct, ok := directFuncs[ident.Value]; ok && len(args) == 3 {
 		return callDirect3(direct, args), nil
 	}
@@ -164,6 +171,99 @@ func callDirect3(f func(a, b, c any) (any, error), args []eval) eval {
 		}
 		return out, nil
 	}
+}
+
+// boolFuncs are functions of three arguments that return a bool and
+// never fail, registered to be called without an argument list
+// (RegisterBool3).
+var boolFuncs = map[string]func(a, b, c any) bool{}
+
+// RegisterBool3 is RegisterDirect3 for a function that always returns a
+// bool and never an error: a condition runs it typed (within(m, #, 3) in
+// a chain), without boxing its outcome and asserting it back. Call it
+// from an init function, before any expression is compiled.
+func RegisterBool3(name string, f func(a, b, c any) bool) { boolFuncs[name] = f }
+
+// callBool3 is callDirect3 for a function registered with RegisterBool3.
+func callBool3(f func(a, b, c any) bool, args [3]argRead) boolEval {
+	ea, eb, ec := args[0], args[1], args[2]
+	return func(fr *frame) (bool, error) {
+		a, err := ea.read(fr)
+		if err != nil {
+			return false, err
+		}
+		b, err := eb.read(fr)
+		if err != nil {
+			return false, err
+		}
+		c, err := ec.read(fr)
+		if err != nil {
+			return false, err
+		}
+		return f(a, b, c), nil
+	}
+}
+
+// argRead reads an argument of a direct call: a literal, a predicate's
+// item (#) or a name of the frame's slots where the argument is one (as
+// their closures would read them, without a call), else by its closure.
+type argRead struct {
+	kind argKind
+	i    int // the item's or the slot's index
+	v    any // the literal
+	f    eval
+}
+
+type argKind uint8
+
+const (
+	argEval argKind = iota
+	argLiteral
+	argItem
+	argSlot
+)
+
+// argReadOf is how to read argument n, whose closure is f.
+func (c *compiler) argReadOf(n ast.Node, f eval) argRead {
+	switch n.(type) {
+	case *ast.NilNode, *ast.BoolNode, *ast.StringNode, *ast.IntegerNode, *ast.FloatNode:
+		v, _ := f(nil) // a literal's closure reads no frame
+		return argRead{kind: argLiteral, v: v}
+	}
+	if at, ok := c.itemOf(n); ok {
+		return argRead{kind: argItem, i: at}
+	}
+	if id, ok := n.(*ast.IdentifierNode); ok && c.slotOf != nil && id.Value != "$env" && !c.isLet(id.Value) {
+		if i, ok := c.slotOf(id.Value); ok {
+			return argRead{kind: argSlot, i: i}
+		}
+	}
+	return argRead{kind: argEval, f: f}
+}
+
+// isLet is whether name is a let variable in scope.
+func (c *compiler) isLet(name string) bool {
+	for _, l := range c.lets {
+		if l.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *argRead) read(fr *frame) (any, error) {
+	switch a.kind {
+	case argLiteral:
+		return a.v, nil
+	case argItem:
+		return fr.items[a.i], nil
+	case argSlot:
+		if a.i < len(fr.slots) {
+			return fr.slots[a.i], nil
+		}
+		return nil, nil // unset: nil, as identifier reads it
+	}
+	return a.f(fr)
 }
 
 // callWithStack is callFunc for the functions munda configures, none of

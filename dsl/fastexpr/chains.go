@@ -94,6 +94,11 @@ func (c *compiler) chainShape(n ast.Node, negate bool) (boolEval, error) {
 				return nil, err
 			}
 		}
+		if ops[0].test != nil {
+			if lead, k := leadGroup(ops, or); k < len(ops) {
+				return leadThenRest(lead, groupTests(ops[k:], or), or), nil
+			}
+		}
 		conds := groupTests(ops, or)
 		if len(conds) == 1 {
 			return conds[0], nil
@@ -167,6 +172,12 @@ func (c *compiler) chainOperands(n ast.Node, op string, negate bool, ops *[]chai
 			*ops = append(*ops, chainOperand{test: &t})
 			return nil
 		}
+	} else if t, ok, err := c.subgroupOf(n, negate); ok || err != nil {
+		if err != nil {
+			return err
+		}
+		*ops = append(*ops, chainOperand{test: &t})
+		return nil
 	}
 	b, err := c.chainOf(n, true, negate)
 	if err != nil {
@@ -174,6 +185,59 @@ func (c *compiler) chainOperands(n ast.Node, op string, negate bool, ops *[]chai
 	}
 	*ops = append(*ops, chainOperand{cond: b})
 	return nil
+}
+
+// subgroupOf is a chainable n that is a test of a field of an item
+// behind nots and aliasing lets (`not out_of_action(#)`), or whose chain
+// is of such tests of one item alone (`not is_wrecked(#)`: `#.kind !=
+// "vehicle" or #.secondary != "wrecked"`), as one test (for a chain, of
+// kind testSub). In a chain, it joins the group of the tests of the same
+// item around it instead of cutting it in two. ok is false for any
+// other n.
+func (c *compiler) subgroupOf(n ast.Node, negate bool) (fieldTest, bool, error) {
+	if !c.chainable(n) {
+		t, ok := c.fieldTestOf(n, negate)
+		return t, ok, nil
+	}
+	switch x := n.(type) {
+	case *ast.PredicateNode:
+		return c.subgroupOf(x.Node, negate)
+	case *ast.UnaryNode: // as chainShape
+		return c.subgroupOf(x.Node, !negate)
+	case *ast.VariableDeclaratorNode:
+		value, err := c.compile(x.Value)
+		if err != nil {
+			return fieldTest{}, false, err
+		}
+		c.lets = append(c.lets, c.aliasVar(x, value))
+		defer func() { c.lets = c.lets[:len(c.lets)-1] }()
+		return c.subgroupOf(x.Expr, negate)
+	case *ast.BinaryNode:
+		or := (x.Operator == "or" || x.Operator == "||") != negate
+		var ops []chainOperand
+		for _, side := range [2]ast.Node{x.Left, x.Right} {
+			if err := c.chainOperands(side, x.Operator, negate, &ops); err != nil {
+				return fieldTest{}, false, err
+			}
+		}
+		sub := &testSubgroup{or: or}
+		for _, op := range ops {
+			if op.test == nil || op.test.at != ops[0].test.at || op.test.want != ops[0].test.want {
+				return fieldTest{}, false, nil
+			}
+			sub.tests = append(sub.tests, *op.test)
+		}
+		first := ops[0].test
+		return fieldTest{kind: testSub, at: first.at, want: first.want, sub: sub}, true, nil
+	}
+	return fieldTest{}, false, nil
+}
+
+// testSubgroup is a testSub's tests, and whether they are or-ed (else
+// and-ed).
+type testSubgroup struct {
+	tests []fieldTest
+	or    bool
 }
 
 // groupTests makes the closures of a chain's operands: a run of tests of
@@ -187,11 +251,8 @@ func groupTests(ops []chainOperand, or bool) []boolEval {
 			i++
 			continue
 		}
-		first := ops[i].test
-		var tests []fieldTest
-		for ; i < len(ops) && ops[i].test != nil && ops[i].test.at == first.at && ops[i].test.want == first.want; i++ {
-			tests = append(tests, *ops[i].test)
-		}
+		tests, n := leadGroup(ops[i:], or)
+		i += n
 		if len(tests) == 1 {
 			conds = append(conds, tests[0].closure())
 			continue
@@ -199,6 +260,90 @@ func groupTests(ops []chainOperand, or bool) []boolEval {
 		conds = append(conds, testGroup(tests, or))
 	}
 	return conds
+}
+
+// leadGroup is the tests of one item that ops start with (ops[0] is a
+// test), less those dropImplied leaves out, and how many operands they
+// were.
+func leadGroup(ops []chainOperand, or bool) (tests []fieldTest, n int) {
+	first := ops[0].test
+	for ; n < len(ops) && ops[n].test != nil && ops[n].test.at == first.at && ops[n].test.want == first.want; n++ {
+		tests = append(tests, *ops[n].test)
+	}
+	if !or {
+		tests = dropImplied(tests)
+	}
+	return tests, n
+}
+
+// leadThenRest is a chain that starts with tests of one item, run in
+// the chain's own closure (testGroup's, written out: the chain runs for
+// every item of a predicate, and the group's call was a tenth of it),
+// then the rest of its operands.
+func leadThenRest(lead []fieldTest, rest []boolEval, or bool) boolEval {
+	at, want := lead[0].at, lead[0].want
+	lead = slices.Clip(lead)
+	return func(fr *frame) (bool, error) {
+		e := (*eface)(unsafe.Pointer(&fr.items[at]))
+		if e.typ != want || e.data == nil {
+			return false, errFailed // as the field's getter: the VM decides
+		}
+		if runTests(lead, e.data, or) == or {
+			return or, nil
+		}
+		for _, cond := range rest {
+			if a, err := cond(fr); err != nil || a == or {
+				return a, err
+			}
+		}
+		return !or, nil
+	}
+}
+
+// dropImplied leaves out of an and-ed group of tests of one item those
+// the tests before them decide true: once `#.status == "standing"` has
+// held, `#.status != "out_of_action"` holds too, and once `#.kind ==
+// "fighter"` has, so does `not is_wrecked(#)` (`#.kind != "vehicle" or
+// …`). Inlined functions repeat such tests (is_fighter(#) and
+// on_battlefield(#)). A test is reached only where all before it held,
+// and tests read the item and nothing else, so what is left gives the
+// same outcome; the first test, which no test precedes, stays, and the
+// group still checks its item.
+func dropImplied(tests []fieldTest) []fieldTest {
+	equal := map[uintptr]string{} // the text fields known equal to a literal, by offset
+	// holds is whether the facts so far decide t true.
+	var holds func(t *fieldTest) bool
+	holds = func(t *fieldTest) bool {
+		switch t.kind {
+		case testStrEq:
+			s, known := equal[t.off]
+			return known && (s == t.lit.s) != t.negate
+		case testSub:
+			if !t.sub.or || t.negate {
+				return false
+			}
+			for i := range t.sub.tests {
+				if holds(&t.sub.tests[i]) {
+					return true // one or-ed test holds
+				}
+			}
+		}
+		return false
+	}
+	out := tests[:0:0]
+	for i := range tests {
+		t := &tests[i]
+		if i > 0 && holds(t) {
+			continue
+		}
+		out = append(out, *t)
+		if t.kind == testStrEq && !t.negate {
+			if _, known := equal[t.off]; !known {
+				equal[t.off] = t.lit.s
+			}
+		}
+	}
+	return out
 }
 
 // testGroup runs tests of fields of one item in order until one settles
@@ -211,28 +356,36 @@ func testGroup(tests []fieldTest, or bool) boolEval {
 		if e.typ != want || e.data == nil {
 			return false, errFailed // as the field's getter: the VM decides
 		}
-		for i := range tests {
-			// fieldTest.on, written out: a call per test was a third of a
-			// group's instructions.
-			t := &tests[i]
-			p := unsafe.Add(e.data, t.off)
-			var v bool
-			switch t.kind {
-			case testStrEq:
-				v = t.lit.equals(*(*string)(p))
-			case testBool:
-				v = *(*bool)(p)
-			case testStrIn:
-				v = slices.Contains(*(*[]string)(p), t.lit.s)
-			default:
-				v = t.cmp.test(*(*int)(p), t.n)
-			}
-			if v != t.negate == or {
-				return or, nil
-			}
-		}
-		return !or, nil
+		return runTests(tests, e.data, or), nil
 	}
+}
+
+// runTests is the outcome of tests, and-ed or or-ed, of the item at
+// data, which is of their type and not nil.
+func runTests(tests []fieldTest, data unsafe.Pointer, or bool) bool {
+	for i := range tests {
+		// fieldTest.on, written out: a call per test was a third of a
+		// group's instructions.
+		t := &tests[i]
+		p := unsafe.Add(data, t.off)
+		var v bool
+		switch t.kind {
+		case testStrEq:
+			v = t.lit.equals(*(*string)(p))
+		case testBool:
+			v = *(*bool)(p)
+		case testStrIn:
+			v = slices.Contains(*(*[]string)(p), t.lit.s)
+		case testSub:
+			v = runTests(t.sub.tests, data, t.sub.or)
+		default:
+			v = t.cmp.test(*(*int)(p), t.n)
+		}
+		if v != t.negate == or {
+			return or
+		}
+	}
+	return !or
 }
 
 func sameLogical(a, b string) bool {
@@ -251,6 +404,7 @@ type fieldTest struct {
 	n      int
 	cmp    intCmp
 	negate bool // the test is true where the field's is false
+	sub    *testSubgroup
 }
 
 type fieldTestKind uint8
@@ -260,10 +414,14 @@ const (
 	testBool
 	testStrIn
 	testIntCmp
+	testSub // the outcome of sub's tests of the same item (off 0)
 )
 
 // on is the test of the item at p.
 func (t *fieldTest) on(p unsafe.Pointer) bool {
+	if t.kind == testSub {
+		return runTests(t.sub.tests, p, t.sub.or) != t.negate
+	}
 	p = unsafe.Add(p, t.off)
 	var v bool
 	switch t.kind {

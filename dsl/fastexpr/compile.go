@@ -206,7 +206,7 @@ func CompileSlots(node ast.Node, functions map[string]*builtin.Function, slotOf 
 		return f, nil
 	}
 	slots, depth := c.slots, c.maxDepth
-	return func(fs *Frames, vals []any) (v any, err error) {
+	framed := func(fs *Frames, vals []any) (v any, err error) {
 		if fs == nil {
 			return runPooled(nil, run, slots, depth, nil, vals)
 		}
@@ -225,7 +225,11 @@ func CompileSlots(node ast.Node, functions map[string]*builtin.Function, slotOf 
 			fs.release(fr, slots, depth)
 		}()
 		return run(fr)
-	}, nil
+	}
+	if f, ok := c.framelessTest(node, framed); ok {
+		return f, nil
+	}
+	return framed, nil
 }
 
 // take is a free frame of fs, marked in use.
@@ -436,13 +440,7 @@ func (c *compiler) compileAll(nodes []ast.Node) ([]eval, error) {
 // of a name (gang.bottled). It runs as the closures would, without taking
 // a frame or guarding against a panic (none of these can panic).
 func (c *compiler) frameless(node ast.Node) (SlotFunc, bool) {
-	slotRead := func(n ast.Node) (int, bool) {
-		id, ok := n.(*ast.IdentifierNode)
-		if !ok || id.Value == "$env" || c.slotOf == nil {
-			return 0, false
-		}
-		return c.slotOf(id.Value)
-	}
+	slotRead := c.slotRead
 	switch n := node.(type) {
 	case *ast.NilNode, *ast.BoolNode, *ast.StringNode, *ast.IntegerNode, *ast.FloatNode, *ast.ConstantNode:
 		v, err := c.compile(n) // a constant: its closure reads no frame
@@ -483,4 +481,13 @@ func (c *compiler) frameless(node ast.Node) (SlotFunc, bool) {
 		}, true
 	}
 	return nil, false
+}
+
+// slotRead is the slot of the name n reads, if it is a name.
+func (c *compiler) slotRead(n ast.Node) (int, bool) {
+	id, ok := n.(*ast.IdentifierNode)
+	if !ok || id.Value == "$env" || c.slotOf == nil {
+		return 0, false
+	}
+	return c.slotOf(id.Value)
 }

@@ -69,6 +69,9 @@ var testFunctions = []expr.Option{
 	expr.Function("team", func(args ...any) (any, error) { return args[0].(*testModel).Gang.Models, nil }, new(func(*testModel) []*testModel)),
 	expr.Function("sum3", func(args ...any) (any, error) { return args[0].(int) + args[1].(int) + args[2].(int), nil },
 		new(func(int, int, int) int)),
+	// near3 is a bool of three arguments, registered to run typed.
+	expr.Function("near3", func(args ...any) (any, error) { return near3(args[0], args[1], args[2]), nil },
+		new(func(*testModel, *testModel, int) bool)),
 	expr.Function("others", func(args ...any) (any, error) {
 		m, _ := args[0].(*testModel)
 		var out []*testModel
@@ -109,10 +112,23 @@ var testFunctions = []expr.Option{
 	expr.Function("untyped", func(args ...any) (any, error) { return args[0].(*testModel).Gang.Models, nil }, new(func(*testModel) any)),
 }
 
+// near3 is whether b's wounds are within n of a's (false where either
+// is nil).
+func near3(a, b, n any) bool {
+	x, _ := a.(*testModel)
+	y, _ := b.(*testModel)
+	k, _ := n.(int)
+	if x == nil || y == nil {
+		return false
+	}
+	return x.Wounds-y.Wounds <= k && y.Wounds-x.Wounds <= k
+}
+
 func init() {
 	SetConcat("_cat", 12)
 	SetListConcat("lists", stdlib.ConcatLists, stdlib.MaxListItems)
 	RegisterDirect3("sum3", func(a, b, c any) (any, error) { return a.(int) + b.(int) + c.(int), nil })
+	RegisterBool3("near3", near3)
 	RegisterListFill("everyone", func(arg any, dst []*testModel) ([]*testModel, bool) {
 		g, _ := arg.(*testGang)
 		if g == nil {
@@ -258,6 +274,27 @@ func TestNodeKinds(t *testing.T) {
 		{text: `count(ms, let x = #; count(ms, x.wounds == 1 and .wounds == 2) > 0)`}, {text: `map(ms, let x = #; none(ms, x.name == "Bo" and .name == "Ana"))`},
 		{text: `any(concat(ms, [z]), .wounds > 10 and .broken)`, wantFail: true}, {text: `any(concat([z], ms), n > 5 and .broken and .wounds > 0)`},
 		{text: `all(concat([z], ms), b or .broken or .wounds > 0)`}, {text: `all(concat(ms, [z]), .wounds < 5 and not .broken or .name == "Bo")`, wantFail: true},
+		// tests of one item behind nots and lets, and chains of them, in the group around them
+		{text: `filter(ms, .wounds >= 0 and not (.broken and .name == "Bo") and .wounds < 3)`},
+		{text: `count(ms, let x = #; not x.broken and not (let y = x; y.name == "Bo") and not (let w = x; w.wounds > 1 or w.name == "Cy"))`},
+		{text: `any(ms, .wounds > 5 or not (.name != "Bo" or not .broken) or .name == "Cy")`},
+		{text: `filter(ms, let x = #; x.wounds >= 0 and not (let y = x; y.broken and not (let v = y; v.name == "Bo" or v.wounds == 1)))`},
+		{text: `all(ms, not (.broken and .wounds == 1) and not not (.name != ""))`}, {text: `none(ms, not (.wounds < 0 or "x" in .skills) and .broken)`},
+		{text: `filter(concat(ms, [z]), .wounds >= 0 and not (.broken and .name == "Bo"))`, wantFail: true},
+		{text: `filter(concat([z], ms), not (.broken and .name == "Bo") and .wounds > 1)`, wantFail: true},
+		{text: `count(ms, let x = #; x.wounds >= 0 and not (let y = m; y.broken and x.name == "Bo"))`},
+		{text: `any(ms, any(ms, .wounds >= 0 and not (#.broken and .name == "Bo")))`},
+		{text: `filter(ms, not (.broken and .name == "Bo") and n > 1)`}, {text: `filter(ms, n > 1 and not (.broken and .name != "Bo"))`},
+		// tests the tests before them decide, left out of a group
+		{text: `filter(ms, .name == "Bo" and .name != "Cy" and .wounds >= 0)`}, {text: `count(ms, .name == "Bo" and .name == "Bo")`},
+		{text: `count(ms, .name == "Bo" and .name == "Cy")`}, {text: `filter(ms, .name == "Bo" and not (.name == "Ana" and .broken))`},
+		{text: `filter(ms, .name != "Bo" and .name != "Cy" and not (.name == "Cy" and .broken))`},
+		{text: `any(ms, .name == "Bo" and not (.name != "Bo" and .broken) and .wounds == 1)`},
+		{text: `count(ms, .name == "Bo" and not (.name == "Bo" and .broken))`}, {text: `count(ms, .name == "Ana" or .name != "Ana")`},
+		{text: `count(ms, .name == "Bo" and not (.name != "Bo" or .broken))`},
+		{text: `filter(concat([z], ms), .wounds >= 0 and n > 1)`, wantFail: true}, {text: `filter(concat(ms, [z]), .wounds > 5 and n > 1)`, wantFail: true},
+		{text: `count(ms, .name == "Bo" or .wounds > 1 or n > 5 or .broken)`},
+		{text: `filter(concat([z], ms), .name == "Bo" and .name != "Cy")`, wantFail: true},
 		// the rules' concat of lists, made from the frame's slabs; bounded as the function is
 		{text: `lists(ms, ms)`}, {text: `lists([], [])`}, {text: `lists(ms)`}, {text: `lists(map(ms, .name), ["x"])`},
 		{text: `lists(nobody(), ms)`}, {text: `lists(untyped(m), ["x"])`}, {text: `lists(list, 1..3, mixed)`}, {text: `lists(others(m), [m])`},
@@ -275,6 +312,11 @@ func TestNodeKinds(t *testing.T) {
 		// a function called with its three arguments directly
 		{text: `sum3(n, 1, 2)`}, {text: `count(ms, sum3(.wounds, 1, 0) > 1)`}, {text: `sum3(z.wounds, 1, 2)`, wantFail: true},
 		{text: `sum3(1, 2, twice(n))`},
+		// a bool of three arguments run typed, in a condition and as a value
+		{text: `near3(m, twin, 1)`}, {text: `near3(m, twin, 0)`}, {text: `near3(m, z, 1)`}, {text: `count(ms, near3(m, #, 1))`},
+		{text: `filter(ms, .wounds >= 0 and near3(m, #, 1) and not .broken)`}, {text: `any(ms, not near3(#, m, 0) or .broken)`},
+		{text: `near3(m, twin, twice(n)) ? 1 : 2`}, {text: `[near3(z.gang.models[0], m, 1)]`, wantFail: true},
+		{text: `near3(m, ms[0], 1) == near3(ms[0], m, 1)`}, {text: `near3(m, twin, boom())`, wantFail: true},
 		// uniq of the common lists without reflection, of others by the built-in
 		{text: `uniq(["a", "b", "a", s, "Bo"])`}, {text: `uniq(map(ms, .gang.name))`}, {text: `uniq(m.skills)`}, {text: `uniq(list)`},
 		{text: `uniq(mixed)`}, {text: `len(uniq(mixed))`}, {text: `len(uniq(list))`}, {text: `len(uniq(m.skills))`},
