@@ -90,13 +90,16 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 // runResumed is runUntil for a run continued from a snapshot (see
 // interpreter.Snapshot), with its own copy of the signals so far, in
 // rm's memory (the copy of the state, and the run).
-func runResumed(q *Question, snap *interpreter.Snapshot, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, rm *interpreter.Resumer, signals signalCounts) (key string, value any, paused bool, err error) {
+//
+// callEnds: the run is also paused where a call completes
+// (interpreter.Options.CallEnds), as a run of the call memo's is.
+func runResumed(q *Question, snap *interpreter.Snapshot, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, rm *interpreter.Resumer, signals signalCounts, callEnds bool) (key string, value any, paused bool, err error) {
 	defer func() {
 		if interpreter.IsPause(err) {
 			key, value, paused, err = "", nil, true, nil
 		}
 	}()
-	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook}
+	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook, CallEnds: callEnds}
 	if signals != nil {
 		opts.Signalled = signals.add
 	}
