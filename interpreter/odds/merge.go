@@ -804,7 +804,7 @@ func (e *merger) run(c *config, w *walker, hook func(interpreter.Checkpoint) boo
 	if c.snap != nil {
 		return runResumed(e.q, c.snap, w, hook, buf, signals, c.grp != nil)
 	}
-	return runUntil(e.q, w, hook, buf, signals)
+	return runUntil(e.q, w, hook, buf, signals, c.grp != nil)
 }
 
 // capture runs from c again with the picks a paused run took, up to its

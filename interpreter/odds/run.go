@@ -16,15 +16,15 @@ import (
 // and a run per worker, rather than a Clone and a runner per sample), and
 // returns the outcome's key and value.
 func runOnce(q *Question, dice interpreter.DiceSource, rm *interpreter.Resumer) (string, any, error) {
-	key, value, _, err := runUntil(q, dice, nil, rm, nil)
+	key, value, _, err := runUntil(q, dice, nil, rm, nil, false)
 	return key, value, err
 }
 
 // runUntil is runOnce with a checkpoint hook: paused says the hook paused
 // the run (there is then no outcome). signals, if not nil, counts what the
 // run signals when the question asks it (the hook may read it); nil makes
-// a count of its own.
-func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, rm *interpreter.Resumer, signals signalCounts) (key string, value any, paused bool, err error) {
+// a count of its own. callEnds: as runResumed's.
+func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, rm *interpreter.Resumer, signals signalCounts, callEnds bool) (key string, value any, paused bool, err error) {
 	if hook != nil {
 		// A run paused, by its checkpoint hook or by the dice source at a
 		// decision after a checkpoint, returns interpreter.ErrPaused.
@@ -40,7 +40,7 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 	} else {
 		st = q.State.Clone()
 	}
-	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook, Memory: rm}
+	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook, CallEnds: callEnds, Memory: rm}
 	if q.Of != nil && q.Of.Signals() {
 		// Only a query of what happened counts signals.
 		if signals == nil {
