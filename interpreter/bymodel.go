@@ -585,7 +585,7 @@ func (lv *liveness) frameLiveByModel(levels []ckLevel, level0 int, skip map[int]
 				from++
 			}
 		}
-		if fe, ok := l.block.Stmts[l.stmt].(*syntax.ForEach); ok && k < len(levels)-1 && levels[k+1].loopVar == fe.Var.Name &&
+		if fe, ok := stmtAt(&l).(*syntax.ForEach); ok && k < len(levels)-1 && levels[k+1].loopVar == fe.Var.Name &&
 			levels[k+1].block == fe.Body && skip[level0+k] == nil {
 			// A for each running: its body again, for the items left,
 			// and what follows it; its variable is set only by it.

@@ -46,9 +46,12 @@ type checkpoints struct {
 	opaque int // levels entered by constructs that keep state of their own
 	// set by a construct about to enter a block whose state is known
 	nextKnown bool
-	nextExtra uint64
-	nextVar   string
-	nextLoop  loopAt
+	// callEnds: offer a checkpoint where a call completes (callEndAt);
+	// completed: the one offered now is one
+	callEnds, completed bool
+	nextExtra           uint64
+	nextVar             string
+	nextLoop            loopAt
 }
 
 // ckLevel is one block running.
@@ -306,6 +309,13 @@ func (c Checkpoint) HashUnnarrowed(counters bool, question *Reads) uint64 {
 func (c Checkpoint) ScopeHash(counters bool) uint64 { return c.hash(counters, false, false, nil) }
 
 func (c Checkpoint) hash(counters, liveOnly, narrow bool, question *Reads) uint64 {
+	return c.hashWith(counters, liveOnly, narrow, question, nil, 0)
+}
+
+// hashWith is hash; with a footprint (of the call at level callLevel),
+// the state is hashed by the footprint's plan and models instead of what
+// the rest of the run reads (CallKey).
+func (c Checkpoint) hashWith(counters, liveOnly, narrow bool, question *Reads, fp *callFootprint, callLevel int) uint64 {
 	r := c.r
 	h := getHasher()
 	defer putHasher(h)
@@ -325,7 +335,11 @@ func (c Checkpoint) hash(counters, liveOnly, narrow bool, question *Reads) uint6
 		}
 		at = liveness.at(levels, r.logging(), narrow, guards, vals, last)
 		h.plan = at.plan(r, question, counters)
-		if len(at.vias) > 0 && (h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0) {
+		if fp != nil {
+			var buf [4]viaAt
+			h.plan = fp.plan
+			h.keeps(levels, fp.vias(buf[:0], levels, callLevel))
+		} else if len(at.vias) > 0 && (h.plan.drop != 0 || h.plan.counts != nil || h.plan.sorted != 0) {
 			h.keeps(levels, at.vias)
 		}
 		h.u64(vals.known)

@@ -326,6 +326,11 @@ func (r *runner) stmts(cb *compiledBlock, f *frame, sc *blockScope, from int) (c
 		if ctl == stopped {
 			return stopped, nil
 		}
+		if checked && r.ck.callEnds {
+			if err := r.callEndAt(b, i); err != nil {
+				return next, err
+			}
+		}
 	}
 	return next, nil
 }

@@ -335,6 +335,8 @@ type liveness struct {
 	// readAfter: for a roll, what the rest of its block reads but its
 	// sets (unread.go's readAfterBut)
 	readAfter sync.Map
+	// footprints: each call statement's callFootprint (callmemo.go)
+	footprints sync.Map
 }
 
 // liveAt is what the rest of a run may read at a checkpoint: of each

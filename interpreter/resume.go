@@ -258,6 +258,11 @@ func (r *runner) resumeBlock(k int) (control, error) {
 		if err != nil || ctl == stopped {
 			return ctl, err
 		}
+		if r.ck.callEnds {
+			if err := r.callEndAt(lv.block, i); err != nil {
+				return next, err
+			}
+		}
 		i++
 	}
 	return r.stmts(r.levelCode(k, lv.block, lv.f), lv.f, lv.sc, i)

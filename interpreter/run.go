@@ -59,6 +59,11 @@ type Options struct {
 	// pauses the run, which returns ErrPaused (IsPause) at once.
 	// Exact odds use it to merge runs in the same configuration.
 	Checkpoint func(Checkpoint) bool
+	// CallEnds, with Checkpoint, also offers a checkpoint where a call,
+	// apply or perform statement has completed (Checkpoint.Completed),
+	// placed at the statement after it (past its block's last when it
+	// was the last): exact odds' call memo pauses a run there.
+	CallEnds bool
 	// Signalled, if set, is told the id of each event signalled: what
 	// odds of what happened count, without a Log's narration.
 	Signalled func(event string)
@@ -305,7 +310,7 @@ func newRunnerBoxed(r *runner, p *Program, st *state.State, gangs any, opts Opti
 		r.running = map[*effect]bool{}
 	}
 	if opts.Checkpoint != nil {
-		r.ckOwn = checkpoints{hook: opts.Checkpoint, levels: rs.levels, bases: &rs.bases}
+		r.ckOwn = checkpoints{hook: opts.Checkpoint, levels: rs.levels, bases: &rs.bases, callEnds: opts.CallEnds}
 		r.ck = &r.ckOwn
 	}
 	if st != nil {

@@ -597,7 +597,7 @@ func (w *writes) restByModel(idx *dsl.Index, levels []ckLevel, last uint64, skip
 				by.union(w.slots, &suf[i].by)
 				at.gated.union(suf[i].gated)
 			}
-			if fe, ok := l.block.Stmts[l.stmt].(*syntax.ForEach); ok && k+1 < k1 && levels[k+1].loopVar == fe.Var.Name && levels[k+1].block == fe.Body {
+			if fe, ok := stmtAt(&l).(*syntax.ForEach); ok && k+1 < k1 && levels[k+1].loopVar == fe.Var.Name && levels[k+1].block == fe.Body {
 				// A for each running: what follows it, its body again
 				// for the items left; its variable is set only by it.
 				rest(from + 1)

@@ -159,3 +159,22 @@ func SampleFresh(q Question, n int, seed uint64) ([]Outcome, error) {
 	}
 	return all.result().Outcomes, nil
 }
+
+// ExactNoMemo is Exact (toEnd: ExactToEnd) without the call memo: the
+// callee of a call is run again for every caller configuration
+// (memo.go).
+func ExactNoMemo(ctx context.Context, q Question, maxConfigs int, toEnd bool) (*Result, error) {
+	return exact(ctx, q, maxConfigs, exactOptions{workers: runtime.GOMAXPROCS(0), noDecided: toEnd, noMemo: true})
+}
+
+// ExactCheckingMemo is ExactToEnd continuing each caller of every group
+// the call memo serves to the end alone, with the memo and without, and
+// failing unless both give the same outcomes; checked is how many
+// callers it so continued. It checks merges by the live hash and rolls
+// followed on one face as ExactCheckingLive does, the runs of the
+// memo's groups among them.
+func ExactCheckingMemo(ctx context.Context, q Question, maxConfigs int) (res *Result, checked int, err error) {
+	res, err = exact(ctx, q, maxConfigs, exactOptions{workers: 1, noDecided: true, checkMemo: true, memoChecked: &checked,
+		checkLive: true, checkUnread: true})
+	return res, checked, err
+}

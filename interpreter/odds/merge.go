@@ -102,6 +102,15 @@ type exactOptions struct {
 	// decidedChecked, if set, counts the configurations checkDecided
 	// continued.
 	decidedChecked *int
+	// noMemo: run the callee of a call again for every caller
+	// configuration, as before the call memo (memo.go).
+	noMemo bool
+	// checkMemo: for each group of callers the memo serves, continue
+	// each caller to the end alone, with the memo and without, and fail
+	// unless both give the same outcomes with the same chances.
+	checkMemo bool
+	// memoChecked, if set, counts the callers checkMemo checked.
+	memoChecked *int
 }
 
 // batchSize bounds how many configurations are expanded at once (and so
@@ -118,6 +127,15 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 	e := &merger{q: &q, max: maxConfigs, pending: map[string]*config{}, acc: newAccumulator(),
 		counters: q.Limits != (interpreter.Limits{}), noSnapshots: opts.noSnapshots, runAgain: opts.runAgain,
 		scopeHash: opts.scopeHash, unnarrowed: opts.unnarrowed, checkLive: opts.checkLive, noUnread: opts.noUnread}
+	// The references of the hash's narrowings (and their checks, whose
+	// counts of configurations tests compare with theirs) run without
+	// the memo, unless it is checked too.
+	reference := opts.scopeHash || opts.wholeState || opts.unnarrowed || opts.noUnread || opts.runAgain ||
+		(opts.checkLive || opts.checkUnread) && !opts.checkMemo
+	e.memo = !opts.noMemo && !reference && memoServes(&q, e)
+	if e.memo && opts.checkMemo {
+		e.checkMemo, e.memoChecked = true, opts.memoChecked
+	}
 	if !opts.noDecided && q.Table == "" {
 		// What the question reads of the final state, when all of it
 		// is known: a run whose rest can change none of it is an
@@ -144,12 +162,13 @@ func exact(ctx context.Context, q Question, maxConfigs int, opts exactOptions) (
 		for _, rm := range e.mem {
 			resumers.put(rm)
 		}
+		e.releaseGroups()
 	}()
 	if err := e.drain(ctx, root, opts); err != nil {
 		return nil, err
 	}
 	res := e.acc.result()
-	res.Exact, res.Paths, res.Configs, res.Runs = true, e.ends, e.configs, e.runs
+	res.Exact, res.Paths, res.Configs, res.Runs, res.Calls = true, e.ends, e.configs, e.runs, e.memoCalls
 	return res, nil
 }
 
@@ -171,11 +190,19 @@ func (e *merger) drain(ctx context.Context, root *config, opts exactOptions) err
 	var batch []*config
 	for e.queue.Len() > 0 {
 		batch = batch[:0]
-		for e.queue.Len() > 0 && len(batch) < batchSize &&
+		// At a call the memo may serve, every configuration at the
+		// position is taken at once, so that all its callers are found.
+		for e.queue.Len() > 0 && (len(batch) < batchSize || e.memo && batch[0].hasCall) &&
 			(len(batch) == 0 || interpreter.ComparePositions(e.queue[0].pos, batch[0].pos) == 0) {
 			c := heap.Pop(&e.queue).(*config)
 			delete(e.pending, c.key)
 			batch = append(batch, c)
+		}
+		if e.memo {
+			var err error
+			if batch, err = e.formGroups(ctx, batch); err != nil {
+				return err
+			}
 		}
 		xs := e.expandAll(ctx, batch, opts.workers)
 		if opts.checkUnread {
@@ -269,6 +296,21 @@ type config struct {
 	// into this one whose hash of them differs (see exactOptions).
 	scope uint64
 	alts  []*config
+	// The call memo (memo.go). hasCall: at a call it may serve, with
+	// its callKey. grp: a run of the callers of grp through their call,
+	// by one of them (weights: each caller's chance of being here; since:
+	// the picks from the call on); exit: where the call completed,
+	// whence each caller goes on. replay: a caller going on from such a
+	// run, by these picks from its snapshot at the call.
+	hasCall   bool
+	callKey   uint64
+	callLevel int
+	callSite  uintptr
+	grp       *memoGroup
+	weights   []prob
+	since     *trail
+	exit      bool
+	replay    []branch
 }
 
 type merger struct {
@@ -304,6 +346,15 @@ type merger struct {
 	// decidedChecked: see exactOptions
 	decidedChecked *int
 	mem            []*interpreter.Resumer // each worker's (see expandAll)
+	// memo: the call memo serves this question (memo.go); groups its
+	// groups of callers so far, memoCalls the callers it served;
+	// checkMemo, memoChecked: see exactOptions
+	memo        bool
+	unpaying    map[uintptr]bool // calls where no group was found
+	groups      []*memoGroup
+	memoCalls   int
+	checkMemo   bool
+	memoChecked *int
 }
 
 // expansion is what following the branches from one configuration gave:
@@ -324,10 +375,12 @@ type expansion struct {
 	decided []decidedRun
 }
 
-// mergeInto is a paused run's chance, added to a configuration waiting.
+// mergeInto is a paused run's chance, added to a configuration waiting
+// (and, in a group of callers, each caller's: weights).
 type mergeInto struct {
-	into *config
-	p    prob
+	into    *config
+	p       prob
+	weights []prob
 }
 
 // decidedRun is a run taken as an outcome where nothing later could
@@ -360,14 +413,29 @@ type ending struct {
 // others, if not nil, are the configurations the other expansions of
 // c's batch made (c is the index-th): see madeKeys.
 func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer, others *batchMade, index int) (x expansion) {
+	if c.exit {
+		return e.dissolve(ctx, c, buf, others, index)
+	}
 	w := &walker{}
 	x.ends = e.endsList()
 	if l, ok := mergeLists.Get().(*[]mergeInto); ok {
 		x.merges = (*l)[:0]
 	}
-	if c.snap == nil {
+	switch {
+	case c.snap == nil:
 		path := c.trail.path()
 		w.path, w.base = path, len(path)
+	case c.replay != nil:
+		w.path, w.base = slices.Clone(c.replay), len(c.replay)
+	}
+	grp := c.grp
+	// follows: the picks up to it are the configuration's own; a run
+	// pauses before a new decision past it. A caller going on from a
+	// call the memo ran has followed the call's picks (replayed) as its
+	// decision: it pauses before the first decision after them.
+	follows := w.base
+	if len(c.replay) > 0 {
+		follows--
 	}
 	var (
 		seen    bool // a checkpoint since the latest new decision
@@ -379,14 +447,30 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 		signals signalCounts
 		decided *ending
 		dAt     *config // checkDecided: the run where it was decided
+		// a run of a group of callers: where the call completed (taken
+		// there), or that it left the call otherwise (escaped)
+		exitAt, exitInto *config
+		escaped          bool
 	)
 	made := &madeKeys{own: map[string]bool{}, others: others, index: index}
 	hook := func(cp interpreter.Checkpoint) bool {
+		if cp.Completed() {
+			if grp == nil || w.pos < w.base || !grp.completedAt(cp) {
+				return false
+			}
+			// The call completed: each caller goes on from here.
+			exitAt, exitInto = e.take(cp, signals, made, grp, true)
+			return true
+		}
 		ord++
+		if grp != nil && !grp.inside(cp) {
+			escaped = true // it left the call without completing it
+			return true
+		}
 		// A run whose rest cannot change the answer is an outcome here
 		// (past the picks replayed to reach c; at c itself, or at a
 		// statement that may decide something).
-		if e.watch != nil && w.pos >= w.base && (ord == 1 || !cp.Plain()) && cp.Decided(e.counters, e.watch) {
+		if e.watch != nil && grp == nil && w.pos >= w.base && (ord == 1 || !cp.Plain()) && cp.Decided(e.counters, e.watch) {
 			key, value, _, err := outcomeOf(e.q, cp.State(), nil, nil)
 			decided = &ending{key: key, value: value}
 			if err != nil {
@@ -410,7 +494,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 			x.forced = true
 			return false
 		}
-		if w.pos <= w.base || cp.Plain() {
+		if w.pos <= follows || cp.Plain() {
 			// Replaying, or no decision taken yet; or a plain statement,
 			// after which there is a checkpoint before any decision (the
 			// last one before it is as good a place to merge).
@@ -421,7 +505,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 			if taken != nil {
 				taken.release() // a later checkpoint of the same run
 			}
-			taken, into = e.take(cp, signals, made)
+			taken, into = e.take(cp, signals, made, grp, false)
 			takenAt = ord
 		}
 		return false
@@ -430,7 +514,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 		if w.pass {
 			return false // a roll nothing reads: no decision
 		}
-		if i > w.base && seen {
+		if i > follows && seen {
 			return true // continued from that checkpoint
 		}
 		seen = false
@@ -443,9 +527,21 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 		}
 		w.start()
 		seen, ord, taken, into, takenAt, decided, dAt = false, 0, nil, nil, 0, nil, nil
+		exitAt, exitInto, escaped = nil, nil, false
 		signals = e.signalsFrom(c)
 		key, value, paused, err := e.run(c, w, hook, buf, signals)
 		x.runs++
+		if grp != nil && err == nil && (escaped || !paused) {
+			// Past the call by another way than its end (a stop of a
+			// procedure outside it): each caller is continued alone.
+			if taken != nil {
+				taken.release()
+			}
+			y := e.dissolve(ctx, c, buf, others, index)
+			y.runs += x.runs
+			e.dropExpansion(x)
+			return y
+		}
 		if err == nil && decided != nil {
 			if derr, isErr := decided.value.(error); isErr {
 				err = derr
@@ -456,10 +552,17 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 			return x
 		}
 		p := c.p.mul(w.p)
-		if taken != nil && (!paused || takenAt != candOrd) {
+		if taken != nil && (!paused || takenAt != candOrd || exitAt != nil || exitInto != nil) {
 			taken.release() // taken, but not where the run paused
 		}
-		if decided != nil {
+		if exitAt != nil || exitInto != nil {
+			if exitInto != nil {
+				x.merges = append(x.merges, mergeInto{exitInto, p, scaled(c.weights, w.p)})
+			} else {
+				exitAt.trail, exitAt.since, exitAt.p, exitAt.weights = c.trailTo(w), c.sinceTo(w), p, scaled(c.weights, w.p)
+				x.paused = append(x.paused, exitAt)
+			}
+		} else if decided != nil {
 			x.ends = append(x.ends, ending{decided.key, decided.value, p})
 			if !plainValue(decided.value) {
 				buf.Release()
@@ -470,7 +573,7 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 		} else if paused {
 			child, waiting := taken, into
 			if takenAt != candOrd {
-				child, waiting, err = e.capture(c, w.path[:w.pos], candOrd, made, buf)
+				child, waiting, err = e.capture(c, w.path[:w.pos], candOrd, made, buf, grp)
 				x.runs++
 				if err != nil {
 					x.err = pathError(c.fullPath(w), err)
@@ -478,12 +581,15 @@ func (e *merger) expand(ctx context.Context, c *config, buf *interpreter.Resumer
 				}
 			}
 			if waiting != nil {
-				x.merges = append(x.merges, mergeInto{waiting, p})
+				x.merges = append(x.merges, mergeInto{waiting, p, scaled(c.weights, w.p)})
 			} else {
 				if child.snap != nil {
 					made.add(child.key)
 				}
 				child.trail, child.p = c.trailTo(w), p
+				if grp != nil {
+					child.since, child.weights = c.sinceTo(w), scaled(c.weights, w.p)
+				}
 				x.paused = append(x.paused, child)
 			}
 		} else {
@@ -561,11 +667,15 @@ func (e *merger) signalsFrom(c *config) signalCounts {
 // (made; it is then merged into that one). Where one of that key is
 // waiting, it makes none but gives that one (into), which the run
 // merges into (unless merges are checked: checkLive keeps the run).
-func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *madeKeys) (child, into *config) {
+//
+// In a run of a group of callers (grp), the key is the group's; exit
+// says the call has just completed there (no snapshot: each caller goes
+// on from its own).
+func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *madeKeys, grp *memoGroup, exit bool) (child, into *config) {
 	var buf [64]int
 	var kb [256]byte
 	pos := cp.Position(buf[:0])
-	key := e.appendKey(kb[:0], cp, pos, signals)
+	key := e.appendKey(grp.appendKey(kb[:0], exit), cp, pos, signals)
 	have, waiting := e.pending[string(key)]
 	if waiting && !e.checkLive {
 		return nil, have
@@ -580,7 +690,16 @@ func (e *merger) take(cp interpreter.Checkpoint, signals signalCounts, made *mad
 	} else {
 		child.key = string(key)
 		child.pos = slices.Clone(pos)
-		if !made.has(child.key) && !e.noSnapshots {
+		child.grp, child.exit = grp, exit
+		if e.memo && grp == nil {
+			// Where a group of callers was found at none of the call's
+			// positions so far, the memo is not asked for one again.
+			if site, _, ok := cp.CallSite(); ok && !e.unpaying[site] {
+				child.callKey, child.callLevel, child.hasCall = cp.CallKey(e.counters)
+				child.callSite = site
+			}
+		}
+		if !made.has(child.key) && !e.noSnapshots && !exit {
 			mem := snapMemory.get()
 			if child.snap = cp.SnapshotIn(mem); child.snap != nil {
 				child.snapMem = mem
@@ -683,23 +802,26 @@ func (e *merger) appendKey(b []byte, cp interpreter.Checkpoint, pos []int, signa
 // replayed) with the walker's dice, up to a pause or the end.
 func (e *merger) run(c *config, w *walker, hook func(interpreter.Checkpoint) bool, buf *interpreter.Resumer, signals signalCounts) (string, any, bool, error) {
 	if c.snap != nil {
-		return runResumed(e.q, c.snap, w, hook, buf, signals)
+		return runResumed(e.q, c.snap, w, hook, buf, signals, c.grp != nil)
 	}
-	return runUntil(e.q, w, hook, buf, signals)
+	return runUntil(e.q, w, hook, buf, signals, c.grp != nil)
 }
 
 // capture runs from c again with the picks a paused run took, up to its
 // checkpoint number at, and takes a configuration there.
-func (e *merger) capture(c *config, picks []branch, at int, made *madeKeys, buf *interpreter.Resumer) (child, into *config, err error) {
+func (e *merger) capture(c *config, picks []branch, at int, made *madeKeys, buf *interpreter.Resumer, grp *memoGroup) (child, into *config, err error) {
 	w := &walker{path: append([]branch(nil), picks...), base: len(picks)}
 	w.start()
 	signals := e.signalsFrom(c)
 	ord := 0
 	hook := func(cp interpreter.Checkpoint) bool {
+		if cp.Completed() {
+			return false
+		}
 		if ord++; ord < at {
 			return false
 		}
-		child, into = e.take(cp, signals, made)
+		child, into = e.take(cp, signals, made, grp, false)
 		return true
 	}
 	_, _, paused, err := e.run(c, w, hook, buf, signals)
@@ -715,7 +837,7 @@ func (c *config) fullPath(w *walker) *walker {
 	if c.snap == nil {
 		return &walker{path: append([]branch(nil), w.path[:w.pos]...), pos: w.pos}
 	}
-	path := append(c.trail.path(), w.path[:w.pos]...)
+	path := append(c.trail.path(), w.path[len(c.replay):w.pos]...) // the trail has the picks replayed
 	return &walker{path: path, pos: len(path)}
 }
 
@@ -776,6 +898,7 @@ func (e *merger) merge(x expansion) error {
 	for _, m := range x.merges {
 		e.merged++
 		m.into.p = m.into.p.add(m.p)
+		addWeights(m.into.weights, m.weights)
 	}
 	for _, end := range x.ends {
 		e.ends++
@@ -808,6 +931,7 @@ func (e *merger) add(c *config) error {
 			c.release() // a snapshot made twice in a batch: one is enough
 		}
 		have.p = have.p.add(c.p)
+		addWeights(have.weights, c.weights)
 		return nil
 	}
 	e.configs++

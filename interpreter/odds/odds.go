@@ -70,6 +70,10 @@ type Result struct {
 	Samples  int    // Monte Carlo: runs
 	Seed     uint64 // Monte Carlo: the seed, to repeat it
 	Note     string // e.g. why Monte Carlo was used
+	// Calls (exact): callers the call memo served with the callee run
+	// for another (each caller of a group but the one that stands for
+	// all; see memo.go)
+	Calls int
 	// Numeric is set when every value is a number or a yes/no: Outcomes
 	// are then in increasing order, and Mean and the cumulative
 	// probabilities are meaningful.

@@ -481,6 +481,9 @@ func benchQuestion(b *testing.B, engine func(context.Context, odds.Question, int
 		b.ReportMetric(float64(r.Paths), "ends")
 		b.ReportMetric(float64(r.Configs), "configs")
 		b.ReportMetric(float64(r.Runs), "runs")
+		if r.Calls > 0 {
+			b.ReportMetric(float64(r.Calls), "calls")
+		}
 	}
 	// The CPU of a question, the collector's on other threads included:
 	// on a loaded machine it varies far less than the time.

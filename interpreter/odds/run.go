@@ -16,15 +16,15 @@ import (
 // and a run per worker, rather than a Clone and a runner per sample), and
 // returns the outcome's key and value.
 func runOnce(q *Question, dice interpreter.DiceSource, rm *interpreter.Resumer) (string, any, error) {
-	key, value, _, err := runUntil(q, dice, nil, rm, nil)
+	key, value, _, err := runUntil(q, dice, nil, rm, nil, false)
 	return key, value, err
 }
 
 // runUntil is runOnce with a checkpoint hook: paused says the hook paused
 // the run (there is then no outcome). signals, if not nil, counts what the
 // run signals when the question asks it (the hook may read it); nil makes
-// a count of its own.
-func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, rm *interpreter.Resumer, signals signalCounts) (key string, value any, paused bool, err error) {
+// a count of its own. callEnds: as runResumed's.
+func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, rm *interpreter.Resumer, signals signalCounts, callEnds bool) (key string, value any, paused bool, err error) {
 	if hook != nil {
 		// A run paused, by its checkpoint hook or by the dice source at a
 		// decision after a checkpoint, returns interpreter.ErrPaused.
@@ -40,7 +40,7 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 	} else {
 		st = q.State.Clone()
 	}
-	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook, Memory: rm}
+	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook, CallEnds: callEnds, Memory: rm}
 	if q.Of != nil && q.Of.Signals() {
 		// Only a query of what happened counts signals.
 		if signals == nil {
@@ -90,13 +90,16 @@ func runUntil(q *Question, dice interpreter.DiceSource, hook func(interpreter.Ch
 // runResumed is runUntil for a run continued from a snapshot (see
 // interpreter.Snapshot), with its own copy of the signals so far, in
 // rm's memory (the copy of the state, and the run).
-func runResumed(q *Question, snap *interpreter.Snapshot, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, rm *interpreter.Resumer, signals signalCounts) (key string, value any, paused bool, err error) {
+//
+// callEnds: the run is also paused where a call completes
+// (interpreter.Options.CallEnds), as a run of the call memo's is.
+func runResumed(q *Question, snap *interpreter.Snapshot, dice interpreter.DiceSource, hook func(interpreter.Checkpoint) bool, rm *interpreter.Resumer, signals signalCounts, callEnds bool) (key string, value any, paused bool, err error) {
 	defer func() {
 		if interpreter.IsPause(err) {
 			key, value, paused, err = "", nil, true, nil
 		}
 	}()
-	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook}
+	opts := interpreter.Options{Dice: dice, Choices: q.Choices, Limits: q.Limits, Checkpoint: hook, CallEnds: callEnds}
 	if signals != nil {
 		opts.Signalled = signals.add
 	}

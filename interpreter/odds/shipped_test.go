@@ -78,7 +78,7 @@ func everyProcedure(t *testing.T, p *interpreter.Program) {
 		battles = append(battles, struct{ name, yaml string }{f, string(b)})
 	}
 	compared := map[string]bool{}
-	decidedQuestions := 0
+	decidedQuestions, memoQuestions, memoCallers := 0, 0, 0
 	for _, b := range battles {
 		st := decodeState(t, b.yaml)
 		for _, qn := range questions {
@@ -98,6 +98,15 @@ func everyProcedure(t *testing.T, p *interpreter.Program) {
 				}
 				sameOutcomes(t, got, want)
 				compared[qn.id] = true
+				// Each caller the call memo serves is continued alone too,
+				// with the memo and without.
+				got, checked, err := odds.ExactCheckingMemo(context.Background(), q, 100_000)
+				if err != nil {
+					t.Fatalf("the first engine finished (%d outcomes), the one checking the call memo: %v", len(want.Outcomes), err)
+				}
+				sameOutcomes(t, got, want)
+				memoCallers += checked
+				memoQuestions += min(checked, 1)
 				// A question that may be decided before the end: each
 				// run taken as decided is continued to its end.
 				q.Of = query(t, p, decidable(st))
@@ -105,7 +114,7 @@ func everyProcedure(t *testing.T, p *interpreter.Program) {
 				if err != nil {
 					return
 				}
-				got, checked, err := odds.ExactCheckingDecided(context.Background(), q, 100_000)
+				got, checked, err = odds.ExactCheckingDecided(context.Background(), q, 100_000)
 				if err != nil {
 					t.Fatalf("%s: the first engine finished (%d outcomes), the merging one: %v", q.Of.Text(), len(want.Outcomes), err)
 				}
@@ -115,6 +124,7 @@ func everyProcedure(t *testing.T, p *interpreter.Program) {
 		}
 	}
 	t.Logf("%d of %d procedures and actions compared in some battle; %d questions of a gang's bottled and a model's experience decided before the end", len(compared), len(questions), decidedQuestions)
+	t.Logf("the call memo served %d questions, %d callers (each checked)", memoQuestions, memoCallers)
 	if decidedQuestions < 10 {
 		t.Errorf("only %d questions decided before the end: the check checks little", decidedQuestions)
 	}
